@@ -1,0 +1,17 @@
+import { defineProject, mergeConfig } from 'vitest/config';
+import { sharedConfig } from '../../vitest.shared';
+
+export default mergeConfig(
+  sharedConfig,
+  defineProject({
+    test: {
+      name: 'types',
+      include: ['test/**/*.test.ts'],
+      typecheck: {
+        enabled: true,
+        include: ['test/**/*.test-d.ts'],
+        tsconfig: '../../tsconfig.json',
+      },
+    },
+  }),
+);

@@ -1,0 +1,14 @@
+import { fileURLToPath } from 'node:url';
+import type { UserConfig } from 'vitest/config';
+
+const packagesDir = fileURLToPath(new URL('./packages/', import.meta.url));
+
+/**
+ * Settings every package's test project shares: `@boundbook/*` imports resolve to the sources,
+ * so the tests run without a build.
+ */
+export const sharedConfig: UserConfig = {
+  resolve: {
+    alias: [{ find: /^@boundbook\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/index.ts` }],
+  },
+};
