@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { UserConfig } from 'vitest/config';
+import type { ViteUserConfig } from 'vitest/config';
 
 const packagesDir = fileURLToPath(new URL('./packages/', import.meta.url));
 
@@ -7,7 +7,7 @@ const packagesDir = fileURLToPath(new URL('./packages/', import.meta.url));
  * Settings every package's test project shares: `@boundbook/*` imports resolve to the sources,
  * so the tests run without a build.
  */
-export const sharedConfig: UserConfig = {
+export const sharedConfig: ViteUserConfig = {
   resolve: {
     alias: [{ find: /^@boundbook\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/index.ts` }],
   },

@@ -10,7 +10,7 @@ export default mergeConfig(
       typecheck: {
         enabled: true,
         include: ['test/**/*.test-d.ts'],
-        tsconfig: '../../tsconfig.json',
+        tsconfig: './tsconfig.test.json',
       },
     },
   }),

@@ -1026,12 +1026,11 @@ export interface components {
         };
         /**
          * @description Not shown in the service's interface document; this contract's choice: the request body
-         *     is larger than 1 MB (1,048,576 bytes).
+         *     is larger than 1 MB (1,048,576 bytes). It is refused as it is read, before the token is
+         *     checked, so it carries no rate-limit headers and is not counted.
          */
         PayloadTooLarge: {
             headers: {
-                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                 [name: string]: unknown;
             };
             content: {
@@ -1370,7 +1369,8 @@ export interface components {
     headers: {
         /**
          * @description Requests allowed per window (60). Not shown in the service's interface document; this
-         *     contract's choice: carried by every authenticated response.
+         *     contract's choice: carried by every authenticated response (absent only where the
+         *     BoundBook sandbox runs with its limit lifted).
          * @example 60
          */
         "X-RateLimit-Limit": number;

@@ -1,0 +1,76 @@
+import { describe, expectTypeOf, it } from 'vitest';
+import type {
+  Book,
+  DispositionCreate,
+  ErrorBody,
+  Page,
+  Receipt,
+  ReceiptCreate,
+  ReceiptListQuery,
+  ReceiptStatus,
+  ReceiptUpdate,
+  SearchField,
+  ValidationErrorBody,
+} from '@boundbook/types';
+
+describe('named resources', () => {
+  it('Receipt carries nullable optional fields and a nullable disposition', () => {
+    expectTypeOf<Receipt['status']>().toEqualTypeOf<ReceiptStatus>();
+    expectTypeOf<Receipt['ffl_license']>().toEqualTypeOf<string | null>();
+    expectTypeOf<Receipt['purchase_amount']>().toEqualTypeOf<number | null>();
+    expectTypeOf<Receipt['disposition']>().toExtend<object | null>();
+    expectTypeOf<null>().toExtend<Receipt['disposition']>();
+  });
+
+  it('ReceiptCreate requires the description of the firearm and accepts an ffl_license', () => {
+    const body: ReceiptCreate = {
+      book: 'Main',
+      serial_number: 'EXA-000123',
+      manufacturer: 'Example Arms Co.',
+      model: 'Model 1',
+      type: 'Pistol',
+      caliber: '9mm',
+      receipt_date: '2025-03-14',
+      received_from: 'Example Firearms Wholesale LLC',
+      ffl_license: '9-99-999-01-6A-00001',
+    };
+    expectTypeOf(body).toExtend<ReceiptCreate>();
+    // @ts-expect-error: serial_number is required
+    const missing: ReceiptCreate = { book: 'Main', manufacturer: 'm', model: 'm', type: 't', caliber: 'c', receipt_date: '2025-03-14', received_from: 'r' };
+    // @ts-expect-error: purchase_amount is a number, not a string
+    const wrong: ReceiptCreate = { ...body, purchase_amount: '10.00' };
+    expectTypeOf([missing, wrong]).toBeArray();
+  });
+
+  it('ReceiptUpdate makes every field optional', () => {
+    expectTypeOf<{}>().toExtend<ReceiptUpdate>();
+    expectTypeOf<{ model: string }>().toExtend<ReceiptUpdate>();
+  });
+
+  it('DispositionCreate requires the date and the recipient', () => {
+    // @ts-expect-error: disposed_to is required
+    const body: DispositionCreate = { disposition_date: '2025-03-20' };
+    expectTypeOf(body).toExtend<DispositionCreate>();
+  });
+
+  it('Page<T> is the Laravel envelope', () => {
+    expectTypeOf<Page<Book>['data']>().toEqualTypeOf<Book[]>();
+    expectTypeOf<Page<Receipt>['meta']['total']>().toBeNumber();
+    expectTypeOf<Page<Receipt>['links']['next']>().toEqualTypeOf<string | null>();
+  });
+
+  it('error bodies carry a message, and 422 bodies field messages', () => {
+    expectTypeOf<ErrorBody['message']>().toBeString();
+    expectTypeOf<ValidationErrorBody['errors']>().toEqualTypeOf<Record<string, string[]>>();
+  });
+
+  it('list queries accept only the documented parameters', () => {
+    expectTypeOf<{ status: 'on_hand'; per_page: 200 }>().toExtend<ReceiptListQuery>();
+    // @ts-expect-error: status has two values
+    const query: ReceiptListQuery = { status: 'sold' };
+    expectTypeOf(query).toExtend<ReceiptListQuery>();
+    expectTypeOf<SearchField>().toEqualTypeOf<
+      'serial_number' | 'manufacturer' | 'model' | 'type' | 'caliber' | 'received_from' | 'book'
+    >();
+  });
+});
