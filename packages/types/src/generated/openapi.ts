@@ -1087,6 +1087,7 @@ export interface components {
          *     1 minute, 5 minutes and 30 minutes (the service's document), then 2 hours, 5 hours,
          *     10 hours and 10 hours (this contract's choice); after the last failed attempt the
          *     delivery is failed. After 10 consecutive failed attempts the endpoint is disabled.
+         *     The extensions below state the same schedule for tools.
          */
         DeliveryFailed: {
             headers: {
