@@ -1,5 +1,5 @@
 import { defineProject, mergeConfig } from 'vitest/config';
-import { sharedConfig } from '../../vitest.shared';
+import { sharedConfig } from '../../vitest.shared.ts';
 
 export default mergeConfig(
   sharedConfig,

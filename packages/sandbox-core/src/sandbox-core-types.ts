@@ -1,4 +1,5 @@
 import type { AccountType, Permission, SandboxAccount } from '@boundbook/types';
+import type { CoreSnapshot } from './state/core-snapshot';
 
 /**
  * A request as any transport hands it to the core: the Hapi server, MSW handlers or a test.
@@ -74,4 +75,10 @@ export interface SandboxCore {
   readonly version: number;
   /** The persistent state, for {@link SandboxCoreOptions.snapshot}. */
   snapshot(): SandboxSnapshot;
+}
+
+/** The core that `createSandboxCore()` makes: its snapshot's collections are typed. */
+export interface SandboxCoreInstance extends SandboxCore {
+  /** The persistent state: arrays of the stored records and the id sequences. */
+  snapshot(): CoreSnapshot;
 }

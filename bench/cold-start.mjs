@@ -1,0 +1,76 @@
+// Cold start: time from spawn to the first authenticated 200, median of several runs per server,
+// the servers taking turns so that drift in the machine's load hits them alike.
+// Target: the sandbox no slower than json-server, and at most a third of Prism's time.
+import { join } from 'node:path';
+import { startJsonServer, startPrism } from './peer-servers.mjs';
+import { writeJsonServerDb } from './receipt-fixtures.mjs';
+import { num, printHeading, printNote, printTable, printTargets, progress, ratio, target, times } from './report.mjs';
+import { sandboxBuilt, startSandbox } from './sandbox-server.mjs';
+
+export const description = 'spawn to first authenticated 200 (sandbox, json-server, Prism)';
+
+const RUNS = 5;
+
+export async function run({ scratchDir }) {
+  const dbFile = join(scratchDir, 'cold-start-db.json');
+  await writeJsonServerDb(dbFile, 25);
+
+  const servers = [
+    {
+      name: 'sandbox',
+      how: 'CLI on a fresh data file; token read from its output; GET /rest/v1/books',
+      built: sandboxBuilt(),
+      start: (round) => startSandbox({ dataFile: join(scratchDir, `cold-start-sandbox-${round}.json`) }),
+    },
+    { name: 'json-server', how: 'db of 25 receipts; GET /receipts?_page=1&_per_page=1', built: true, start: () => startJsonServer(dbFile) },
+    { name: 'Prism', how: 'prism mock openapi.yaml; GET /books with a bearer', built: true, start: () => startPrism() },
+  ];
+  for (const server of servers) server.times = [];
+
+  // Round 0 warms the file cache and is not counted.
+  for (let round = 0; round <= RUNS; round++) {
+    for (const server of servers) {
+      if (!server.built || server.failure) continue;
+      try {
+        const started = await server.start(round);
+        await started.server.stop();
+        if (round > 0) server.times.push(started.readyMs);
+      } catch (error) {
+        server.failure = error.message;
+      }
+    }
+    progress(`cold start: round ${round} of ${RUNS} done${round === 0 ? ' (warm-up)' : ''}`);
+  }
+
+  for (const server of servers) server.median = server.failure ? NaN : median(server.times);
+  const sandbox = servers[0];
+
+  printHeading('Cold start', `Spawn to first authenticated 200, median of ${RUNS} runs each (after one warm-up run), polling every 5 ms.`);
+  printTable(
+    ['server', 'median ms', 'min ms', 'max ms', 'sandbox / server', 'note'],
+    servers.map((server) => [
+      server.name,
+      num(server.median),
+      num(server.failure ? NaN : Math.min(...server.times)),
+      num(server.failure ? NaN : Math.max(...server.times)),
+      server === sandbox ? '' : ratio(sandbox.median, server.median),
+      !server.built ? 'not built' : server.failure ? `FAILED: ${server.failure.split('\n')[0]}` : server.how,
+    ]),
+  );
+  printNote('sandbox / server is a ratio of times: below 1.00x the sandbox starts faster.');
+
+  const unmeasured = sandbox.built ? 'sandbox failed' : 'sandbox not built';
+  printTargets([
+    target('sandbox no slower than json-server (time ratio <= 1.00x)', sandbox.median / servers[1].median, '<=', 1, { unmeasured, show: times }),
+    target('sandbox at most a third of Prism (time ratio <= 0.33x)', sandbox.median / servers[2].median, '<=', 1 / 3, { unmeasured, show: times }),
+  ]);
+
+  return { failures: servers.filter((server) => server.failure).map((server) => `cold start, ${server.name}: ${server.failure}`) };
+}
+
+function median(values) {
+  if (!values.length) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}

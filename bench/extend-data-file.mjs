@@ -1,0 +1,80 @@
+// Grows a sandbox data file to many receipts by copying one receipt that the sandbox itself made
+// through its API, with its audit entries: far faster than posting each one, and every field
+// other than the id, record number and serial number is the sandbox's own.
+import { open, readFile } from 'node:fs/promises';
+import { receiptCreateBody } from './receipt-fixtures.mjs';
+
+/**
+ * Rewrites `file` (a stopped sandbox's data file, format 1) so that the account of receipt
+ * `templateId` holds `count` receipts: the template and `count - 1` copies numbered after it,
+ * serial numbers as {@link receiptCreateBody} gives them (the template being number 1).
+ * Throws a `TypeError` when the file is not in the layout this relies on, so that the caller
+ * can seed through the API instead.
+ */
+export async function extendDataFile(file, { templateId, count }) {
+  let snapshot;
+  try {
+    snapshot = JSON.parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    throw new TypeError(`${file} is not one JSON document (${error.message})`);
+  }
+  const { sequences, receipts, audit } = snapshot;
+  if (snapshot.format !== 1 || !Array.isArray(receipts) || !Array.isArray(audit) || typeof sequences?.receipt !== 'number' || typeof sequences?.audit !== 'number') {
+    throw new TypeError(`${file} is not a data file of format 1 with receipts, audit and sequences`);
+  }
+  const template = receipts.find((receipt) => receipt.id === templateId);
+  const trail = audit.filter((entry) => entry.receipt_id === templateId);
+  const serial = receiptCreateBody(1).serial_number;
+  if (template?.serial_number !== serial || typeof template.record !== 'number' || trail.length === 0) {
+    throw new TypeError(`${file} holds no receipt ${templateId} with serial ${serial}, a record number and an audit trail`);
+  }
+
+  // Copies are written as lines; the serial number is swapped in the serialised text so that
+  // it changes in the audit entries' `changes` too.
+  const quotedSerial = JSON.stringify(serial);
+  const copies = { receipts: [], audit: [] };
+  for (let n = 2; n <= count; n++) {
+    const id = ++sequences.receipt;
+    const quoted = JSON.stringify(receiptCreateBody(n).serial_number);
+    copies.receipts.push(JSON.stringify({ ...template, id, record: template.record + n - 1 }).replaceAll(quotedSerial, quoted));
+    for (const entry of trail) {
+      copies.audit.push(JSON.stringify({ ...entry, id: ++sequences.audit, receipt_id: id }).replaceAll(quotedSerial, quoted));
+    }
+  }
+  if (typeof snapshot.version === 'number') snapshot.version += count - 1;
+  await writeSnapshot(file, snapshot, copies);
+}
+
+/**
+ * Writes the snapshot in the sandbox's own layout (one record per line, see the sandbox's
+ * create-snapshot-encoder.ts), with `extra[key]`, serialised records, appended to array `key`.
+ */
+async function writeSnapshot(file, snapshot, extra) {
+  const handle = await open(file, 'w');
+  try {
+    const members = [];
+    for (const [key, value] of Object.entries(snapshot)) {
+      const lines = Array.isArray(value) ? [...value.map((record) => JSON.stringify(record)), ...(extra[key] ?? [])] : null;
+      members.push({ key, value, lines });
+    }
+    await handle.write('{\n');
+    for (const [index, { key, value, lines }] of members.entries()) {
+      const separator = index < members.length - 1 ? ',\n' : '\n';
+      if (!lines?.length) {
+        await handle.write(`${JSON.stringify(key)}: ${JSON.stringify(value)}${separator}`);
+        continue;
+      }
+      await handle.write(`${JSON.stringify(key)}: [\n`);
+      for (let start = 0; start < lines.length; start += 10_000) {
+        const last = start + 10_000 >= lines.length;
+        await handle.write(lines.slice(start, start + 10_000).join(',\n') + (last ? '\n' : ',\n'));
+      }
+      await handle.write(`]${separator}`);
+    }
+    await handle.write('}\n');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

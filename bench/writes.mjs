@@ -1,0 +1,101 @@
+// Writes: durable POST /receipts into an account of 100,000 receipts, for the sandbox and for
+// json-server on a db file of the same size (json-server rewrites its whole file per write).
+// Targets: the sandbox at least 20x json-server's throughput, p99 under 200 ms, peak RSS under
+// 400 MB.
+import { join } from 'node:path';
+import { measureServer, rowNote } from './measure-server.mjs';
+import { startJsonServer } from './peer-servers.mjs';
+import { receiptCreateBody, writeJsonServerDb } from './receipt-fixtures.mjs';
+import { mb, num, printHeading, printNote, printTable, printTargets, ratio, target, times } from './report.mjs';
+import { authorization, sandboxBuilt } from './sandbox-server.mjs';
+import { describeSeeding, startSeededSandbox } from './seeded-sandbox.mjs';
+
+export const description = 'POST /receipts into 100k receipts: sandbox vs json-server, p50/p99, peak RSS';
+
+const RECEIPTS = 100_000;
+const CONNECTIONS = 10;
+const SECONDS = 10;
+/** json-server acknowledges its writes in batches seconds apart: it gets a longer window. */
+const JSON_SERVER_SECONDS = 20;
+/** Seeding through HTTP is expected within two minutes; past that the sandbox row is skipped. */
+const MAX_SEED_SECONDS = 120;
+
+export async function run({ scratchDir, reseed }) {
+  const dbFile = join(scratchDir, 'writes-db.json');
+  await writeJsonServerDb(dbFile, RECEIPTS);
+  // No warm-up: writes sent in a warm-up could still be in flight when the measurement starts.
+  const shape = { connections: CONNECTIONS, seconds: SECONDS, warmUpSeconds: 0, timeoutSeconds: 60 };
+  const notes = [];
+  const post = (url, headers = {}) => ({
+    url,
+    method: 'POST',
+    headers,
+    makeBody: (n) => receiptCreateBody(RECEIPTS + 1 + n),
+  });
+
+  const sandbox = await measureServer({
+    name: 'sandbox',
+    ...shape,
+    start: async () => {
+      if (!sandboxBuilt()) return { skipped: 'not built' };
+      const started = await startSeededSandbox({ count: RECEIPTS, scratchDir, reseed, maxSeedSeconds: MAX_SEED_SECONDS });
+      const { done, seconds } = started.seeding;
+      if (!started.server) {
+        notes.push(
+          `SEEDING TOO SLOW: POST /rest/v1/receipts seeded only ${num(done)} of ${num(RECEIPTS)} receipts in ${seconds.toFixed(0)} s ` +
+            `(${num(done / seconds)}/s; ${num(RECEIPTS / MAX_SEED_SECONDS)}/s needed). The writes of the sandbox were not measured: ` +
+            'the data file could not be grown directly (see the progress lines), and the API is too slow to seed it.',
+        );
+        return { skipped: `seeding too slow (${num(done)} in ${seconds.toFixed(0)} s)` };
+      }
+      notes.push(describeSeeding(started.seeding, RECEIPTS));
+      return started;
+    },
+    load: ({ api, token }) => post(`${api}/receipts`, authorization(token)),
+  });
+
+  const jsonServer = await measureServer({
+    name: 'json-server',
+    ...shape,
+    seconds: JSON_SERVER_SECONDS,
+    start: () => startJsonServer(dbFile),
+    load: ({ baseUrl }) => post(`${baseUrl}/receipts`),
+  });
+
+  const rows = [sandbox, jsonServer];
+  const how = {
+    sandbox: `POST /rest/v1/receipts, --data file, --rate-limit 0`,
+    'json-server': 'POST /receipts, db file, NODE_ENV=production',
+  };
+  const rps = (row) => row.result?.rps ?? NaN;
+
+  printHeading(
+    'Writes',
+    `${CONNECTIONS} keep-alive connections into ${num(RECEIPTS)} receipts for ${SECONDS} s (json-server ${JSON_SERVER_SECONDS} s); ` +
+      'writes/s is 2xx answers over the time to the last one; peak RSS is the server process\'s VmHWM.',
+  );
+  printTable(
+    ['server', 'acked', 'writes/s', 'p50 ms', 'p99 ms', 'peak RSS MB', 'sandbox / server', 'note'],
+    rows.map((row) => [
+      row.name,
+      num(row.result?.ok),
+      num(rps(row), rps(row) < 100 ? 1 : 0),
+      num(row.result?.p50),
+      num(row.result?.p99),
+      mb(row.peakRss),
+      row === sandbox ? '' : ratio(rps(sandbox), rps(row)),
+      rowNote(row, how[row.name]),
+    ]),
+  );
+  for (const note of notes) printNote(note);
+  printNote('json-server writes its file through a temporary file and a rename, coalescing concurrent writes, without fsync.');
+
+  const unmeasured = sandbox.skipped ? `sandbox ${sandbox.skipped}` : 'sandbox failed';
+  printTargets([
+    target('sandbox >= 20x json-server writes/s', rps(sandbox) / rps(jsonServer), '>=', 20, { unmeasured, show: times }),
+    target('sandbox p99 < 200 ms', sandbox.result?.p99 ?? NaN, '<', 200, { unmeasured, show: (value) => `${num(value)} ms` }),
+    target('sandbox peak RSS < 400 MB', (sandbox.peakRss ?? NaN) / 2 ** 20, '<', 400, { unmeasured, show: (value) => `${num(value)} MB` }),
+  ]);
+
+  return { failures: rows.filter((row) => row.failure).map((row) => `writes, ${row.name}: ${row.failure}`) };
+}

@@ -1,0 +1,29 @@
+import type { SandboxRequestLogEntry } from '@boundbook/types';
+import type { RequestLogRecord } from '../request-log/request-log-record';
+import type { AccountOperation } from '../routing/operation';
+
+/**
+ * `GET /_sandbox/requests`: the account's last 100 service API requests, newest first.
+ *
+ * @example
+ * ```ts
+ * listRequests(context).body; // { data: [{ id, method: 'GET', path: '/rest/v1/receipts', ... }] }
+ * ```
+ */
+export const listRequests: AccountOperation = ({ account }) => {
+  const data = account.requests.map(renderRequest).reverse();
+  return { status: 200, body: { data } };
+};
+
+function renderRequest(record: RequestLogRecord): SandboxRequestLogEntry {
+  return {
+    id: record.id,
+    method: record.method,
+    path: record.path,
+    query: record.query,
+    status: record.status,
+    duration_ms: record.duration_ms,
+    at: record.at,
+    headers: record.headers,
+  };
+}

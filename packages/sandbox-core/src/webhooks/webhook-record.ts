@@ -1,0 +1,8 @@
+import type { WebhookEndpoint } from '@boundbook/types';
+
+/** A webhook endpoint as stored: the contract's `WebhookEndpoint` plus its owner and secret. */
+export interface WebhookRecord extends Readonly<WebhookEndpoint> {
+  readonly account_id: number;
+  /** The signing secret, `whsec_...`, shown once when the endpoint is made. */
+  readonly secret: string;
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { createSandboxCore } from '../src/create-sandbox-core';
+import { countingBytes, dataOf, harness, receiptBody, START, withAccount } from './support/harness';
+
+describe('createSandboxCore(options)', () => {
+  it('throws a TypeError naming the package for a rateLimit that is not a whole number', () => {
+    expect(() => createSandboxCore({ rateLimit: -1 })).toThrow(/^\[@boundbook\/sandbox-core\] rateLimit/);
+    expect(() => createSandboxCore({ rateLimit: 1.5 })).toThrow(TypeError);
+  });
+
+  it('makes cores that share nothing: the same token and ids mean different accounts', async () => {
+    const one = harness();
+    const two = harness();
+    const a = one.core.createAccount();
+    const b = two.core.createAccount();
+    expect(a.token).toBe(b.token);
+    await one.call('POST', '/rest/v1/receipts', { token: a.token, body: receiptBody() });
+    const listed = await two.call('GET', '/rest/v1/receipts', { token: b.token });
+    expect((listed.body as { meta: { total: number } }).meta.total).toBe(0);
+  });
+
+  it('draws tokens from the injected byte source and the default Web Crypto one', () => {
+    const seeded = createSandboxCore({ now: () => START, randomBytes: countingBytes() });
+    const again = createSandboxCore({ now: () => START, randomBytes: countingBytes() });
+    expect(seeded.createAccount().token).toBe(again.createAccount().token);
+    const random = createSandboxCore();
+    expect(random.createAccount().token).toMatch(/^sbx_[A-Za-z0-9]{32}$/);
+    expect(random.createAccount().token).not.toBe(random.createAccount().token);
+  });
+});
+
+describe('core.createAccount(input)', () => {
+  it('returns the account and a token holding every permission', async () => {
+    const { core, call } = harness();
+    const { account, token } = core.createAccount({ name: 'Example Firearms Retail LLC', books: ['Consignment'] });
+    expect(account).toEqual({
+      id: 1,
+      name: 'Example Firearms Retail LLC',
+      account_type: 'dealer',
+      created_at: '2025-03-14T15:04:05Z',
+    });
+    expect((await call('GET', '/rest/v1/books', { token })).status).toBe(200);
+    expect((await call('POST', '/rest/v1/receipts', { token, body: {} })).status).toBe(422);
+    expect((await call('DELETE', '/rest/v1/receipts/99', { token })).status).toBe(404);
+    const books = dataOf<{ name: string }[]>(await call('GET', '/rest/v1/books', { token }));
+    expect(books.map((book) => book.name)).toEqual(['Main', 'Consignment']);
+  });
+
+  it('throws a TypeError with the validation messages for invalid input', () => {
+    const { core } = harness();
+    expect(() => core.createAccount({ books: ['Main'] })).toThrow(
+      /^\[@boundbook\/sandbox-core\] createAccount: The books.0 field must not be Main/,
+    );
+  });
+});
+
+describe('core.version', () => {
+  it('moves with every state change and stays for reads and refused requests', async () => {
+    const { core, api } = await withAccount();
+    const start = core.version;
+    await api('GET', '/receipts');
+    await api('POST', '/receipts', { body: {} });
+    expect(core.version).toBe(start);
+    await api('POST', '/receipts', { body: receiptBody() });
+    expect(core.version).toBe(start + 1);
+  });
+});
+
+describe('core.handle(request)', () => {
+  it('answers a path outside both prefixes with 404 and no token', async () => {
+    const { call } = harness();
+    const response = await call('GET', '/');
+    expect(response).toEqual({ status: 404, headers: {}, body: { message: 'The route GET / could not be found.' } });
+  });
+
+  it('answers an unknown route under a prefix with 404 before any token check', async () => {
+    const { call } = harness();
+    expect((await call('GET', '/rest/v1/nothing')).status).toBe(404);
+    expect((await call('PATCH', '/rest/v1/receipts/1')).status).toBe(404);
+    expect((await call('GET', '/rest/v1/receipts/abc')).status).toBe(404);
+    expect((await call('GET', '/_sandbox/deliveries')).status).toBe(404);
+    expect((await call('POST', '/_sandbox/webhooks/1/ping')).status).toBe(404);
+  });
+
+  it('accepts a method in lower case', async () => {
+    const { api } = await withAccount();
+    expect((await api('get', '/books')).status).toBe(200);
+  });
+});

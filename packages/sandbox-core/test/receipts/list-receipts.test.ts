@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import type { Page, Receipt } from '@boundbook/types';
+import { dispositionBody, errorsOf, receiptBody, withAccount } from '../support/harness';
+
+async function withReceipts(count: number) {
+  const world = await withAccount({ books: ['Consignment'] }, { rateLimit: 0 });
+  for (let index = 1; index <= count; index += 1) {
+    const body = receiptBody({
+      serial_number: `SN-${index}`,
+      manufacturer: index % 2 === 0 ? 'Even Arms' : 'Odd Works',
+      book: index % 3 === 0 ? 'Consignment' : 'Main',
+    });
+    await world.api('POST', '/receipts', { body });
+    world.clock.ms += 1000;
+  }
+  return world;
+}
+
+const page = (response: { body?: unknown }) => response.body as Page<Receipt>;
+
+describe('GET /rest/v1/receipts', () => {
+  it('answers the Laravel envelope with absolute links that keep the other parameters', async () => {
+    const { api } = await withReceipts(51);
+    const response = await api('GET', '/receipts', {
+      query: 'status=on_hand&page=3',
+      headers: { host: 'logbook.example.com', 'x-forwarded-proto': 'https' },
+    });
+    const base = 'https://logbook.example.com/rest/v1/receipts';
+    expect(page(response).links).toEqual({
+      first: `${base}?status=on_hand&page=1`,
+      last: `${base}?status=on_hand&page=3`,
+      prev: `${base}?status=on_hand&page=2`,
+      next: null,
+    });
+    expect(page(response).meta).toEqual({
+      current_page: 3,
+      from: 51,
+      last_page: 3,
+      path: base,
+      per_page: 25,
+      to: 51,
+      total: 51,
+    });
+    expect(page(response).data.map((receipt) => receipt.id)).toEqual([51]);
+    expect(Object.keys(page(response))).toEqual(['data', 'links', 'meta']);
+  });
+
+  it('orders by id, appends page to the links and answers an empty page past the last', async () => {
+    const { api, call, token } = await withReceipts(3);
+    const first = page(await api('GET', '/receipts', { query: 'per_page=2' }));
+    expect(first.data.map((receipt) => receipt.id)).toEqual([1, 2]);
+    expect(first.links.next).toBe('http://sandbox.test/rest/v1/receipts?per_page=2&page=2');
+    expect(first.links.prev).toBeNull();
+    const past = page(await api('GET', '/receipts', { query: 'page=9' }));
+    expect(past.data).toEqual([]);
+    expect(past.meta).toMatchObject({ current_page: 9, from: null, to: null, last_page: 1, total: 3 });
+    expect(past.links.prev).toBe('http://sandbox.test/rest/v1/receipts?page=8');
+    const bare = page(await call('GET', '/rest/v1/receipts', { token, headers: { host: '' } }));
+    expect(bare.meta.path).toBe('http://localhost/rest/v1/receipts');
+  });
+
+  it('answers an empty first page for an empty account', async () => {
+    const { api } = await withAccount();
+    expect(page(await api('GET', '/receipts')).meta).toEqual({
+      current_page: 1,
+      from: null,
+      last_page: 1,
+      path: 'http://sandbox.test/rest/v1/receipts',
+      per_page: 25,
+      to: null,
+      total: 0,
+    });
+  });
+
+  it('filters by book, status, serial number and manufacturer, all of them together', async () => {
+    const { api } = await withReceipts(12);
+    await api('POST', '/receipts/2/dispose', { body: dispositionBody() });
+    const ids = async (query: string) => page(await api('GET', '/receipts', { query })).data.map((receipt) => receipt.id);
+    expect(await ids('book=Consignment')).toEqual([3, 6, 9, 12]);
+    expect(await ids('book=Nothing')).toEqual([]);
+    expect(await ids('status=disposed')).toEqual([2]);
+    expect(await ids('status=on_hand&book=Main')).toEqual([1, 4, 5, 7, 8, 10, 11]);
+    expect(await ids('serial_number=sn-1')).toEqual([1, 10, 11, 12]);
+    expect(await ids('manufacturer=EVEN%20arms&serial_number=1')).toEqual([10, 12]);
+    expect(await ids('manufacturer=even+arms&book=Consignment')).toEqual([6, 12]);
+  });
+
+  it('keeps receipts updated strictly after since, in any offset', async () => {
+    const { api } = await withReceipts(3);
+    const ids = async (since: string) =>
+      page(await api('GET', '/receipts', { query: `since=${encodeURIComponent(since)}` })).data.map((receipt) => receipt.id);
+    expect(await ids('2025-03-14T15:04:05Z')).toEqual([2, 3]);
+    expect(await ids('2025-03-14T15:04:05.999Z')).toEqual([2, 3]);
+    expect(await ids('2025-03-14T16:04:05+01:00')).toEqual([2, 3]);
+    expect(await ids('2025-03-14T15:04:04-00:00')).toEqual([1, 2, 3]);
+  });
+
+  it('answers 422 keyed by parameter for invalid, out-of-range and repeated parameters', async () => {
+    const { api } = await withAccount();
+    const errors = async (query: string) => errorsOf(await api('GET', '/receipts', { query }));
+    expect(await errors('per_page=201')).toEqual({ per_page: ['The per page field must be between 1 and 200.'] });
+    expect(await errors('per_page=0&page=0')).toEqual({
+      page: ['The page field must be at least 1.'],
+      per_page: ['The per page field must be between 1 and 200.'],
+    });
+    expect(await errors('page=1.5')).toEqual({ page: ['The page field must be an integer.'] });
+    expect(await errors('page=')).toEqual({ page: ['The page field must be an integer.'] });
+    expect(await errors('status=sold')).toEqual({ status: ['The selected status is invalid.'] });
+    expect(await errors('since=2025-03-14')).toEqual({
+      since: ['The since field must be an RFC 3339 date-time with a UTC offset, such as 2025-03-01T00:00:00Z.'],
+    });
+    // An unencoded `+` reads as a space, so the offset must be sent as %2B.
+    expect(await errors('since=2025-03-14T00:00:00+01:00')).toHaveProperty('since');
+    expect(await errors('book=')).toEqual({ book: ['The book field must not be empty.'] });
+    expect(await errors('page=1&page=2')).toEqual({ page: ['The page field must be given only once.'] });
+    expect(await errors('serial_number=%E0%A4%A')).toEqual({
+      serial_number: ['The serial number field is not correctly percent-encoded.'],
+    });
+    expect((await api('GET', '/receipts', { query: 'unknown=1&unknown=2&__proto__=x' })).status).toBe(200);
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import type { Page, Receipt } from '@boundbook/types';
+import { dispositionBody, errorsOf, receiptBody, withAccount } from '../support/harness';
+
+describe('GET /rest/v1/search', () => {
+  it('matches q case-insensitively in any of the seven fields, or in the one given, every status', async () => {
+    const { api } = await withAccount({ books: ['Glock Consignment'] });
+    await api('POST', '/receipts', { body: receiptBody({ serial_number: 'ABC-GLOCK-1' }) });
+    await api('POST', '/receipts', { body: receiptBody({ manufacturer: 'Glock GmbH' }) });
+    await api('POST', '/receipts', { body: receiptBody({ book: 'Glock Consignment' }) });
+    await api('POST', '/receipts', { body: receiptBody({ caliber: '.45 ACP' }) });
+    await api('POST', '/receipts/2/dispose', { body: dispositionBody() });
+    const ids = async (query: string) =>
+      ((await api('GET', '/search', { query })).body as Page<Receipt>).data.map((receipt) => receipt.id);
+    expect(await ids('q=glock')).toEqual([1, 2, 3]);
+    expect(await ids('q=%20GLOCK%20&field=manufacturer')).toEqual([2]);
+    expect(await ids('q=glock&field=book')).toEqual([3]);
+    expect(await ids('q=acp&field=caliber')).toEqual([4]);
+    expect(await ids('q=nothing')).toEqual([]);
+  });
+
+  it('answers the pagination envelope', async () => {
+    const { api } = await withAccount();
+    await api('POST', '/receipts', { body: receiptBody() });
+    const body = (await api('GET', '/search', { query: 'q=exa&per_page=1' })).body as Page<Receipt>;
+    expect(body.meta).toMatchObject({ total: 1, per_page: 1, path: 'http://sandbox.test/rest/v1/search' });
+    expect(body.links.first).toBe('http://sandbox.test/rest/v1/search?q=exa&per_page=1&page=1');
+  });
+
+  it('needs q of 1 to 100 characters and a known field', async () => {
+    const { api } = await withAccount();
+    const errors = async (query: string) => errorsOf(await api('GET', '/search', { query }));
+    expect(await errors('')).toEqual({ q: ['The q field is required.'] });
+    expect(await errors('q=%20%20')).toEqual({ q: ['The q field is required.'] });
+    expect(await errors(`q=${'x'.repeat(101)}&field=colour`)).toEqual({
+      q: ['The q field must not be greater than 100 characters.'],
+      field: ['The selected field is invalid.'],
+    });
+  });
+});
+
+describe('substringMatcher(term)', () => {
+  it('matches the term literally, whatever characters it holds', async () => {
+    const { substringMatcher } = await import('../../src/receipts/substring-matcher');
+    expect(substringMatcher('a.b*(c)[d]/\\e-f')('X A.B*(C)[D]/\\E-F Y')).toBe(true);
+    expect(substringMatcher('a.b')('axb')).toBe(false);
+    expect(substringMatcher('ÄRM')('Ärmel')).toBe(true);
+  });
+});

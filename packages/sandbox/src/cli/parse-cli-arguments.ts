@@ -1,0 +1,81 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { CliUsageError } from './cli-usage-error';
+
+/** The default data file, relative to the working directory. */
+export const DEFAULT_DATA_FILE = './.boundbook/sandbox.json';
+
+/** What the command line asks for. */
+export type CliCommand =
+  | { readonly kind: 'help' }
+  | {
+      readonly kind: 'start';
+      readonly port: number;
+      readonly host: string;
+      /** Absolute path of the data file, or `undefined` with `--memory`. */
+      readonly data: string | undefined;
+      /** Requests per minute per token, or `undefined` for the service's default. */
+      readonly rateLimit: number | undefined;
+      readonly quiet: boolean;
+    };
+
+/**
+ * Reads the CLI's arguments with `node:util`'s `parseArgs`; a mistake throws a
+ * {@link CliUsageError} whose message says what is wrong.
+ *
+ * @example
+ * ```ts
+ * parseCliArguments(['--port', '4011', '--memory']);
+ * // { kind: 'start', port: 4011, host: '127.0.0.1', data: undefined, rateLimit: undefined, quiet: false }
+ * ```
+ */
+export function parseCliArguments(args: readonly string[], cwd = process.cwd()): CliCommand {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        data: { type: 'string' },
+        memory: { type: 'boolean' },
+        'rate-limit': { type: 'string' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new CliUsageError(error instanceof Error ? error.message : String(error), {
+      cause: error,
+    });
+  }
+  if (values.help === true) return { kind: 'help' };
+  if (values.memory === true && values.data !== undefined) {
+    throw new CliUsageError('--memory and --data exclude each other: pass one of them');
+  }
+  if (values.data === '') throw new CliUsageError('--data needs a file path');
+  if (values.host === '') throw new CliUsageError('--host needs an address, such as 127.0.0.1');
+  return {
+    kind: 'start',
+    port: wholeNumber('--port', values.port, 4010, 65_535),
+    host: values.host ?? '127.0.0.1',
+    data: values.memory === true ? undefined : resolve(cwd, values.data ?? DEFAULT_DATA_FILE),
+    rateLimit:
+      values['rate-limit'] === undefined
+        ? undefined
+        : wholeNumber('--rate-limit', values['rate-limit'], 0, Number.MAX_SAFE_INTEGER),
+    quiet: values.quiet === true,
+  };
+}
+
+function wholeNumber(flag: string, text: string | undefined, fallback: number, max: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? '0 or more' : `from 0 to ${max}`;
+    throw new CliUsageError(`${flag} must be a whole number ${range}, not ${JSON.stringify(text)}`);
+  }
+  return value;
+}

@@ -1,0 +1,93 @@
+import type { Request } from '@hapi/hapi';
+import { createSandbox, type Sandbox } from '../create-sandbox';
+import { DataFileError } from '../persistence/data-file-error';
+import { CliUsageError } from './cli-usage-error';
+import { formatStartBanner } from './format-start-banner';
+import { parseCliArguments } from './parse-cli-arguments';
+import { usageText } from './usage-text';
+
+/** Exit code for a wrong command line, as most Unix tools use it. */
+const USAGE_EXIT_CODE = 2;
+
+/**
+ * Runs `boundbook-sandbox`: reads the flags, starts the sandbox, prints the banner (and one line
+ * per request unless `--quiet`), and on SIGINT or SIGTERM stops listening, saves what is pending
+ * and exits 0. A wrong command line exits 2 with a usage hint; a sandbox that cannot start
+ * (port taken, unreadable data file) exits 1 with the reason.
+ *
+ * @example
+ * ```ts
+ * await runCli(process.argv.slice(2));
+ * ```
+ */
+export async function runCli(args: readonly string[]): Promise<void> {
+  let command;
+  try {
+    command = parseCliArguments(args);
+  } catch (error) {
+    if (!(error instanceof CliUsageError)) throw error;
+    process.stderr.write(
+      `boundbook-sandbox: ${error.message}\nRun boundbook-sandbox --help for the options.\n`,
+    );
+    process.exitCode = USAGE_EXIT_CODE;
+    return;
+  }
+  if (command.kind === 'help') {
+    process.stdout.write(usageText);
+    return;
+  }
+
+  // Signals are caught before anything starts, so that none arriving during startup is lost.
+  let sandbox: Sandbox | undefined;
+  let stopRequested = false;
+  const shutdown = (): void => {
+    stopRequested = true;
+    sandbox?.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`boundbook-sandbox: could not save on exit: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+
+  let token: string | undefined;
+  try {
+    sandbox = await createSandbox(command);
+    await sandbox.start();
+    if (sandbox.fresh) ({ token } = await sandbox.createAccount());
+  } catch (error) {
+    process.stderr.write(`boundbook-sandbox: ${startFailure(error, command.port)}\n`);
+    process.exit(1);
+  }
+  if (stopRequested) {
+    shutdown();
+    return;
+  }
+  if (!command.quiet) sandbox.server.events.on('response', logRequest);
+  sandbox.server.events.on({ name: 'request', channels: 'error' }, (_request, event) => {
+    process.stderr.write(`boundbook-sandbox: ${String(event.error)}\n`);
+  });
+  process.stdout.write(formatStartBanner({ origin: sandbox.origin, data: command.data, token }));
+}
+
+function logRequest(request: Request): void {
+  const { response } = request;
+  const status =
+    response === null ? '-' : 'isBoom' in response ? response.output.statusCode : response.statusCode;
+  const elapsed = Date.now() - request.info.received;
+  process.stdout.write(`${request.method.toUpperCase()} ${request.path} ${status} ${elapsed} ms\n`);
+}
+
+function startFailure(error: unknown, port: number): string {
+  if (error instanceof DataFileError) return error.message.replace('[@boundbook/sandbox] ', '');
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') {
+    return `port ${port} is already in use: stop the other server or pass --port <number>`;
+  }
+  if (code === 'EACCES') return `no permission to listen on port ${port}: pass --port <number>`;
+  if (code === 'EADDRNOTAVAIL') return 'the --host address is not an address of this machine';
+  return `could not start: ${error instanceof Error ? error.message : String(error)}`;
+}

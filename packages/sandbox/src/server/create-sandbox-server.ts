@@ -1,0 +1,77 @@
+import type { SandboxCore } from '@boundbook/sandbox-core';
+import type { Readable } from 'node:stream';
+import * as Boom from '@hapi/boom';
+import { server as hapiServer, type Request, type ResponseToolkit, type Server } from '@hapi/hapi';
+import type { CorePersister } from '../persistence/core-persister';
+import { readBody } from './read-body';
+import { replyWith } from './reply-with';
+import { shapeErrorResponse } from './shape-error-response';
+import { toSandboxRequest } from './to-sandbox-request';
+
+/** The largest request body the service accepts: 1 MB (1,048,576 bytes). */
+export const MAX_BODY_BYTES = 1_048_576;
+
+/** What {@link createSandboxServer} serves and where. */
+export interface SandboxServerOptions {
+  /** The core that answers every request under `/rest/v1` and `/_sandbox`. */
+  core: SandboxCore;
+  /** Saves the core's state; a request that changed it is answered only once it is saved. */
+  persister: CorePersister;
+  /** Interface to listen on; defaults to `127.0.0.1`. */
+  host?: string;
+  /** Port to listen on; defaults to `0` (any free port). */
+  port?: number;
+}
+
+/**
+ * Makes the Hapi server of the sandbox (not yet started): two catch-all routes hand every
+ * request under `/rest/v1` and `/_sandbox` to the core as raw text, wait until a change it made
+ * is saved, and answer with the core's response. Anything else is a 404, a body over 1 MB a 413,
+ * and every error Hapi raises is answered in the contract's shape `{"message": string}`.
+ *
+ * @example
+ * ```ts
+ * const server = createSandboxServer({ core, persister });
+ * const response = await server.inject({ method: 'GET', url: '/rest/v1/books' });
+ * ```
+ */
+export function createSandboxServer(options: SandboxServerOptions): Server {
+  const { core, persister } = options;
+  const server = hapiServer({
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    debug: false,
+    routes: {
+      // Cookies mean nothing to the API: a malformed Cookie header must not fail a request.
+      state: { parse: false, failAction: 'ignore' },
+    },
+  });
+
+  const handler = async (request: Request, h: ResponseToolkit) => {
+    const body = request.payload === null || request.payload === undefined ? undefined : await readBody(request.payload as Readable, MAX_BODY_BYTES);
+    if (body === 'too-large') throw Boom.entityTooLarge();
+    const before = core.version;
+    const answer = await core.handle(toSandboxRequest(request, body));
+    if (core.version !== before) await persister.persist();
+    return replyWith(h, answer);
+  };
+  const routeOptions = {
+    payload: {
+      parse: false,
+      // A stream, read by readBody(): Hapi's own limit destroys the socket of a chunked body that
+      // grows past it, so the client would never see the 413. A declared Content-Length over the
+      // limit is still refused by Hapi before anything is read.
+      output: 'stream',
+      maxBytes: MAX_BODY_BYTES,
+      // The core judges the body; Hapi must not refuse a request over its Content-Type.
+      override: 'application/octet-stream',
+    },
+  } as const;
+
+  server.route([
+    { method: '*', path: '/rest/v1/{path*}', options: routeOptions, handler },
+    { method: '*', path: '/_sandbox/{path*}', options: routeOptions, handler },
+  ]);
+  server.ext('onPreResponse', shapeErrorResponse);
+  return server;
+}

@@ -1,0 +1,70 @@
+import type { CreateAccountInput, CreatedAccount } from '@boundbook/sandbox-core';
+import { createSandbox } from './create-sandbox';
+
+/** Options of {@link startSandbox}; every one is optional. */
+export interface StartSandboxOptions {
+  /** Port to listen on; defaults to `0`, any free port (read it from `url`). */
+  port?: number;
+  /** Interface to listen on; defaults to `127.0.0.1`. */
+  host?: string;
+  /** Path of a JSON data file to load and save; by default the state lives in memory only. */
+  data?: string;
+  /** Requests per minute per token; `0` lifts the limit. Defaults to 60, as the service. */
+  rateLimit?: number;
+  /** Wall clock in milliseconds since the epoch; each account's clock adds its own offset. */
+  now?: () => number;
+}
+
+/** A running sandbox, as {@link startSandbox} resolves it. */
+export interface RunningSandbox {
+  /** The origin, such as `http://127.0.0.1:53124`. The control API is under `url + '/_sandbox'`. */
+  readonly url: string;
+  /** The service API's base address: `url + '/rest/v1'`. */
+  readonly apiUrl: string;
+  /** Makes an isolated account (dealer unless told otherwise) with the book `Main`, and its token. */
+  createAccount(options?: CreateAccountInput): Promise<CreatedAccount>;
+  /** Stops the server and saves what changed; resolves when both are done. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a sandbox for a test suite: in memory on a free port unless told otherwise.
+ *
+ * @example
+ * ```ts
+ * const sandbox = await startSandbox();
+ * const { token } = await sandbox.createAccount({ account_type: 'dealer' });
+ * const response = await fetch(`${sandbox.apiUrl}/books`, {
+ *   headers: { Authorization: `Bearer ${token}` },
+ * });
+ * await sandbox.stop();
+ * ```
+ */
+export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
+  assertWholeNumber('port', options.port, 65_535);
+  assertWholeNumber('rateLimit', options.rateLimit, Number.MAX_SAFE_INTEGER);
+  if (options.data !== undefined && (typeof options.data !== 'string' || options.data === '')) {
+    throw new TypeError('[@boundbook/sandbox] startSandbox(): data must be a file path; omit it to stay in memory');
+  }
+  const sandbox = await createSandbox({
+    host: options.host ?? '127.0.0.1',
+    port: options.port ?? 0,
+    data: options.data,
+    rateLimit: options.rateLimit,
+    now: options.now,
+  });
+  await sandbox.start();
+  return {
+    url: sandbox.origin,
+    apiUrl: `${sandbox.origin}/rest/v1`,
+    createAccount: (input) => sandbox.createAccount(input),
+    stop: () => sandbox.stop(),
+  };
+}
+
+function assertWholeNumber(name: string, value: number | undefined, max: number): void {
+  if (value === undefined || (Number.isInteger(value) && value >= 0 && value <= max)) return;
+  throw new TypeError(
+    `[@boundbook/sandbox] startSandbox(): ${name} must be a whole number from 0 to ${max}, not ${String(value)}`,
+  );
+}

@@ -1,0 +1,62 @@
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
+import { inject } from 'vitest';
+
+/** A running CLI process with its output so far. */
+export interface CliProcess {
+  readonly child: ChildProcessByStdio<null, Readable, Readable>;
+  /** Everything printed on stdout so far. */
+  stdout(): string;
+  /** Everything printed on stderr so far. */
+  stderr(): string;
+  /** Resolves with the first match of `pattern` on stdout, as soon as it is printed. */
+  waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
+  /** Resolves when the process ends. */
+  readonly exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Spawns the CLI (bundled from the sources by the global setup) with `args` in `cwd`. */
+export function spawnCli(args: readonly string[], cwd: string): CliProcess {
+  const child = spawn(process.execPath, [inject('cliBundle'), ...args], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  const listeners = new Set<() => void>();
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+    for (const listener of listeners) listener();
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    err += chunk;
+  });
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on('exit', (code, signal) => {
+      for (const listener of listeners) listener();
+      resolve({ code, signal });
+    });
+  });
+  const waitFor = (pattern: RegExp) =>
+    new Promise<RegExpMatchArray>((resolve, reject) => {
+      const check = () => {
+        const match = out.match(pattern);
+        if (match !== null) {
+          listeners.delete(check);
+          resolve(match);
+        } else if (child.exitCode !== null || child.signalCode !== null) {
+          listeners.delete(check);
+          reject(new Error(`The CLI ended before printing ${pattern}.\nstdout: ${out}\nstderr: ${err}`));
+        }
+      };
+      listeners.add(check);
+      check();
+    });
+  return { child, stdout: () => out, stderr: () => err, waitFor, exit };
+}
+
+/** The API base URL the CLI printed, such as `http://127.0.0.1:4010/rest/v1`. */
+export async function waitForApiUrl(cli: CliProcess): Promise<string> {
+  const [, apiUrl] = await cli.waitFor(/listening on (http:\/\/\S+\/rest\/v1)\n/);
+  return apiUrl!;
+}

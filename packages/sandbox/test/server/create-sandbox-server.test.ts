@@ -1,0 +1,181 @@
+import { request } from 'node:http';
+import type { Server } from '@hapi/hapi';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CorePersister } from '../../src/persistence/core-persister';
+import { openDatabase } from '../../src/persistence/open-database';
+import { createSandboxServer } from '../../src/server/create-sandbox-server';
+import { createFakeCore, type FakeCore } from '../fake-core';
+
+let core: FakeCore;
+let server: Server;
+
+beforeEach(async () => {
+  core = createFakeCore();
+  const persister = new CorePersister(core, await openDatabase(undefined));
+  server = createSandboxServer({ core, persister });
+});
+
+afterEach(async () => {
+  await server.stop();
+});
+
+describe('createSandboxServer() routes to the core', () => {
+  it('hands a /rest/v1 request to the core with method, path, raw query, headers and body', async () => {
+    const response = await server.inject({
+      method: 'post',
+      url: '/rest/v1/receipts?per_page=5&q=a%20b&q=c',
+      headers: { 'Content-Type': 'application/json', 'X-Custom': 'One' },
+      payload: '{"serial_number":"ABC"}',
+    });
+    expect(response.statusCode).toBe(201);
+    expect(core.requests).toHaveLength(1);
+    const [request] = core.requests;
+    expect(request).toMatchObject({
+      method: 'POST',
+      path: '/rest/v1/receipts',
+      query: 'per_page=5&q=a%20b&q=c',
+      body: '{"serial_number":"ABC"}',
+    });
+    expect(request?.headers['content-type']).toBe('application/json');
+    expect(request?.headers['x-custom']).toBe('One');
+  });
+
+  it('hands a /_sandbox request to the core and answers with its status, headers and JSON body', async () => {
+    const response = await server.inject({ method: 'GET', url: '/_sandbox/clock' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['x-fake']).toBe('yes');
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(JSON.parse(response.payload)).toMatchObject({
+      echo: { method: 'GET', path: '/_sandbox/clock', query: '' },
+    });
+  });
+
+  it('gives the core no body when the request has none', async () => {
+    await server.inject({ method: 'GET', url: '/rest/v1/books' });
+    await server.inject({ method: 'POST', url: '/_sandbox/accounts' });
+    expect(core.requests.map((request) => request.body)).toEqual([undefined, undefined]);
+  });
+
+  it('answers a 204 from the core with no body at all', async () => {
+    const response = await server.inject({ method: 'DELETE', url: '/rest/v1/receipts/1' });
+    expect(response.statusCode).toBe(204);
+    expect(response.payload).toBe('');
+    expect(response.headers['x-fake']).toBe('yes');
+  });
+
+  it('passes the base path /rest/v1 itself to the core', async () => {
+    await server.inject({ method: 'GET', url: '/rest/v1' });
+    expect(core.requests[0]?.path).toBe('/rest/v1');
+  });
+
+  it('passes a body of exactly 1 MB to the core', async () => {
+    const body = 'x'.repeat(1_048_576);
+    const response = await server.inject({ method: 'POST', url: '/rest/v1/receipts', payload: body });
+    expect(response.statusCode).toBe(201);
+    expect(core.requests[0]?.body).toHaveLength(1_048_576);
+  });
+});
+
+describe('createSandboxServer() answers errors in the contract shape', () => {
+  it.each(['/', '/rest', '/rest/v2/receipts', '/_sandboxes', '/favicon.ico'])(
+    'answers %s with 404 and {"message"}',
+    async (url) => {
+      const response = await server.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(404);
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(response.payload)).toEqual({
+        message:
+          'Not found: the sandbox serves the API under /rest/v1 and its control API under /_sandbox.',
+      });
+      expect(core.requests).toHaveLength(0);
+    },
+  );
+
+  it('answers a body over 1 MB with 413 and the contract message, before the core sees it', async () => {
+    const response = await server.inject({
+      method: 'POST',
+      url: '/rest/v1/receipts',
+      headers: { 'content-type': 'application/json' },
+      payload: `"${'x'.repeat(1_048_576)}"`,
+    });
+    expect(response.statusCode).toBe(413);
+    expect(JSON.parse(response.payload)).toEqual({ message: 'The request body is larger than 1 MB.' });
+    expect(core.requests).toHaveLength(0);
+  });
+
+  it('answers a chunked body that grows past 1 MB with 413 over a real connection, not a reset', async () => {
+    await server.start();
+    const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = request(
+        { host: '127.0.0.1', port: server.info.port, method: 'POST', path: '/rest/v1/receipts', headers: { 'content-type': 'application/json' } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      req.on('error', reject);
+      // No Content-Length: node sends the body chunked, so the limit is found while reading.
+      req.write(Buffer.alloc(600_000, 0x20));
+      req.end(Buffer.alloc(600_000, 0x20));
+    });
+    expect(answer).toEqual({ status: 413, text: JSON.stringify({ message: 'The request body is larger than 1 MB.' }) });
+    expect(core.requests).toHaveLength(0);
+  });
+
+  it('answers a path with a malformed percent-encoding with 400 and only {"message"}', async () => {
+    const response = await server.inject({ method: 'GET', url: '/rest/v1/receipts/%zz' });
+    expect(response.statusCode).toBe(400);
+    const body = JSON.parse(response.payload) as Record<string, unknown>;
+    expect(Object.keys(body)).toEqual(['message']);
+    expect(body['message']).toMatch(/^The request is malformed/);
+  });
+
+  it.each([
+    ['a malformed Content-Type', { 'content-type': 'application/json;;; =' }],
+    ['a multipart Content-Type without a boundary', { 'content-type': 'multipart/form-data' }],
+    ['a malformed Cookie', { cookie: 'a=b; ;;=="' }],
+  ])('leaves a request with %s to the core instead of failing it in Hapi', async (_, headers) => {
+    const response = await server.inject({
+      method: 'POST',
+      url: '/rest/v1/receipts',
+      headers,
+      payload: '{}',
+    });
+    expect(response.statusCode).toBe(201);
+    expect(core.requests[0]?.body).toBe('{}');
+  });
+
+  it('never answers in the Hapi default error shape', async () => {
+    const requests = [
+      { method: 'GET', url: '/nowhere' },
+      { method: 'GET', url: '/rest/v1/%E0%A4%A' },
+      { method: 'POST', url: '/_sandbox/accounts', payload: 'y'.repeat(1_048_577) },
+    ];
+    for (const request of requests) {
+      const response = await server.inject(request);
+      const body = JSON.parse(response.payload) as Record<string, unknown>;
+      expect(body).not.toHaveProperty('statusCode');
+      expect(body).not.toHaveProperty('error');
+      expect(typeof body['message']).toBe('string');
+    }
+  });
+});
+
+describe('createSandboxServer() when the data file cannot be written', () => {
+  it('answers the change with 500 and only {"message"}, naming the cause', async () => {
+    const failing = createFakeCore();
+    const database = await openDatabase(undefined);
+    database.adapter.write = () => Promise.reject(new Error('disk full'));
+    const failingServer = createSandboxServer({
+      core: failing,
+      persister: new CorePersister(failing, database),
+    });
+    const response = await failingServer.inject({ method: 'POST', url: '/rest/v1/receipts' });
+    expect(response.statusCode).toBe(500);
+    expect(JSON.parse(response.payload)).toEqual({
+      message: 'The sandbox failed to answer this request (disk full).',
+    });
+  });
+});
+

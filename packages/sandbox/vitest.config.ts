@@ -1,0 +1,14 @@
+import { defineProject, mergeConfig } from 'vitest/config';
+import { sharedConfig } from '../../vitest.shared.ts';
+
+export default mergeConfig(
+  sharedConfig,
+  defineProject({
+    test: {
+      name: 'sandbox',
+      include: ['test/**/*.test.ts'],
+      // The CLI tests spawn the CLI bundled from the sources once per run.
+      globalSetup: ['test/cli/bundle-cli.ts'],
+    },
+  }),
+);

@@ -1,0 +1,98 @@
+import { request } from 'node:http';
+import { startSandbox } from '@boundbook/sandbox';
+import fc from 'fast-check';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { receiptBody } from '../support/fixtures';
+
+// Fuzzing of the HTTP face: what the transport sees before the core does (methods, paths,
+// content types, header values, body sizes and encodings). Never a 5xx, and every error is the
+// contract's JSON error body.
+
+let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+let token: string;
+beforeAll(async () => {
+  sandbox = await startSandbox({ rateLimit: 0 });
+  token = (await sandbox.createAccount()).token;
+});
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+interface RawAnswer {
+  status: number;
+  contentType: string | undefined;
+  text: string;
+}
+
+function send(method: string, path: string, headers: Record<string, string>, body: Buffer | undefined): Promise<RawAnswer> {
+  const { hostname, port } = new URL(sandbox.url);
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const req = request({ hostname, port, method, path, headers }, (res) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    // A server may answer (413) and close before an oversized body is fully sent; the answer is
+    // what counts, and the write error that follows it is expected.
+    req.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
+}
+
+/** A body, described compactly so that a failing case prints short. */
+type BodySpec = { text: string } | { bytes: number[] } | { spaces: number } | { nested: number } | undefined;
+
+function bodyBytes(spec: BodySpec): Buffer | undefined {
+  if (spec === undefined) return undefined;
+  if ('text' in spec) return Buffer.from(spec.text);
+  if ('bytes' in spec) return Buffer.from(spec.bytes);
+  if ('spaces' in spec) return Buffer.alloc(spec.spaces, 0x20);
+  return Buffer.from('['.repeat(spec.nested) + ']'.repeat(spec.nested));
+}
+
+const paths = fc.oneof(
+  fc.constantFrom('/rest/v1/receipts', '/rest/v1/receipts/1', '/rest/v1/receipts/1/dispose', '/rest/v1/books', '/rest/v1/search?q=a',
+    '/rest/v1/webhooks', '/_sandbox/accounts', '/_sandbox/tokens', '/_sandbox/clock/advance', '/rest/v1', '/', '/rest/v2/receipts',
+    '/rest/v1/receipts/%00', '/rest/v1/receipts/..%2f..%2fetc', '/rest/v1//receipts', '/rest/v1/receipts?page[]=1', '/rest/v1/receipts?%zz'),
+  fc.webPath().map((p) => `/rest/v1${p.startsWith('/') ? p : `/${p}`}`),
+);
+
+const bodies: fc.Arbitrary<BodySpec> = fc.oneof(
+  fc.constant(undefined),
+  fc.json().map((text) => ({ text })),
+  fc.array(fc.integer({ min: 0, max: 255 }), { maxLength: 64 }).map((bytes) => ({ bytes })),
+  fc.constant({ text: JSON.stringify(receiptBody()) }),
+  fc.constant({ text: '\uFEFF{"book":"Main"}' }),
+  fc.constant({ spaces: 1_048_577 }),
+  fc.integer({ min: 1, max: 5000 }).map((nested) => ({ nested })),
+);
+
+it('never answers 5xx, and every error is a JSON body with a message', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'),
+      paths,
+      fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/gzip', ''),
+      fc.constantFrom(`Bearer ${token}`, 'Bearer', 'bearer  ' + 'x'.repeat(300), '', 'Basic x'),
+      fc.constantFrom({}, { 'content-encoding': 'gzip' }, { 'accept-encoding': 'gzip' }, { 'x-forwarded-proto': 'javascript' }, { host: 'bad host' }),
+      bodies,
+      async (method, path, contentType, authorization, extra, body) => {
+        const headers: Record<string, string> = { ...extra, authorization };
+        if (contentType !== '') headers['content-type'] = contentType;
+        const answer = await send(method, path, headers, method === 'GET' || method === 'HEAD' ? undefined : bodyBytes(body));
+        expect(answer.status).toBeGreaterThanOrEqual(200);
+        expect(answer.status).toBeLessThan(500);
+        if (answer.status >= 400 && method !== 'HEAD') {
+          expect(answer.contentType).toMatch(/^application\/json/);
+          expect(JSON.parse(answer.text)).toEqual(expect.objectContaining({ message: expect.any(String) }));
+        }
+      },
+    ),
+    { numRuns: 400 },
+  );
+});
