@@ -3,8 +3,9 @@ import { isCalendarDate } from './calendar-date';
 import { parseDateTime } from './parse-date-time';
 
 /**
- * A string, trimmed before the other rules, of at most `max` characters. Numbers and other
- * types are refused, never coerced.
+ * A string, trimmed before the other rules, of at most `max` characters. Characters are Unicode
+ * code points, as JSON Schema's `maxLength` counts them (joi's own `max` counts UTF-16 units, so
+ * an emoji would count twice). Numbers and other types are refused, never coerced.
  *
  * @example
  * ```ts
@@ -12,7 +13,25 @@ import { parseDateTime } from './parse-date-time';
  * ```
  */
 export function trimmedString(max: number): Joi.StringSchema {
-  return Joi.string().trim().max(max);
+  return Joi.string()
+    .trim()
+    .custom((value: string, helpers) =>
+      characterCount(value) <= max ? value : helpers.error('string.max', { limit: max }),
+    );
+}
+
+/**
+ * The number of Unicode code points of a string.
+ *
+ * @example
+ * ```ts
+ * characterCount('🔫'); // 1, where '🔫'.length is 2
+ * ```
+ */
+export function characterCount(value: string): number {
+  let count = 0;
+  for (const _ of value) count += 1;
+  return count;
 }
 
 /**
@@ -91,9 +110,15 @@ export function absoluteUrl(max: number, schemes?: readonly string[]): Joi.Strin
     );
 }
 
+// The contract's pattern for http(s) URLs: the scheme and both slashes as written, which
+// `new URL()` would otherwise repair (`http:/example.com` parses as `http://example.com/`).
+const HTTP_URL_PREFIX = /^https?:\/\//i;
+
 function isAbsoluteUrl(value: string, schemes: readonly string[] | undefined): boolean {
   if (!URL.canParse(value)) return false;
   const url = new URL(value);
   if (schemes !== undefined && !schemes.includes(url.protocol)) return false;
-  return url.protocol !== 'http:' && url.protocol !== 'https:' ? true : url.hostname !== '';
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return true;
+  // Credentials in a URL would be stored and shown back by every list of endpoints.
+  return HTTP_URL_PREFIX.test(value) && url.hostname !== '' && url.username === '' && url.password === '';
 }

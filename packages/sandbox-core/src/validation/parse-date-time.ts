@@ -3,9 +3,13 @@ import { isCalendarDate } from './calendar-date';
 const DATE_TIME_SHAPE =
   /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2}))$/;
 
+// The last instant an RFC 3339 timestamp can name; later ones would format with a six-digit year.
+const LAST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+
 /**
  * Parses an RFC 3339 date-time with a UTC offset (`Z` or `±hh:mm`) into epoch milliseconds;
- * `undefined` for any other form, including a local time without offset.
+ * `undefined` for any other form, including a local time without offset, and for an instant
+ * after 9999-12-31T23:59:59Z (such as `9999-12-31T23:59:59-00:01`).
  *
  * @example
  * ```ts
@@ -35,5 +39,6 @@ export function parseDateTime(value: string): number | undefined {
   const utc = new Date(0);
   utc.setUTCFullYear(year, month - 1, day);
   utc.setUTCHours(h, m, s, millis);
-  return utc.getTime() - offset * 60_000;
+  const instant = utc.getTime() - offset * 60_000;
+  return instant > LAST_INSTANT ? undefined : instant;
 }

@@ -23,7 +23,7 @@ describe('POST /rest/v1/webhooks', () => {
 
   it('needs an absolute http(s) URL of at most 255 characters', async () => {
     const { api } = await withAccount();
-    for (const url of ['ftp://hooks.example.com', '/relative', 'not a url', 'https://', `https://example.com/${'x'.repeat(240)}`, 5]) {
+    for (const url of ['ftp://hooks.example.com', '/relative', 'not a url', 'https://', 'http:/hooks.example.com', 'https:hooks.example.com', 'https://user:secret@hooks.example.com/x', `https://example.com/${'x'.repeat(240)}`, 5]) {
       const response = await api('POST', '/webhooks', { body: { ...endpoint, url } });
       expect(response.status).toBe(422);
       expect(Object.keys(errorsOf(response))).toEqual(['url']);
