@@ -12,6 +12,7 @@ const BENCHMARKS = {
   'cold-start': () => import('./cold-start.mjs'),
   reads: () => import('./reads.mjs'),
   writes: () => import('./writes.mjs'),
+  verifier: () => import('./verifier.mjs'),
 };
 
 // An interrupted run still stops every server it started (see spawn-server.mjs).

@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import * as nodeBuild from '../src/index';
+import * as webBuild from '../src/web';
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url));
+
+/** Every module the entry reaches through its static imports, with the bare specifiers it names. */
+function reachable(entry: string): { files: Set<string>; specifiers: Set<string> } {
+  const files = new Set<string>();
+  const specifiers = new Set<string>();
+  const visit = (file: string): void => {
+    if (files.has(file)) return;
+    files.add(file);
+    const source = readFileSync(file, 'utf8');
+    for (const [, specifier] of source.matchAll(/^(?:import|export)\s[^;]*?from\s+'([^']+)';/gms)) {
+      if (specifier?.startsWith('.')) visit(`${resolve(dirname(file), specifier)}.ts`);
+      else specifiers.add(specifier as string);
+    }
+  };
+  visit(resolve(SRC, entry));
+  return { files, specifiers };
+}
+
+describe('the two builds', () => {
+  it('export the same names', () => {
+    expect(Object.keys(webBuild).sort()).toEqual(Object.keys(nodeBuild).sort());
+    expect(Object.keys(nodeBuild).sort()).toEqual([
+      'DEFAULT_DELIVERY_TTL_SECONDS',
+      'WebhookVerificationError',
+      'constructEvent',
+      'createMemoryDeliveryStore',
+      'createWebhookHandler',
+      'signPayload',
+      'toExpressMiddleware',
+      'toFastifyPlugin',
+      'toNodeListener',
+      'verifySignature',
+    ]);
+  });
+
+  it('share every export but the four that sign or verify', () => {
+    const own = Object.keys(nodeBuild).filter((name) => nodeBuild[name as keyof typeof nodeBuild] !== webBuild[name as keyof typeof webBuild]);
+    expect(own.sort()).toEqual(['constructEvent', 'createWebhookHandler', 'signPayload', 'verifySignature']);
+  });
+
+  it('the web build reaches no node: module and no module of the node build', () => {
+    const web = reachable('web.ts');
+    expect([...web.specifiers].sort()).toEqual(['@boundbook/types']);
+    expect([...web.files].filter((file) => file.includes('/src/node/'))).toEqual([]);
+  });
+
+  it('the node build reaches node:crypto, and no module of the web build', () => {
+    const node = reachable('index.ts');
+    expect([...node.specifiers].sort()).toEqual(['@boundbook/types', 'node:buffer', 'node:crypto']);
+    expect([...node.files].filter((file) => file.includes('/src/web/'))).toEqual([]);
+  });
+});

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { BUILDS } from '../support/builds';
+import { SECRET } from '../support/signed-delivery';
+
+describe.each(BUILDS)('createWebhookHandler(options) on the $name', ({ api: { createWebhookHandler } }) => {
+  it('returns handle, receive and the body limit (1 MiB by default)', () => {
+    const webhooks = createWebhookHandler({ secret: SECRET, on: {} });
+    expect(webhooks).toEqual({ handle: expect.any(Function), receive: expect.any(Function), maxBodyBytes: 1024 * 1024 });
+    expect(createWebhookHandler({ secret: SECRET, on: {}, maxBodyBytes: 4096 }).maxBodyBytes).toBe(4096);
+  });
+
+  it.each([
+    ['options that are missing', undefined, 'options must be an object ({ secret, on, onUnknownEvent, store, toleranceSeconds, now, maxBodyBytes, onError }); got undefined'],
+    ['a misspelt option', { secret: SECRET, on: {}, handlers: {} }, 'unknown option "handlers"; the options are secret, on, onUnknownEvent, store, toleranceSeconds, now, maxBodyBytes, onError'],
+    ['no secret', { on: {} }, "secret must be the endpoint's signing secret (a non-empty string, \"whsec_...\"), or a non-empty array of them while rotating; got undefined"],
+    ['no handlers', { secret: SECRET }, "on must be an object of handlers by event name ({ 'receipt.created': (event, context) => ... }); got undefined"],
+    ['handlers in an array', { secret: SECRET, on: [] }, "on must be an object of handlers by event name ({ 'receipt.created': (event, context) => ... }); got an empty array"],
+    ['a misspelt event name', { secret: SECRET, on: { 'receipt.create': () => {} } }, 'on names an unknown event "receipt.create"; the events are receipt.created, receipt.updated, receipt.disposed, receipt.deleted, ping (use onUnknownEvent for newer ones)'],
+    ['a handler that is not a function', { secret: SECRET, on: { ping: 'pong' } }, "on['ping'] must be a function; got a string"],
+    ['an onUnknownEvent that is not a function', { secret: SECRET, on: {}, onUnknownEvent: true }, 'onUnknownEvent must be a function; got a boolean'],
+    ['an onError that is not a function', { secret: SECRET, on: {}, onError: null }, 'onError must be a function; got null'],
+    ['a store without release', { secret: SECRET, on: {}, store: { claim() {}, commit() {} } }, 'store must be a DeliveryStore (claim, commit and release) or false; got an object without them all'],
+    ['a store of true', { secret: SECRET, on: {}, store: true }, 'store must be a DeliveryStore (claim, commit and release) or false; got a boolean without them all'],
+    ['a fractional body limit', { secret: SECRET, on: {}, maxBodyBytes: 10.5 }, 'maxBodyBytes must be a positive whole number; got a number'],
+    ['a tolerance of zero', { secret: SECRET, on: {}, toleranceSeconds: 0 }, 'toleranceSeconds must be a positive number; got a number'],
+    ['a clock that is not a function', { secret: SECRET, on: {}, now: 1 }, 'now must be a function returning epoch milliseconds, like Date.now; got a number'],
+  ])('throws a TypeError at setup for %s', (_, options, message) => {
+    // @ts-expect-error: wrong options
+    expect(() => createWebhookHandler(options)).toThrow(new TypeError(`[@boundbook/webhooks] createWebhookHandler: ${message}`));
+  });
+});
