@@ -13,6 +13,8 @@ const BENCHMARKS = {
   reads: () => import('./reads.mjs'),
   writes: () => import('./writes.mjs'),
   verifier: () => import('./verifier.mjs'),
+  'sdk-size': () => import('./sdk-size.mjs'),
+  'sdk-overhead': () => import('./sdk-overhead.mjs'),
 };
 
 // An interrupted run still stops every server it started (see spawn-server.mjs).

@@ -1,0 +1,130 @@
+import {
+  AuthenticationError,
+  BoundBook,
+  NotFoundError,
+  PermissionDeniedError,
+  RateLimitError,
+  ValidationError,
+  type Receipt,
+} from '@boundbook/sdk';
+import { startSandbox, type RunningSandbox } from '@boundbook/sandbox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { receiptBody } from '../support/fixtures';
+
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+
+afterAll(async () => {
+  await sandbox.stop();
+});
+
+async function client(accountType: 'dealer' | 'collector' = 'dealer') {
+  const { token } = await sandbox.createAccount({ account_type: accountType });
+  return { bb: new BoundBook({ token, baseUrl: sandbox.apiUrl }), token };
+}
+
+async function addToken(token: string, permissions: string[]): Promise<string> {
+  const response = await fetch(`${sandbox.url}/_sandbox/tokens`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ permissions }),
+  });
+  return ((await response.json()) as { token: string }).token;
+}
+
+describe('an integrator against the sandbox', () => {
+  it('creates, pages through, updates, disposes of and deletes receipts', async () => {
+    const { bb } = await client();
+    expect((await bb.books.list()).map((book) => book.name)).toEqual(['Main']);
+
+    const created: Receipt[] = [];
+    for (let i = 1; i <= 5; i++) created.push(await bb.receipts.create(receiptBody({ serial_number: `SDK-${i}` })));
+    expect(created.map((r) => [r.record, r.status])).toEqual([1, 2, 3, 4, 5].map((n) => [n, 'on_hand']));
+
+    const pages = [];
+    for await (const page of bb.receipts.iterate({ per_page: 2 }).pages()) pages.push(page.data.map((r) => r.serial_number));
+    expect(pages).toEqual([['SDK-1', 'SDK-2'], ['SDK-3', 'SDK-4'], ['SDK-5']]);
+    const first = await bb.receipts.list({ per_page: 2 });
+    expect(first.meta).toMatchObject({ current_page: 1, last_page: 3, per_page: 2, total: 5 });
+
+    const [one, two, three] = created as [Receipt, Receipt, Receipt];
+    expect(await bb.receipts.get(one.id)).toEqual(one);
+    expect((await bb.receipts.update(one.id, { model: 'EX-9 Compact OR' })).model).toBe('EX-9 Compact OR');
+
+    const disposed = await bb.receipts.dispose(two.id, {
+      disposition_date: '2025-03-14',
+      disposed_to: 'John Q. Example',
+      form_4473_serial: `F-${two.id}`,
+    });
+    expect(disposed.status).toBe('disposed');
+    expect(disposed.disposition?.disposed_to).toBe('John Q. Example');
+
+    await bb.receipts.delete(three.id);
+    await expect(bb.receipts.get(three.id)).rejects.toBeInstanceOf(NotFoundError);
+
+    const onHand: string[] = [];
+    for await (const r of bb.inventory.iterate({ per_page: 200 })) onHand.push(r.serial_number);
+    expect(onHand).toEqual(['SDK-1', 'SDK-4', 'SDK-5']);
+    const found = await bb.search.list({ q: 'sdk-4', field: 'serial_number' });
+    expect(found.data.map((r) => r.id)).toEqual([created[3]?.id]);
+    const matches: number[] = [];
+    for await (const r of bb.search.iterate({ q: 'SDK', per_page: 1 })) matches.push(r.record);
+    expect(matches).toEqual([1, 2, 4, 5]);
+  });
+
+  it('creates, lists and deletes webhook endpoints, the secret shown once', async () => {
+    const { bb } = await client();
+    const { endpoint, secret } = await bb.webhooks.create({ url: 'https://hooks.example.com/boundbook', events: ['receipt.created'] });
+    expect(secret).toMatch(/^whsec_/);
+    expect(await bb.webhooks.list()).toEqual([endpoint]);
+    await bb.webhooks.delete(endpoint.id);
+    expect(await bb.webhooks.list()).toEqual([]);
+    await expect(bb.webhooks.delete(endpoint.id)).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('maps 401 to AuthenticationError', async () => {
+    const bb = new BoundBook({ token: 'sbx_not_a_token', baseUrl: sandbox.apiUrl });
+    const error = await bb.books.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AuthenticationError);
+    expect((error as AuthenticationError).status).toBe(401);
+    expect((error as AuthenticationError).headers.get('www-authenticate')).toBe('Bearer');
+  });
+
+  it('maps 403 to PermissionDeniedError, for an ineligible account and for a missing permission', async () => {
+    const { bb: collector } = await client('collector');
+    await expect(collector.books.list()).rejects.toBeInstanceOf(PermissionDeniedError);
+    const { token } = await client();
+    const readOnly = new BoundBook({ token: await addToken(token, ['read']), baseUrl: sandbox.apiUrl });
+    await expect(readOnly.books.list()).resolves.toHaveLength(1);
+    const error = await readOnly.receipts.create(receiptBody()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PermissionDeniedError);
+    expect((error as Error).message).toContain('write');
+  });
+
+  it('maps 404 to NotFoundError and 422 to ValidationError with the field errors', async () => {
+    const { bb } = await client();
+    await expect(bb.receipts.get(999_999)).rejects.toBeInstanceOf(NotFoundError);
+    const error = await bb.receipts.create(receiptBody({ serial_number: '', book: 'Nope' })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(Object.keys((error as ValidationError).errors).sort()).toEqual(['book', 'serial_number']);
+  });
+
+  it('maps 429 to RateLimitError with the seconds to wait', async () => {
+    const limited = await startSandbox({ rateLimit: 3 });
+    try {
+      const { token } = await limited.createAccount();
+      // The client-side limiter is off, so the sandbox's limit answers; the wait is longer than allowed.
+      const bb = new BoundBook({ token, baseUrl: limited.apiUrl, rateLimit: false, maxRetryAfter: 0 });
+      for (let i = 0; i < 3; i++) await bb.books.list();
+      const error = await bb.books.list().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RateLimitError);
+      expect((error as RateLimitError).retryAfter).toBeGreaterThan(0);
+      expect((error as RateLimitError).retryAfter).toBeLessThanOrEqual(60);
+    } finally {
+      await limited.stop();
+    }
+  });
+});

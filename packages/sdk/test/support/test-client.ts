@@ -1,0 +1,19 @@
+import { BoundBook, type BoundBookOptions } from '@boundbook/sdk';
+import { FakeClock } from './fake-clock';
+import { stubFetch, type Answer } from './stub-fetch';
+
+export const BASE_URL = 'https://logbook.example.test/rest/v1';
+
+let tokens = 0;
+
+/**
+ * A client over a {@link stubFetch} on a {@link FakeClock}, with a token of its own (so no two
+ * tests share a rate limiter) and jitter off unless `options.random` says otherwise.
+ */
+export function testClient(answers: Answer[], options: BoundBookOptions = {}) {
+  const clock = options.clock instanceof FakeClock ? options.clock : new FakeClock();
+  const stub = stubFetch(...answers);
+  const token = options.token ?? `test-token-${++tokens}`;
+  const bb = new BoundBook({ baseUrl: BASE_URL, fetch: stub.fetch, random: () => 0, ...options, token, clock });
+  return { bb, clock, calls: stub.calls, token };
+}
