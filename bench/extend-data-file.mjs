@@ -1,7 +1,8 @@
 // Grows a sandbox data file to many receipts by copying one receipt that the sandbox itself made
 // through its API, with its audit entries: far faster than posting each one, and every field
 // other than the id, record number and serial number is the sandbox's own.
-import { open, readFile } from 'node:fs/promises';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { receiptCreateBody } from './receipt-fixtures.mjs';
 
 /**
@@ -12,6 +13,12 @@ import { receiptCreateBody } from './receipt-fixtures.mjs';
  * can seed through the API instead.
  */
 export async function extendDataFile(file, { templateId, count }) {
+  // The journal beside the data file continues the snapshot's version: a snapshot rewritten
+  // under it would be out of step. A sandbox stopped cleanly leaves none.
+  const journal = await journalBytes(file);
+  if (journal > 0) {
+    throw new TypeError(`${file} has a journal of ${journal} bytes beside it (the sandbox was not stopped cleanly)`);
+  }
   let snapshot;
   try {
     snapshot = JSON.parse(await readFile(file, 'utf8'));
@@ -46,9 +53,19 @@ export async function extendDataFile(file, { templateId, count }) {
   await writeSnapshot(file, snapshot, copies);
 }
 
+/** Bytes in the journal segments (`NAME.journal.N`) beside the data file `file`. */
+async function journalBytes(file) {
+  const prefix = `${basename(file)}.journal.`;
+  let bytes = 0;
+  for (const name of await readdir(dirname(file))) {
+    if (name.startsWith(prefix)) bytes += (await stat(join(dirname(file), name))).size;
+  }
+  return bytes;
+}
+
 /**
  * Writes the snapshot in the sandbox's own layout (one record per line, see the sandbox's
- * create-snapshot-encoder.ts), with `extra[key]`, serialised records, appended to array `key`.
+ * encode-snapshot.ts), with `extra[key]`, serialised records, appended to array `key`.
  */
 async function writeSnapshot(file, snapshot, extra) {
   const handle = await open(file, 'w');

@@ -37,6 +37,18 @@ async function webhook(token: string) {
   const created = await api('POST', '/webhooks', { token, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
   return (created.body as { data: { id: number } }).data.id;
 }
+/** Pings a new endpoint (at a port that refuses, so the attempt fails): its delivery's id. */
+async function pinged(token: string) {
+  const webhookId = await webhook(token);
+  const ping = await control('POST', `/_sandbox/webhooks/${webhookId}/ping`, { token });
+  return { webhookId, deliveryId: (ping.body as { data: { id: string } }).data.id };
+}
+/** An endpoint disabled by 10 failed pings in a row. */
+async function disabledWebhook(token: string) {
+  const { webhookId } = await pinged(token);
+  for (let i = 1; i < 10; i += 1) await control('POST', `/_sandbox/webhooks/${webhookId}/ping`, { token });
+  return webhookId;
+}
 /** Spends a fresh token's whole window, so its next request is answered 429. */
 async function exhausted() {
   const token = await account();
@@ -169,6 +181,24 @@ const controlCases: Case[] = [
   ['listRequests', 401, () => control('GET', '/_sandbox/requests')],
   ['resetAccount', 204, async () => { const t = await account(); await receipt(t); return control('POST', '/_sandbox/reset', { token: t }); }],
   ['resetAccount', 401, () => control('POST', '/_sandbox/reset')],
+  ['listDeliveries', 200, async () => { const t = await account(); await pinged(t); await receipt(t); return control('GET', '/_sandbox/deliveries', { token: t }); }],
+  ['listDeliveries', 401, () => control('GET', '/_sandbox/deliveries')],
+  ['redeliverDelivery', 200, async () => { const t = await account(); const { deliveryId } = await pinged(t); return control('POST', `/_sandbox/deliveries/${deliveryId}/redeliver`, { token: t }); }],
+  ['redeliverDelivery', 401, () => control('POST', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f/redeliver')],
+  ['redeliverDelivery', 404, async () => control('POST', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f/redeliver', { token: await account() })],
+  ['redeliverDelivery', 422, async () => {
+    const t = await account();
+    const { webhookId, deliveryId } = await pinged(t);
+    await api('DELETE', `/webhooks/${webhookId}`, { token: t });
+    return control('POST', `/_sandbox/deliveries/${deliveryId}/redeliver`, { token: t });
+  }],
+  ['pingWebhook', 200, async () => { const t = await account(); return control('POST', `/_sandbox/webhooks/${await webhook(t)}/ping`, { token: t }); }],
+  ['pingWebhook', 401, () => control('POST', '/_sandbox/webhooks/1/ping')],
+  ['pingWebhook', 404, async () => control('POST', '/_sandbox/webhooks/999999/ping', { token: await account() })],
+  ['pingWebhook', 422, async () => { const t = await account(); return control('POST', `/_sandbox/webhooks/${await disabledWebhook(t)}/ping`, { token: t }); }],
+  ['enableWebhook', 200, async () => { const t = await account(); return control('POST', `/_sandbox/webhooks/${await disabledWebhook(t)}/enable`, { token: t }); }],
+  ['enableWebhook', 401, () => control('POST', '/_sandbox/webhooks/1/enable')],
+  ['enableWebhook', 404, async () => control('POST', '/_sandbox/webhooks/999999/enable', { token: await account() })],
 ];
 
 describe.each([
@@ -182,11 +212,6 @@ describe.each([
   });
 });
 
-// The webhook delivery calls of the control API arrive with the dispatcher; every other
-// documented answer must have been produced above.
-const DELIVERY_OPERATIONS = ['listDeliveries', 'redeliverDelivery', 'pingWebhook', 'enableWebhook'];
-
 it('every documented (operation, status) pair was produced and validated', () => {
-  const expected = contract.documentedPairs().filter((pair) => !DELIVERY_OPERATIONS.includes(pair.split(' ')[0]!));
-  expect(expected.filter((pair) => !contract.seen.has(pair))).toEqual([]);
+  expect(contract.documentedPairs().filter((pair) => !contract.seen.has(pair))).toEqual([]);
 });

@@ -46,6 +46,8 @@ const ROUTES = [
   ['POST', '/_sandbox/books'], ['GET', '/_sandbox/clock'], ['POST', '/_sandbox/clock/advance'],
   ['GET', '/_sandbox/receipts/{id}/audit'], ['POST', '/_sandbox/receipts/{id}/documents'],
   ['PUT', '/_sandbox/receipts/{id}/e4473'], ['GET', '/_sandbox/requests'],
+  ['GET', '/_sandbox/deliveries'], ['POST', '/_sandbox/deliveries/{id}/redeliver'],
+  ['POST', '/_sandbox/webhooks/{id}/ping'], ['POST', '/_sandbox/webhooks/{id}/enable'],
 ] as const;
 
 const QUERY_NAMES = ['page', 'per_page', 'book', 'status', 'serial_number', 'manufacturer', 'since', 'q', 'field', '__proto__', 'constructor'];
@@ -94,7 +96,7 @@ function requestArbitrary(w: World): fc.Arbitrary<SandboxRequest> {
     .record({
       route: fc.constantFrom(...ROUTES),
       method: fc.option(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'), { freq: 5 }),
-      id: fc.oneof(fc.constantFrom(...w.receiptIds, w.webhookId), fc.integer({ min: -5, max: 1e9 }).map(String), fc.constantFrom('abc', '1.5', '0x10', '%00', '1e3', '')),
+      id: fc.oneof(fc.constantFrom(...w.receiptIds, w.webhookId), fc.integer({ min: -5, max: 1e9 }).map(String), fc.uuid(), fc.constantFrom('abc', '1.5', '0x10', '%00', '1e3', '')),
       query: fc.dictionary(fc.constantFrom(...QUERY_NAMES), fc.oneof(fc.string(), fc.integer().map(String), fc.constantFrom('on_hand', 'disposed', '2025-01-01T00:00:00+00:00', 'Main')), { maxKeys: 4 }),
       repeat: fc.boolean(),
       auth: fc.constantFrom(`Bearer ${w.tokens.full}`, `Bearer ${w.tokens.read}`, `Bearer ${w.tokens.none}`, `Bearer ${w.tokens.collector}`, 'Bearer sbx_nope', 'Bearer', 'Basic Zm9vOmJhcg==', undefined),

@@ -28,7 +28,10 @@ function send(method: string, path: string, headers: Record<string, string>, bod
   const { hostname, port } = new URL(sandbox.url);
   return new Promise((resolve, reject) => {
     let answered = false;
-    const req = request({ hostname, port, method, path, headers }, (res) => {
+    // A connection per request: Node sends the body of a DELETE or OPTIONS unframed (neither a
+    // length nor chunks), so the server reads it as the next request on the connection and
+    // answers it 400; on a shared connection, that answer would be taken for the next request's.
+    const req = request({ hostname, port, method, path, headers, agent: false }, (res) => {
       answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -1,4 +1,5 @@
 import type {
+  CoreChangeSet,
   CreatedAccount,
   SandboxCore,
   SandboxRequest,
@@ -47,6 +48,9 @@ export function createFakeCore(snapshot?: SandboxSnapshot): FakeCore {
     },
     snapshot(): SandboxSnapshot {
       return { format: 1, items: [...items] };
+    },
+    takeChanges(): CoreChangeSet {
+      throw new TypeError('the fake core does not record changes');
     },
   };
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../src/index';
+import { readStateOnDisk } from './persistence/state-on-disk';
 import { receiptBody } from './receipt-body';
 
 const started: RunningSandbox[] = [];
@@ -73,8 +74,9 @@ describe('startSandbox()', () => {
       body: receiptBody(7),
     });
     expect(created.status).toBe(201);
-    expect(await readFile(data, 'utf8')).toContain('SBX0000007');
+    expect(JSON.stringify(await readStateOnDisk(data))).toContain('SBX0000007');
     await first.stop();
+    expect(await readFile(data, 'utf8')).toContain('SBX0000007');
 
     const second = await start({ data });
     const response = await fetch(`${second.apiUrl}/receipts`, {

@@ -35,6 +35,7 @@ export function addAccount(state: CoreState, env: CoreEnv, input: AccountInput):
     }),
   );
   state.accounts.set(account.record.id, account);
+  state.feed.upsert('accounts', account.record);
   for (const name of ['Main', ...input.books]) addBook(state, account, name, nowMs);
   const { token } = issueToken(state, env, account, ['read', 'write', 'delete'], null, nowMs);
   state.version += 1;

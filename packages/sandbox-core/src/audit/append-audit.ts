@@ -32,5 +32,6 @@ export function appendAudit(
   const trail = account.audit.get(receiptId);
   if (trail === undefined) account.audit.set(receiptId, [entry]);
   else trail.push(entry);
+  state.feed.upsert('audit', entry);
   return entry;
 }

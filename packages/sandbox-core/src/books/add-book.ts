@@ -21,5 +21,6 @@ export function addBook(state: CoreState, account: AccountState, name: string, n
     }),
   );
   account.books.set(name, book);
+  state.feed.upsert('books', book.record);
   return book;
 }

@@ -9,18 +9,19 @@ import type { AccountOperation } from '../routing/operation';
 import { nextId } from '../state/core-state';
 import { FieldErrors } from '../validation/field-errors';
 import { absoluteUrl, trimmedString } from '../validation/joi-rules';
+import { lazySchema } from '../validation/lazy-schema';
 import { MIME_TYPE_PATTERN } from '../validation/record-patterns';
 import { validateFields } from '../validation/validate-fields';
 import { validationFailed } from '../validation/validation-failed';
 
 const FIELDS = ['name', 'mime_type', 'size', 'url'] as const;
 const REQUIRED = new Set(['name', 'mime_type', 'size']);
-const SCHEMA = Joi.object({
+const SCHEMA = lazySchema(() => Joi.object({
   name: trimmedString(255).required(),
   mime_type: trimmedString(255).pattern(MIME_TYPE_PATTERN).required(),
   size: Joi.number().strict().integer().min(0).required(),
   url: absoluteUrl(2048),
-});
+}));
 
 /**
  * `POST /_sandbox/receipts/{id}/documents`: attaches a document record (no file) to a live
@@ -46,7 +47,7 @@ export const attachDocument: AccountOperation = ({ state, request, account, id, 
     url: (value['url'] as string | undefined) ?? `https://sandbox.invalid/documents/${documentId}`,
     created_at: formatTimestamp(nowMs),
   });
-  replaceReceipt(account, receipt, { ...receipt, documents: [...receipt.documents, document] });
+  replaceReceipt(state, account, receipt, { ...receipt, documents: [...receipt.documents, document] });
   state.version += 1;
   return { status: 201, body: { data: document } };
 };

@@ -6,11 +6,12 @@ import { readJsonObject } from '../http/read-json-object';
 import type { AccountOperation } from '../routing/operation';
 import { FieldErrors } from '../validation/field-errors';
 import { trimmedString } from '../validation/joi-rules';
+import { lazySchema } from '../validation/lazy-schema';
 import { validateFields } from '../validation/validate-fields';
 import { validationFailed } from '../validation/validation-failed';
 
 const FIELDS = ['name'] as const;
-const SCHEMA = Joi.object({ name: trimmedString(100).required() });
+const SCHEMA = lazySchema(() => Joi.object({ name: trimmedString(100).required() }));
 
 /**
  * `POST /_sandbox/books`: adds an empty book; a name the account has is 422.

@@ -7,16 +7,17 @@ import { issueToken } from '../tokens/issue-token';
 import { renderToken } from '../tokens/render-token';
 import { FieldErrors } from '../validation/field-errors';
 import { trimmedString } from '../validation/joi-rules';
+import { lazySchema } from '../validation/lazy-schema';
 import { reportDuplicates } from '../validation/report-duplicates';
 import { validateFields } from '../validation/validate-fields';
 import { validationFailed } from '../validation/validation-failed';
 
 const FIELDS = ['permissions', 'name'] as const;
 
-const SCHEMA = Joi.object({
+const SCHEMA = lazySchema(() => Joi.object({
   permissions: Joi.array().max(3).items(Joi.string().trim().valid(...PERMISSIONS)).required(),
   name: trimmedString(255).allow(null),
-});
+}));
 
 /**
  * `POST /_sandbox/tokens`: another token of the caller's account with the given permissions.

@@ -1,4 +1,5 @@
 import type { SandboxRequestLogEntry } from '@boundbook/types';
+import { formatTimestamp } from '../clock/format-timestamp';
 import type { RequestLogRecord } from '../request-log/request-log-record';
 import type { AccountOperation } from '../routing/operation';
 
@@ -23,7 +24,7 @@ function renderRequest(record: RequestLogRecord): SandboxRequestLogEntry {
     query: record.query,
     status: record.status,
     duration_ms: record.duration_ms,
-    at: record.at,
+    at: formatTimestamp(record.received_ms),
     headers: record.headers,
   };
 }

@@ -8,6 +8,7 @@ import { replaceReceipt } from '../receipts/replace-receipt';
 import type { AccountOperation } from '../routing/operation';
 import { FieldErrors } from '../validation/field-errors';
 import { dateTime, trimmedString } from '../validation/joi-rules';
+import { lazySchema } from '../validation/lazy-schema';
 import { parseDateTime } from '../validation/parse-date-time';
 import { validateFields } from '../validation/validate-fields';
 import { validationFailed } from '../validation/validation-failed';
@@ -20,13 +21,13 @@ const FIELDS = [
   'completed_at',
 ] as const;
 const REQUIRED = new Set(['form_4473_serial', 'transferee_name', 'nics_result', 'completed_at']);
-const SCHEMA = Joi.object({
+const SCHEMA = lazySchema(() => Joi.object({
   form_4473_serial: trimmedString(255).required(),
   transferee_name: trimmedString(255).required(),
   nics_transaction_number: trimmedString(50).allow(null),
   nics_result: Joi.string().trim().valid(...NICS_RESULTS).required(),
   completed_at: dateTime().required(),
-});
+}));
 
 /**
  * `PUT /_sandbox/receipts/{id}/e4473`: sets or replaces a live receipt's E4473 data, like a
@@ -50,7 +51,7 @@ export const putE4473: AccountOperation = ({ state, request, account, id }) => {
     nics_result: value['nics_result'] as E4473['nics_result'],
     completed_at: formatInstant(parseDateTime(value['completed_at'] as string) ?? 0),
   };
-  const updated = replaceReceipt(account, receipt, { ...receipt, e4473 });
+  const updated = replaceReceipt(state, account, receipt, { ...receipt, e4473 });
   state.version += 1;
   return { status: 200, body: { data: updated } };
 };

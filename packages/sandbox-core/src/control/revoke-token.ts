@@ -17,6 +17,7 @@ export const revokeToken: AccountOperation = ({ state, account, id, nowMs }) => 
   const revoked = Object.freeze({ ...token, revoked_at: formatTimestamp(nowMs) });
   account.tokens.set(id, revoked);
   state.tokensByHash.set(revoked.hash, revoked);
+  state.feed.upsert('tokens', revoked);
   state.version += 1;
   return { status: 204 };
 };

@@ -1,25 +1,28 @@
 import type { DeletedReceipt, Receipt, WebhookEventName } from '@boundbook/types';
 import { formatTimestamp } from '../clock/format-timestamp';
-import { randomUuid } from '../random/random-uuid';
+import { putDelivery } from '../deliveries/put-delivery';
 import type { CoreEnv } from '../routing/core-env';
 import type { AccountState } from '../state/account-state';
+import type { CoreState } from '../state/core-state';
 import { subscribesTo } from '../webhooks/subscribes-to';
-import type { DeliveryRecord } from './delivery-record';
+import { buildDelivery } from './build-delivery';
 
 /** The events a receipt change fires. */
 export type ReceiptEventName = Exclude<WebhookEventName, 'ping'>;
 
 /**
  * Writes one pending delivery per enabled endpoint of the account that takes the event, in the
- * same synchronous change as the receipt, so a dispatcher can sign and send them later. Every
- * delivery of one event carries the same body text.
+ * same synchronous change as the receipt (reported to the state's change feed), and schedules
+ * its first attempt at once, so a dispatcher can sign and send it. Every delivery of one event
+ * carries the same body text, stored once in memory.
  *
  * @example
  * ```ts
- * enqueueEvent(env, account, 'receipt.created', receipt, nowMs);
+ * enqueueEvent(state, env, account, 'receipt.created', receipt, nowMs);
  * ```
  */
 export function enqueueEvent(
+  state: CoreState,
   env: CoreEnv,
   account: AccountState,
   event: ReceiptEventName,
@@ -31,17 +34,13 @@ export function enqueueEvent(
   for (const webhook of account.webhooks.values()) {
     if (!subscribesTo(webhook, event)) continue;
     body ??= JSON.stringify({ event, timestamp, data });
-    const delivery: DeliveryRecord = Object.freeze({
-      id: randomUuid(env.randomBytes),
-      webhook_id: webhook.id,
+    const delivery = buildDelivery(env.randomBytes, {
+      accountId: account.record.id,
+      webhookId: webhook.id,
       event,
-      state: 'pending',
-      next_attempt_at: timestamp,
-      created_at: timestamp,
-      attempts: Object.freeze([]) as unknown as DeliveryRecord['attempts'],
-      account_id: account.record.id,
       body,
+      timestamp,
     });
-    account.deliveries.push(delivery);
+    putDelivery(state, account, delivery);
   }
 }

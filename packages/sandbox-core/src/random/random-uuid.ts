@@ -1,3 +1,6 @@
+/** Two lowercase hex digits per byte value. */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
 /**
  * A version 4 UUID drawn from the given byte source.
  *
@@ -7,9 +10,15 @@
  * ```
  */
 export function randomUuid(randomBytes: (length: number) => Uint8Array): string {
-  const bytes = Uint8Array.from(randomBytes(16));
-  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
-  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
+  const bytes = randomBytes(16);
+  const hex = (position: number): string => HEX[(bytes[position] ?? 0) & 0xff]!;
+  const version = HEX[((bytes[6] ?? 0) & 0x0f) | 0x40]!;
+  const variant = HEX[((bytes[8] ?? 0) & 0x3f) | 0x80]!;
+  return (
+    hex(0) + hex(1) + hex(2) + hex(3) + '-' +
+    hex(4) + hex(5) + '-' +
+    version + hex(7) + '-' +
+    variant + hex(9) + '-' +
+    hex(10) + hex(11) + hex(12) + hex(13) + hex(14) + hex(15)
+  );
 }

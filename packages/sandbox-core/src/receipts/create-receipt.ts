@@ -32,6 +32,7 @@ export const createReceipt: AccountOperation = ({ state, env, request, account, 
     input.fields,
   );
   account.receipts.set(receipt.id, receipt);
+  state.feed.upsert('receipts', receipt);
   account.index.put(receipt);
   book.index.put(receipt);
   const changes: AuditEntry['changes'] = {};
@@ -39,7 +40,7 @@ export const createReceipt: AccountOperation = ({ state, env, request, account, 
     changes[field] = { from: null, to: field === 'book' ? receipt.book : receipt[field] };
   }
   appendAudit(state, account, receipt.id, 'created', changes, token.id, nowMs);
-  enqueueEvent(env, account, 'receipt.created', receipt, nowMs);
+  enqueueEvent(state, env, account, 'receipt.created', receipt, nowMs);
   state.version += 1;
   return { status: 201, body: { data: receipt } };
 };

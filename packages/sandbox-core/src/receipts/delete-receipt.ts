@@ -24,8 +24,10 @@ export const deleteReceipt: AccountOperation = ({ state, env, account, token, id
   account.deletedReceipts.set(id, deleted);
   account.index.remove(receipt);
   account.books.get(receipt.book)?.index.remove(receipt);
+  state.feed.remove('receipts', id);
+  state.feed.upsert('deleted_receipts', deleted);
   appendAudit(state, account, id, 'deleted', { deleted_at: { from: null, to: deletedAt } }, token.id, nowMs);
-  enqueueEvent(env, account, 'receipt.deleted', deleted, nowMs);
+  enqueueEvent(state, env, account, 'receipt.deleted', deleted, nowMs);
   state.version += 1;
   return { status: 204 };
 };

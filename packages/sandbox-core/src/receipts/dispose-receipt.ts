@@ -23,7 +23,7 @@ export const disposeReceipt: AccountOperation = ({ state, env, request, account,
   const fields = readDisposition(readJsonObject(request.body), receipt, account, utcDate(nowMs));
   const timestamp = formatTimestamp(nowMs);
   const disposition: Disposition = Object.freeze({ ...fields, created_at: timestamp });
-  const disposed = replaceReceipt(account, receipt, {
+  const disposed = replaceReceipt(state, account, receipt, {
     ...receipt,
     status: 'disposed',
     disposition,
@@ -35,7 +35,7 @@ export const disposeReceipt: AccountOperation = ({ state, env, request, account,
     disposition: { from: null, to: disposition },
   };
   appendAudit(state, account, id, 'disposed', changes, token.id, nowMs);
-  enqueueEvent(env, account, 'receipt.disposed', disposed, nowMs);
+  enqueueEvent(state, env, account, 'receipt.disposed', disposed, nowMs);
   state.version += 1;
   return { status: 200, body: { data: disposed } };
 };

@@ -5,6 +5,7 @@ import type { AccountState } from '../state/account-state';
 import { fieldLabel } from '../validation/field-label';
 import { FieldErrors } from '../validation/field-errors';
 import { amount, calendarDate, trimmedString } from '../validation/joi-rules';
+import { lazySchema } from '../validation/lazy-schema';
 import { ZIP_CODE_PATTERN } from '../validation/record-patterns';
 import { STATE_CODES } from '../validation/state-codes';
 import { validateFields } from '../validation/validate-fields';
@@ -24,7 +25,7 @@ const FIELDS = [
 ] as const;
 const ERROR_ORDER = ['status', ...FIELDS];
 const REQUIRED = new Set(['disposition_date', 'disposed_to']);
-const SCHEMA = Joi.object({
+const SCHEMA = lazySchema(() => Joi.object({
   disposition_date: calendarDate().required(),
   disposed_to: trimmedString(255).required(),
   address: trimmedString(255),
@@ -34,7 +35,7 @@ const SCHEMA = Joi.object({
   sold_price: amount(),
   nics_ccw: trimmedString(50),
   form_4473_serial: trimmedString(255),
-});
+}));
 
 /** A valid disposition, every field present (`null` where not given) but `created_at`. */
 export type DispositionFields = Omit<Disposition, 'created_at'>;

@@ -1,5 +1,6 @@
 import Joi from 'joi';
 import { amount, calendarDate, trimmedString } from '../validation/joi-rules';
+import { lazySchema } from '../validation/lazy-schema';
 import { LICENSE_NUMBER_PATTERN, ZIP_CODE_PATTERN } from '../validation/record-patterns';
 import { STATE_CODES } from '../validation/state-codes';
 import { REQUIRED_ON_CREATE } from './receipt-fields';
@@ -16,7 +17,7 @@ const MAX = 255;
  * validateFields(RECEIPT_CREATE_SCHEMA, input, errors, REQUIRED_ON_CREATE);
  * ```
  */
-export const RECEIPT_CREATE_SCHEMA = Joi.object({
+export const RECEIPT_CREATE_SCHEMA = lazySchema(() => Joi.object({
   book: trimmedString(MAX).required(),
   serial_number: trimmedString(MAX).required(),
   manufacturer: trimmedString(MAX).required(),
@@ -33,7 +34,7 @@ export const RECEIPT_CREATE_SCHEMA = Joi.object({
   city: trimmedString(MAX),
   state: Joi.string().trim().valid(...STATE_CODES),
   zip: trimmedString(MAX).pattern(ZIP_CODE_PATTERN),
-});
+}));
 
 /**
  * The per-field rules of `PUT /receipts/{id}`: those of create, every field optional.
@@ -43,6 +44,6 @@ export const RECEIPT_CREATE_SCHEMA = Joi.object({
  * validateFields(RECEIPT_UPDATE_SCHEMA, input, errors, REQUIRED_ON_CREATE);
  * ```
  */
-export const RECEIPT_UPDATE_SCHEMA = RECEIPT_CREATE_SCHEMA.fork([...REQUIRED_ON_CREATE], (schema) =>
-  schema.optional(),
+export const RECEIPT_UPDATE_SCHEMA = lazySchema(() =>
+  RECEIPT_CREATE_SCHEMA().fork([...REQUIRED_ON_CREATE], (schema) => schema.optional()),
 );

@@ -25,9 +25,9 @@ export const updateReceipt: AccountOperation = ({ state, env, request, account, 
   const patch = readReceiptUpdate(body, receipt, account.record.account_type, utcDate(nowMs));
   const changes = diffChanges(receipt, patch);
   if (Object.keys(changes).length === 0) return { status: 200, body: { data: receipt } };
-  const updated = replaceReceipt(account, receipt, { ...receipt, ...patch, updated_at: formatTimestamp(nowMs) });
+  const updated = replaceReceipt(state, account, receipt, { ...receipt, ...patch, updated_at: formatTimestamp(nowMs) });
   appendAudit(state, account, id, 'updated', changes, token.id, nowMs);
-  enqueueEvent(env, account, 'receipt.updated', updated, nowMs);
+  enqueueEvent(state, env, account, 'receipt.updated', updated, nowMs);
   state.version += 1;
   return { status: 200, body: { data: updated } };
 };

@@ -1,4 +1,3 @@
-import { formatTimestamp } from '../clock/format-timestamp';
 import type { SandboxRequest } from '../sandbox-core-types';
 import type { AccountState } from '../state/account-state';
 import type { CoreState } from '../state/core-state';
@@ -35,7 +34,7 @@ export function logRequest(state: CoreState, account: AccountState, answered: An
     query: request.query,
     status: answered.status,
     duration_ms: answered.durationMs,
-    at: formatTimestamp(answered.receivedMs),
+    received_ms: answered.receivedMs,
     headers: Object.freeze(redactHeaders(request.headers)),
     account_id: account.record.id,
   });

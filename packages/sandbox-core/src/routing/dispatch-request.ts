@@ -36,11 +36,11 @@ export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): 
   const match = matchRoute(ROUTES, method, request.path);
   // Service API requests name their token even on an unknown route, for the request log.
   const needsToken = isApiPath(request.path) || (match !== undefined && match.route.scope !== 'public');
-  const token = needsToken ? findToken(state, request.headers['authorization']) : undefined;
+  const token = needsToken ? findToken(state, request.headers['authorization'], env.sha256Hex) : undefined;
   let rateHeaders: Record<string, string> = {};
   try {
     if (match === undefined) throw routeNotFound(method, request.path);
-    const { route, id } = match;
+    const { route, id, key } = match;
     if (route.scope === 'public') {
       return { response: toResponse(route.operation({ state, env, request }), {}), token };
     }
@@ -53,7 +53,7 @@ export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): 
       if (!decision.allowed) throw tooManyRequests();
       authorize(account.record, token, method);
     }
-    const result = route.operation({ state, env, request, account, token, id, nowMs });
+    const result = route.operation({ state, env, request, account, token, id, key, nowMs });
     return { response: toResponse(result, rateHeaders), token };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

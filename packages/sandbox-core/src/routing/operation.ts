@@ -23,6 +23,8 @@ export interface AccountContext extends PublicContext {
   readonly token: TokenRecord;
   /** The route's numeric `:id` segment; `0` on routes without one. */
   readonly id: number;
+  /** The text of the route's `:id` or `:uuid` segment (a UUID in lower case); `''` without one. */
+  readonly key: string;
   /** The account's clock when the request arrived, in epoch milliseconds. */
   readonly nowMs: number;
 }

@@ -3,10 +3,14 @@ import { attachDocument } from '../control/attach-document';
 import { createAccount } from '../control/create-account';
 import { createBook } from '../control/create-book';
 import { createToken } from '../control/create-token';
+import { enableWebhook } from '../control/enable-webhook';
 import { getClock } from '../control/get-clock';
 import { getReceiptAudit } from '../control/get-receipt-audit';
+import { listDeliveries } from '../control/list-deliveries';
 import { listRequests } from '../control/list-requests';
+import { pingWebhook } from '../control/ping-webhook';
 import { putE4473 } from '../control/put-e4473';
+import { redeliverDelivery } from '../control/redeliver-delivery';
 import { resetAccount } from '../control/reset-account';
 import { revokeToken } from '../control/revoke-token';
 import { listBooks } from '../books/list-books';
@@ -42,7 +46,7 @@ export type Route = (
 type RouteDefinition = Omit<Route, 'segments'>;
 
 /**
- * Every route the core answers; `:id` stands for a numeric id. Service API routes are
+ * Every route the core answers; `:id` stands for a numeric id, `:uuid` for a delivery's id. Service API routes are
  * authenticated, rate-limited and permission-checked; control routes only authenticated.
  *
  * @example
@@ -70,6 +74,10 @@ export const ROUTES: readonly Route[] = (
   { method: 'POST', path: `${CONTROL_PREFIX}/books`, scope: 'control', operation: createBook },
   { method: 'GET', path: `${CONTROL_PREFIX}/clock`, scope: 'control', operation: getClock },
   { method: 'POST', path: `${CONTROL_PREFIX}/clock/advance`, scope: 'control', operation: advanceClock },
+  { method: 'GET', path: `${CONTROL_PREFIX}/deliveries`, scope: 'control', operation: listDeliveries },
+  { method: 'POST', path: `${CONTROL_PREFIX}/deliveries/:uuid/redeliver`, scope: 'control', operation: redeliverDelivery },
+  { method: 'POST', path: `${CONTROL_PREFIX}/webhooks/:id/ping`, scope: 'control', operation: pingWebhook },
+  { method: 'POST', path: `${CONTROL_PREFIX}/webhooks/:id/enable`, scope: 'control', operation: enableWebhook },
   { method: 'GET', path: `${CONTROL_PREFIX}/receipts/:id/audit`, scope: 'control', operation: getReceiptAudit },
   { method: 'POST', path: `${CONTROL_PREFIX}/receipts/:id/documents`, scope: 'control', operation: attachDocument },
   { method: 'PUT', path: `${CONTROL_PREFIX}/receipts/:id/e4473`, scope: 'control', operation: putE4473 },

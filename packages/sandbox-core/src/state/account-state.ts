@@ -31,6 +31,8 @@ export interface AccountState {
   readonly webhooks: Map<number, WebhookRecord>;
   /** Deliveries, oldest first. */
   readonly deliveries: DeliveryRecord[];
+  /** The position of each delivery in `deliveries`, by delivery id. */
+  readonly deliveryPositions: Map<string, number>;
   /** The last service API requests, oldest first. */
   readonly requests: RequestLogRecord[];
 }
@@ -55,6 +57,7 @@ export function createAccountState(record: AccountRecord): AccountState {
     form4473Serials: new Set(),
     webhooks: new Map(),
     deliveries: [],
+    deliveryPositions: new Map(),
     requests: [],
   };
 }

@@ -1,5 +1,7 @@
+import { DeliverySchedule } from '../deliveries/delivery-schedule';
 import type { TokenRecord } from '../tokens/token-record';
 import type { AccountState } from './account-state';
+import { ChangeFeed } from './change-feed';
 
 /** Last id given out per kind of record; ids are global across accounts, as in a database. */
 export interface Sequences {
@@ -22,6 +24,10 @@ export interface CoreState {
   readonly accounts: Map<number, AccountState>;
   /** Every token, revoked ones included, by the sha256 hex hash of its string. */
   readonly tokensByHash: Map<string, TokenRecord>;
+  /** Where every change to a stored record is reported, for a persister. */
+  readonly feed: ChangeFeed;
+  /** The scheduled delivery attempts of every account, by due time; derived, not persisted. */
+  readonly schedule: DeliverySchedule;
 }
 
 /**
@@ -47,6 +53,8 @@ export function createCoreState(): CoreState {
     },
     accounts: new Map(),
     tokensByHash: new Map(),
+    feed: new ChangeFeed(),
+    schedule: new DeliverySchedule(),
   };
 }
 

@@ -1,16 +1,19 @@
 import type { DeletedReceipt, Receipt } from '@boundbook/types';
 import { createBookState } from '../books/book-state';
+import type { DeliveryRecord } from '../outbox/delivery-record';
 import { freezeReceipt } from '../receipts/freeze-receipt';
 import type { SandboxSnapshot } from '../sandbox-core-types';
+import type { WebhookRecord } from '../webhooks/webhook-record';
 import { type AccountState, createAccountState } from './account-state';
 import type { CoreSnapshot } from './core-snapshot';
 import { type CoreState, createCoreState, type Sequences } from './core-state';
 
 /**
  * A state rebuilt from a snapshot of {@link snapshotState}: records in place, every index
- * (receipt ids per account and book, counts, last record numbers, used Form 4473 serials)
- * derived again. A snapshot that is not of format 1, or whose records name an account or book
- * it lacks, is a setup mistake and throws a `TypeError`.
+ * (receipt ids per account and book, counts, last record numbers, used Form 4473 serials,
+ * delivery positions, the schedule of pending deliveries) derived again. A snapshot that is not
+ * of format 1, or whose records name an account or book it lacks, is a setup mistake and throws
+ * a `TypeError`.
  *
  * @example
  * ```ts
@@ -56,10 +59,14 @@ export function restoreState(snapshot: SandboxSnapshot): CoreState {
     else trail.push(Object.freeze(entry));
   }
   for (const webhook of byId(data.webhooks)) {
-    owner(webhook.account_id, `webhook ${webhook.id}`).webhooks.set(webhook.id, Object.freeze(webhook));
+    owner(webhook.account_id, `webhook ${webhook.id}`).webhooks.set(webhook.id, restoreWebhook(webhook));
   }
   for (const delivery of data.deliveries ?? []) {
-    owner(delivery.account_id, `delivery ${delivery.id}`).deliveries.push(Object.freeze(delivery));
+    const account = owner(delivery.account_id, `delivery ${delivery.id}`);
+    const record = restoreDelivery(delivery);
+    account.deliveryPositions.set(record.id, account.deliveries.length);
+    account.deliveries.push(record);
+    state.schedule.add(record);
   }
   return state;
 }
@@ -79,6 +86,18 @@ function restoreReceipt(
     book.index.put(receipt);
   }
   return account;
+}
+
+/** An endpoint, with the count of failures that records saved before it existed lack. */
+function restoreWebhook(webhook: WebhookRecord): WebhookRecord {
+  const failures = (webhook as Partial<WebhookRecord>).consecutive_failures;
+  return Object.freeze(failures === undefined ? { ...webhook, consecutive_failures: 0 } : webhook);
+}
+
+/** A delivery, with the count of scheduled attempts that records saved before it existed lack. */
+function restoreDelivery(delivery: DeliveryRecord): DeliveryRecord {
+  const scheduled = (delivery as Partial<DeliveryRecord>).scheduled_attempts;
+  return Object.freeze(scheduled === undefined ? { ...delivery, scheduled_attempts: delivery.attempts.length } : delivery);
 }
 
 function byId<T extends { id: number }>(records: readonly T[] | undefined): T[] {

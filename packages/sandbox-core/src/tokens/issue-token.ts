@@ -4,7 +4,6 @@ import { randomBase62 } from '../random/random-base62';
 import type { CoreEnv } from '../routing/core-env';
 import type { AccountState } from '../state/account-state';
 import { type CoreState, nextId } from '../state/core-state';
-import { hashToken } from './hash-token';
 import type { TokenRecord } from './token-record';
 
 /** Characters of randomness after the `sbx_` prefix: about 190 bits. */
@@ -39,10 +38,11 @@ export function issueToken(
     permissions: Object.freeze([...permissions]) as Permission[],
     created_at: formatTimestamp(nowMs),
     account_id: account.record.id,
-    hash: hashToken(token),
+    hash: env.sha256Hex(token),
     revoked_at: null,
   });
   account.tokens.set(record.id, record);
   state.tokensByHash.set(record.hash, record);
+  state.feed.upsert('tokens', record);
   return { record, token };
 }

@@ -14,6 +14,7 @@ import { nextId } from '../state/core-state';
 import { FieldErrors } from '../validation/field-errors';
 import { absoluteUrl } from '../validation/joi-rules';
 import { laravelMessage } from '../validation/laravel-message';
+import { lazySchema } from '../validation/lazy-schema';
 import { reportDuplicates } from '../validation/report-duplicates';
 import { validateFields } from '../validation/validate-fields';
 import { validationFailed } from '../validation/validation-failed';
@@ -24,13 +25,13 @@ const FIELDS = ['url', 'events'] as const;
 const REQUIRED = new Set(FIELDS);
 /** Characters of randomness after `whsec_`: about 238 bits. */
 const SECRET_LENGTH = 40;
-const SCHEMA = Joi.object({
+const SCHEMA = lazySchema(() => Joi.object({
   url: absoluteUrl(255, ['http:', 'https:']).required(),
   events: Joi.array()
     .min(1)
     .items(Joi.string().trim().valid(...WEBHOOK_EVENT_NAMES, WILDCARD_SUBSCRIPTION))
     .required(),
-});
+}));
 
 /**
  * `POST /webhooks`: a new, enabled endpoint. The answer carries the signing secret
@@ -63,8 +64,10 @@ export const createWebhook: AccountOperation = ({ state, env, request, account, 
     updated_at: timestamp,
     account_id: account.record.id,
     secret,
+    consecutive_failures: 0,
   });
   account.webhooks.set(webhook.id, webhook);
+  state.feed.upsert('webhooks', webhook);
   state.version += 1;
   return { status: 201, body: { data: renderWebhook(webhook), secret } };
 };

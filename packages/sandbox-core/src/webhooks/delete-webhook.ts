@@ -1,3 +1,4 @@
+import { cancelDeliveries } from '../deliveries/cancel-deliveries';
 import { recordNotFound } from '../errors/not-found';
 import type { AccountOperation } from '../routing/operation';
 
@@ -11,12 +12,8 @@ import type { AccountOperation } from '../routing/operation';
  */
 export const deleteWebhook: AccountOperation = ({ state, account, id }) => {
   if (!account.webhooks.delete(id)) throw recordNotFound();
-  const { deliveries } = account;
-  deliveries.forEach((delivery, position) => {
-    if (delivery.webhook_id === id && delivery.state === 'pending') {
-      deliveries[position] = Object.freeze({ ...delivery, state: 'cancelled', next_attempt_at: null });
-    }
-  });
+  state.feed.remove('webhooks', id);
+  cancelDeliveries(state, account, id);
   state.version += 1;
   return { status: 204 };
 };

@@ -21,6 +21,7 @@ describe('the outbox', () => {
       attempts: [],
       account_id: 1,
       body: JSON.stringify({ event: 'receipt.created', timestamp: '2025-03-14T15:04:05Z', data: receipt }),
+      scheduled_attempts: 0,
     });
   });
 

@@ -1,5 +1,5 @@
 import type { Request } from '@hapi/hapi';
-import { createSandbox, type Sandbox } from '../create-sandbox';
+import type { Sandbox } from '../create-sandbox';
 import { DataFileError } from '../persistence/data-file-error';
 import { CliUsageError } from './cli-usage-error';
 import { formatStartBanner } from './format-start-banner';
@@ -9,18 +9,22 @@ import { usageText } from './usage-text';
 /** Exit code for a wrong command line, as most Unix tools use it. */
 const USAGE_EXIT_CODE = 2;
 
+/** How {@link runCli} ends: with a sandbox serving, or with the command answered. */
+export type CliOutcome = 'serving' | 'done';
+
 /**
  * Runs `boundbook-sandbox`: reads the flags, starts the sandbox, prints the banner (and one line
  * per request unless `--quiet`), and on SIGINT or SIGTERM stops listening, saves what is pending
  * and exits 0. A wrong command line exits 2 with a usage hint; a sandbox that cannot start
- * (port taken, unreadable data file) exits 1 with the reason.
+ * (port taken, unreadable data file) exits 1 with the reason. Resolves with `'serving'` once
+ * the banner is printed, or with `'done'` once `--help` or a wrong command line is answered.
  *
  * @example
  * ```ts
  * await runCli(process.argv.slice(2));
  * ```
  */
-export async function runCli(args: readonly string[]): Promise<void> {
+export async function runCli(args: readonly string[]): Promise<CliOutcome> {
   let command;
   try {
     command = parseCliArguments(args);
@@ -30,11 +34,11 @@ export async function runCli(args: readonly string[]): Promise<void> {
       `boundbook-sandbox: ${error.message}\nRun boundbook-sandbox --help for the options.\n`,
     );
     process.exitCode = USAGE_EXIT_CODE;
-    return;
+    return 'done';
   }
   if (command.kind === 'help') {
     process.stdout.write(usageText);
-    return;
+    return 'done';
   }
 
   // Signals are caught before anything starts, so that none arriving during startup is lost.
@@ -55,6 +59,8 @@ export async function runCli(args: readonly string[]): Promise<void> {
 
   let token: string | undefined;
   try {
+    // Loaded only now, so that --help and a wrong command line answer without loading the server.
+    const { createSandbox } = await import('../create-sandbox');
     sandbox = await createSandbox(command);
     await sandbox.start();
     if (sandbox.fresh) ({ token } = await sandbox.createAccount());
@@ -64,13 +70,14 @@ export async function runCli(args: readonly string[]): Promise<void> {
   }
   if (stopRequested) {
     shutdown();
-    return;
+    return 'done';
   }
   if (!command.quiet) sandbox.server.events.on('response', logRequest);
   sandbox.server.events.on({ name: 'request', channels: 'error' }, (_request, event) => {
     process.stderr.write(`boundbook-sandbox: ${String(event.error)}\n`);
   });
   process.stdout.write(formatStartBanner({ origin: sandbox.origin, data: command.data, token }));
+  return 'serving';
 }
 
 function logRequest(request: Request): void {

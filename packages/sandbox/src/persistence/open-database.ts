@@ -11,12 +11,13 @@ export type SnapshotDatabase = Low<SandboxSnapshot | null>;
 /**
  * Opens the sandbox's lowdb database and reads it: the JSON data file at `file` (its
  * directories are created; see {@link SnapshotFile}), or lowdb's `Memory` adapter when `file` is
- * `undefined`. A missing file reads as `null`.
+ * `undefined`. A missing file reads as `null`. The data file is the snapshot that the journal
+ * beside it continues (see {@link replayJournal}).
  *
  * @example
  * ```ts
  * const database = await openDatabase('./.boundbook/sandbox.json');
- * const core = createSandboxCore(database.data ? { snapshot: database.data } : {});
+ * const snapshot = await replayJournal(await Journal.open('./.boundbook/sandbox.json'), database.data);
  * ```
  */
 export async function openDatabase(file: string | undefined): Promise<SnapshotDatabase> {

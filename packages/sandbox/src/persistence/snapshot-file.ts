@@ -2,24 +2,31 @@ import { open, readFile, rename } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { SandboxSnapshot } from '@boundbook/sandbox-core';
 import type { Adapter } from 'lowdb';
-import { createSnapshotEncoder } from './create-snapshot-encoder';
 import { DataFileError } from './data-file-error';
-import { parseSnapshotFile } from './parse-snapshot-file';
+import { encodeSnapshot } from './encode-snapshot';
+import { readLines } from './read-lines';
+import { SnapshotLineParser } from './snapshot-line-parser';
+import { writeFully } from './write-fully';
 
 /** Error codes of a rename that another process (an indexer, an antivirus) briefly blocks. */
 const TRANSIENT_RENAME_ERRORS = new Set(['EPERM', 'EACCES', 'EBUSY']);
 const RENAME_ATTEMPTS = 10;
 const RENAME_RETRY_MS = 100;
 
+/** Thrown inside the line reader to stop it once the file is not in the line layout. */
+const LEFT_THE_LAYOUT = Symbol('left the layout');
+
 /**
- * lowdb adapter of the sandbox's JSON data file.
+ * lowdb adapter of the sandbox's JSON data file, the snapshot that the journal continues.
  *
  * A write goes to a temporary file beside the data file (`.NAME.tmp`, as lowdb's own writer
  * names it), which is then renamed over it, so the data file is always one complete JSON
- * document, whenever the process is killed. The bytes come from {@link createSnapshotEncoder}
- * (cached per record) in one vectored write; reading the file back hands each record's bytes to
- * the encoder, so the first write after a restart is as cheap as the next ones. One write runs
- * at a time: a write asked for while another runs starts when it ends.
+ * document, whenever the process is killed. The bytes come from {@link encodeSnapshot} in chunks
+ * of about 1 MB, each awaited, so that the event loop goes on answering requests while a large
+ * snapshot is written. Reading goes line by line ({@link SnapshotLineParser}), without holding
+ * the file whole, unless the file is not in that layout (edited by hand, say): then it is
+ * parsed whole. One write runs at a time: a write asked for while another runs starts when it
+ * ends.
  *
  * @example
  * ```ts
@@ -30,7 +37,6 @@ const RENAME_RETRY_MS = 100;
 export class SnapshotFile implements Adapter<SandboxSnapshot | null> {
   readonly #file: string;
   readonly #temporary: string;
-  readonly #encoder = createSnapshotEncoder();
   #queue: Promise<void> = Promise.resolve();
 
   constructor(file: string) {
@@ -40,19 +46,16 @@ export class SnapshotFile implements Adapter<SandboxSnapshot | null> {
 
   /** The snapshot in the file, or `null` when there is no file. */
   async read(): Promise<SandboxSnapshot | null> {
-    let bytes: Buffer;
+    const parser = new SnapshotLineParser();
     try {
-      bytes = await readFile(this.#file);
+      await readLines(this.#file, (text) => {
+        if (!parser.line(text)) throw LEFT_THE_LAYOUT;
+      });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw this.#error(`cannot read the data file ${this.#file}`, error);
+      if (error !== LEFT_THE_LAYOUT) throw this.#error(`cannot read the data file ${this.#file}`, error);
     }
-    let value: unknown;
-    try {
-      value = parseSnapshotFile(bytes, this.#encoder.remember);
-    } catch (error) {
-      throw this.#error(`the data file ${this.#file} is not valid JSON`, error, 'move it away to start afresh');
-    }
+    const value = parser.end() ?? (await this.#readWhole());
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw this.#error(
         `the data file ${this.#file} does not hold a sandbox snapshot`,
@@ -70,18 +73,26 @@ export class SnapshotFile implements Adapter<SandboxSnapshot | null> {
     return written;
   }
 
+  async #readWhole(): Promise<unknown> {
+    let text: string;
+    try {
+      text = await readFile(this.#file, 'utf8');
+    } catch (error) {
+      throw this.#error(`cannot read the data file ${this.#file}`, error);
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      throw this.#error(`the data file ${this.#file} is not valid JSON`, error, 'move it away to start afresh');
+    }
+  }
+
   async #write(snapshot: SandboxSnapshot | null): Promise<void> {
-    const chunks = snapshot === null ? [Buffer.from('null\n')] : this.#encoder.encode(snapshot);
-    let expected = 0;
-    for (const chunk of chunks) expected += chunk.length;
+    const chunks = snapshot === null ? [Buffer.from('null\n')] : encodeSnapshot(snapshot);
     try {
       const handle = await open(this.#temporary, 'w');
       try {
-        // libuv splits the chunks into writes of at most IOV_MAX buffers and resumes short ones.
-        const { bytesWritten } = await handle.writev(chunks);
-        if (bytesWritten !== expected) {
-          throw new Error(`wrote ${bytesWritten} of ${expected} bytes`);
-        }
+        for (const chunk of chunks) await writeFully(handle, chunk);
       } finally {
         await handle.close();
       }

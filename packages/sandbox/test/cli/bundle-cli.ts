@@ -1,10 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { build } from 'tsup';
-import { cliOptions } from '../../tsup.cli.config';
+import { cliLauncherOptions, cliProgramOptions } from '../../tsup.cli.config';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,23 +12,18 @@ declare module 'vitest' {
   }
 }
 
-const packageDir = fileURLToPath(new URL('../../', import.meta.url));
-
 /**
- * Vitest global setup: builds the CLI as `pnpm build` does (one file, the workspace packages
- * from their sources) into a temporary folder, so the CLI tests spawn the real CLI on a fresh
- * clone without a prior build of the workspace.
+ * Vitest global setup: builds the CLI as `pnpm build` does (the launcher and the one-file
+ * program, the workspace packages from their sources) into a temporary folder, so the CLI tests
+ * spawn the real CLI on a fresh clone without a prior build of the workspace. The CLIs that the
+ * tests spawn keep their compile cache in that folder too.
  */
 export default async function bundleCli(project: TestProject): Promise<() => Promise<void>> {
   const outDir = await mkdtemp(join(tmpdir(), 'boundbook-sandbox-cli-'));
-  await build({
-    ...cliOptions,
-    entry: { cli: join(packageDir, 'src/cli.ts') },
-    tsconfig: join(packageDir, 'tsconfig.json'),
-    outDir,
-    config: false,
-    silent: true,
-  });
+  for (const options of [cliProgramOptions, cliLauncherOptions]) {
+    await build({ ...options, outDir, config: false, silent: true });
+  }
+  process.env['BOUNDBOOK_SANDBOX_COMPILE_CACHE'] = join(outDir, 'compile-cache');
   project.provide('cliBundle', join(outDir, 'cli.js'));
   return () => rm(outDir, { recursive: true, force: true });
 }

@@ -15,10 +15,14 @@ export interface CliProcess {
   readonly exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Spawns the CLI (bundled from the sources by the global setup) with `args` in `cwd`. */
-export function spawnCli(args: readonly string[], cwd: string): CliProcess {
+/**
+ * Spawns the CLI (bundled from the sources by the global setup) with `args` in `cwd`, with
+ * `env` added to the environment.
+ */
+export function spawnCli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}): CliProcess {
   const child = spawn(process.execPath, [inject('cliBundle'), ...args], {
     cwd,
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

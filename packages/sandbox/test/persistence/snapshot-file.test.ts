@@ -30,6 +30,21 @@ describe('SnapshotFile', () => {
     expect(await readdir(dir)).toEqual(['sandbox.json']);
   });
 
+  it('write() then read() keeps a snapshot larger than one chunk', async () => {
+    const records = Array.from({ length: 5000 }, (_, id) => ({ id, text: `${'é'.repeat(200)}\n${id}` }));
+    await new SnapshotFile(file).write({ format: 1, records });
+    expect(await new SnapshotFile(file).read()).toEqual({ format: 1, records });
+  });
+
+  it.each([
+    ['pretty-printed JSON', JSON.stringify({ format: 1, receipts: [{ id: 1 }, { id: 2 }] }, null, 2)],
+    ['JSON on one line', JSON.stringify({ format: 1, receipts: [{ id: 1 }] })],
+    ['CRLF line ends', '{\r\n"format": 1,\r\n"receipts": [\r\n{"id":1}\r\n]\r\n}\r\n'],
+  ])('read() parses %s, as a hand edit may leave the file', async (_, json) => {
+    await writeFile(file, json);
+    expect(await new SnapshotFile(file).read()).toEqual(JSON.parse(json));
+  });
+
   it('writes requested together land in order, the last one winning', async () => {
     const adapter = new SnapshotFile(file);
     await Promise.all([1, 2, 3].map((version) => adapter.write({ format: 1, version })));
@@ -43,6 +58,11 @@ describe('SnapshotFile', () => {
     await expect(new SnapshotFile(file).read()).rejects.toThrow(
       `the data file ${file} is not valid JSON`,
     );
+  });
+
+  it('read() throws a DataFileError for a file in the line layout cut short', async () => {
+    await writeFile(file, '{\n"format": 1,\n"receipts": [\n{"id":1},\n{"id"');
+    await expect(new SnapshotFile(file).read()).rejects.toThrow(`the data file ${file} is not valid JSON`);
   });
 
   it('read() throws a DataFileError when the file holds JSON that is not an object', async () => {

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { request } from 'node:http';
 import type { Server } from '@hapi/hapi';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -68,6 +69,18 @@ describe('createSandboxServer() routes to the core', () => {
     expect(core.requests[0]?.path).toBe('/rest/v1');
   });
 
+  it('answers uncompressed whole bodies, whatever Accept-Encoding and Range ask', async () => {
+    const response = await server.inject({
+      method: 'GET',
+      url: '/_sandbox/clock',
+      // The echo of a long header makes a body large enough to be worth compressing.
+      headers: { 'accept-encoding': 'gzip, deflate', range: 'bytes=0-3', 'x-pad': 'x'.repeat(2048) },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(response.payload)).toMatchObject({ echo: { path: '/_sandbox/clock' } });
+  });
+
   it('passes a body of exactly 1 MB to the core', async () => {
     const body = 'x'.repeat(1_048_576);
     const response = await server.inject({ method: 'POST', url: '/rest/v1/receipts', payload: body });
@@ -121,6 +134,26 @@ describe('createSandboxServer() answers errors in the contract shape', () => {
     });
     expect(answer).toEqual({ status: 413, text: JSON.stringify({ message: 'The request body is larger than 1 MB.' }) });
     expect(core.requests).toHaveLength(0);
+  });
+
+  it('answers a request the HTTP parser refuses with a JSON 400, after the answer before it', async () => {
+    await server.start();
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server.info.port as number, '127.0.0.1', () => {
+        // A valid request, then bytes that are no request at all, on the same connection.
+        socket.write('GET /rest/v1/books HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nNOT A REQUEST\r\n\r\n');
+      });
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const answers = raw.split(/(?=HTTP\/1\.1 )/);
+    expect(answers).toHaveLength(2);
+    expect(answers[0]).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answers[1]).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(answers[1]).toMatch(/content-type: application\/json; charset=utf-8/i);
+    expect(JSON.parse(answers[1]!.split('\r\n\r\n')[1]!)).toEqual({ message: expect.stringMatching(/^The request is malformed/) });
   });
 
   it('answers a path with a malformed percent-encoding with 400 and only {"message"}', async () => {

@@ -1,0 +1,74 @@
+/** One scheduled attempt: a delivery and the moment it falls due on its account's clock. */
+export interface QueuedAttempt {
+  /** When the attempt falls due, in epoch milliseconds on the account's clock. */
+  readonly dueMs: number;
+  /** The delivery's `next_attempt_at` when it was queued: the entry is stale once that changes. */
+  readonly due: string;
+  readonly deliveryId: string;
+  /** Order of queueing, so that attempts due at the same moment go first come, first served. */
+  readonly seq: number;
+}
+
+/**
+ * The scheduled attempts of one account, earliest first: a binary min-heap on the due time, so
+ * adding and taking cost O(log n). Entries are never removed in place: one whose delivery has
+ * since been attempted, rescheduled or cancelled is stale, and whoever peeks drops it.
+ *
+ * @example
+ * ```ts
+ * const queue = new DeliveryQueue();
+ * queue.push({ dueMs, due, deliveryId, seq });
+ * queue.peek()?.deliveryId;
+ * ```
+ */
+export class DeliveryQueue {
+  readonly #heap: QueuedAttempt[] = [];
+
+  /** Number of entries, stale ones included. */
+  get size(): number {
+    return this.#heap.length;
+  }
+
+  /** Adds an entry. */
+  push(entry: QueuedAttempt): void {
+    const heap = this.#heap;
+    heap.push(entry);
+    let child = heap.length - 1;
+    while (child > 0) {
+      const parent = (child - 1) >> 1;
+      if (!before(entry, heap[parent]!)) break;
+      heap[child] = heap[parent]!;
+      child = parent;
+    }
+    heap[child] = entry;
+  }
+
+  /** The earliest entry, left in place. */
+  peek(): QueuedAttempt | undefined {
+    return this.#heap[0];
+  }
+
+  /** Takes the earliest entry out. */
+  pop(): QueuedAttempt | undefined {
+    const heap = this.#heap;
+    const top = heap[0];
+    const last = heap.pop();
+    if (top === undefined || last === undefined || heap.length === 0) return top;
+    let parent = 0;
+    for (;;) {
+      const left = parent * 2 + 1;
+      if (left >= heap.length) break;
+      const right = left + 1;
+      const child = right < heap.length && before(heap[right]!, heap[left]!) ? right : left;
+      if (!before(heap[child]!, last)) break;
+      heap[parent] = heap[child]!;
+      parent = child;
+    }
+    heap[parent] = last;
+    return top;
+  }
+}
+
+function before(a: QueuedAttempt, b: QueuedAttempt): boolean {
+  return a.dueMs < b.dueMs || (a.dueMs === b.dueMs && a.seq < b.seq);
+}

@@ -1,0 +1,128 @@
+import http, { type ClientRequest } from 'node:http';
+import https from 'node:https';
+import type { DeliveryOutcome, DeliveryRequest, DeliverySender } from '@boundbook/sandbox-core';
+import { WEBHOOK_TIMEOUT_SECONDS } from '@boundbook/types';
+
+/** Options of {@link createNodeDeliverySender}. */
+export interface NodeDeliverySenderOptions {
+  /** How long a receiver has to answer with a status; defaults to 5 s, as the service. */
+  timeoutMs?: number | undefined;
+  /** Sockets kept open per receiver's host; defaults to 64. */
+  maxSockets?: number | undefined;
+}
+
+/** The transport of the sandbox's deliveries, and how to let go of its sockets. */
+export interface NodeDeliverySender {
+  readonly send: DeliverySender;
+  /** How long a receiver has to answer, in milliseconds. */
+  readonly timeoutMs: number;
+  /** Aborts the requests in flight (they resolve with an error) and closes every socket. */
+  close(): void;
+}
+
+/**
+ * A transport that POSTs each delivery with `node:http` or `node:https` over keep-alive
+ * connections. It resolves with the status of the answer, whatever it is (a redirect is not
+ * followed: `node:http` never follows one), once the status line and headers are in; the body is
+ * read and dropped. Without a status within the time-out, or when the connection fails, it
+ * resolves with the reason.
+ *
+ * @example
+ * ```ts
+ * const sender = createNodeDeliverySender();
+ * const core = createSandboxCore({ sendDelivery: sender.send });
+ * // ...
+ * sender.close();
+ * ```
+ */
+export function createNodeDeliverySender(options: NodeDeliverySenderOptions = {}): NodeDeliverySender {
+  const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_SECONDS * 1000;
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+    throw new TypeError(`[@boundbook/sandbox] the webhook time-out must be a positive number of milliseconds, not ${String(timeoutMs)}`);
+  }
+  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64 };
+  const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+  const inFlight = new Set<ClientRequest>();
+  const timeoutError = `No answer within ${formatSeconds(timeoutMs)}.`;
+
+  const send = (request: DeliveryRequest): Promise<DeliveryOutcome> =>
+    new Promise((resolve) => {
+      let url: URL;
+      try {
+        url = new URL(request.url);
+      } catch {
+        resolve({ error: 'The endpoint URL is not a valid URL.' });
+        return;
+      }
+      const secure = url.protocol === 'https:';
+      if (!secure && url.protocol !== 'http:') {
+        resolve({ error: `The endpoint URL's scheme ${url.protocol} is neither http: nor https:.` });
+        return;
+      }
+      let settled = false;
+      const settle = (outcome: DeliveryOutcome): void => {
+        if (settled) return;
+        settled = true;
+        resolve(outcome);
+      };
+      const body = Buffer.from(request.body, 'utf8');
+      const client = (secure ? https : http).request(url, {
+        method: request.method,
+        headers: { ...request.headers, 'Content-Length': String(body.length) },
+        agent: secure ? agents.https : agents.http,
+      });
+      inFlight.add(client);
+      // The time-out covers the status; a body that never ends is cut off at the same moment.
+      const timer = setTimeout(() => {
+        settle({ error: timeoutError });
+        client.destroy();
+      }, timeoutMs);
+      const done = (): void => {
+        clearTimeout(timer);
+        inFlight.delete(client);
+      };
+      client.once('response', (response) => {
+        settle({ status: response.statusCode ?? 0 });
+        response.once('end', done).once('error', done).once('close', done).resume();
+      });
+      client.once('error', (error) => {
+        done();
+        settle({ error: describeFailure(error) });
+      });
+      client.end(body);
+    });
+
+  return {
+    send,
+    timeoutMs,
+    close() {
+      for (const client of inFlight) client.destroy();
+      inFlight.clear();
+      agents.http.destroy();
+      agents.https.destroy();
+    },
+  };
+}
+
+/** The reason of a failed connection, in the words of the control API's `error`. */
+function describeFailure(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return 'Connection refused.';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'The host name could not be resolved.';
+    case 'ECONNRESET':
+      return 'The connection was reset before an answer.';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'The host is unreachable.';
+    default:
+      return `The request failed: ${error.message}`;
+  }
+}
+
+function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(3).replace(/0+$/, '')} seconds`;
+}

@@ -1,0 +1,81 @@
+/** Turns an answer's body into the UTF-8 bytes of its JSON text, those of `JSON.stringify(body)`. */
+export type BodySerializer = (body: unknown) => Buffer;
+
+const COMMA = Buffer.from(',');
+const CLOSING = Buffer.from(']');
+const END = Buffer.from('}');
+
+/**
+ * Makes the serializer of answer bodies, which keeps the bytes of each item of a `data` list (a
+ * page of receipts, say) by object identity. The core's records are deeply frozen and a change
+ * replaces the record object, so an item's bytes never go stale; an item that is not deeply
+ * frozen plain data is serialised afresh every time. A page of 25 receipts, most of the work of
+ * a read, is then mostly a copy of cached bytes.
+ *
+ * @example
+ * ```ts
+ * const serialize = createBodySerializer();
+ * serialize({ data: [receipt], meta: { total: 1 } }).toString(); // JSON.stringify of the same
+ * ```
+ */
+export function createBodySerializer(): BodySerializer {
+  // The bytes of each immutable item, or null for an item found not to be immutable.
+  const cache = new WeakMap<object, Buffer | null>();
+
+  const itemBytes = (item: unknown): Buffer => {
+    if (typeof item !== 'object' || item === null || !Object.isFrozen(item)) return Buffer.from(json(item));
+    const cached = cache.get(item);
+    if (cached !== undefined) return cached ?? Buffer.from(json(item));
+    const bytes = Buffer.from(json(item));
+    cache.set(item, isImmutableData(item) ? bytes : null);
+    return bytes;
+  };
+
+  return (body) => {
+    if (!isPlainObject(body) || !Array.isArray(body['data'])) return Buffer.from(json(body));
+    const chunks: Buffer[] = [];
+    for (const [key, value] of Object.entries(body)) {
+      const prefix = `${chunks.length === 0 ? '{' : ','}${JSON.stringify(key)}:`;
+      if (key === 'data' && Array.isArray(value)) {
+        chunks.push(Buffer.from(`${prefix}[`));
+        value.forEach((item: unknown, index) => {
+          if (index > 0) chunks.push(COMMA);
+          chunks.push(itemBytes(item));
+        });
+        chunks.push(CLOSING);
+      } else {
+        const text = JSON.stringify(value) as string | undefined;
+        // As in JSON.stringify, a member whose value has no JSON form (undefined) is left out.
+        if (text !== undefined) chunks.push(Buffer.from(prefix + text));
+      }
+    }
+    chunks.push(END);
+    return Buffer.concat(chunks);
+  };
+}
+
+/** JSON text of a value, with `null` for one that has none (as inside an array). */
+function json(value: unknown): string {
+  return (JSON.stringify(value) as string | undefined) ?? 'null';
+}
+
+/** A plain object whose JSON form is its own enumerable members (no `toJSON`). */
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return (prototype === Object.prototype || prototype === null) && !('toJSON' in value);
+}
+
+/**
+ * Whether the JSON form of a value can never change: a primitive, or a frozen plain object or
+ * array of data properties (no getters, no functions) holding only such values.
+ */
+function isImmutableData(value: unknown): boolean {
+  if (typeof value === 'function') return false;
+  if (typeof value !== 'object' || value === null) return true;
+  if (!Object.isFrozen(value) || !(Array.isArray(value) || isPlainObject(value))) return false;
+  for (const descriptor of Object.values(Object.getOwnPropertyDescriptors(value))) {
+    if (!('value' in descriptor) || !isImmutableData(descriptor.value)) return false;
+  }
+  return true;
+}

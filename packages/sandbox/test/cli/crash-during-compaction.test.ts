@@ -1,0 +1,121 @@
+import { createSandboxCore } from '@boundbook/sandbox-core';
+import { watch } from 'node:fs';
+import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SnapshotFile } from '../../src/persistence/snapshot-file';
+import { journalFiles } from '../persistence/state-on-disk';
+import { receiptBody } from '../receipt-body';
+import { fetchGetter, listReceipts } from '../sandbox-api';
+import { spawnCli, waitForApiUrl, type CliProcess } from './spawn-cli';
+
+const ROUNDS = 6;
+const WORKERS = 8;
+/** Receipts in the data file before the first round, so that each compaction takes a while. */
+const SEEDED = 4000;
+/** A journal this small is compacted every few commits. */
+const COMPACT_AT_BYTES = '16384';
+const TEMPORARY = '.sandbox.json.tmp';
+
+let dir: string;
+let cli: CliProcess | undefined;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'boundbook-sandbox-compaction-crash-'));
+});
+
+afterAll(async () => {
+  if (cli !== undefined && cli.child.exitCode === null && cli.child.signalCode === null) {
+    cli.child.kill('SIGKILL');
+    await cli.exit;
+  }
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Writes a data file whose account holds `SEEDED` receipts; answers its token and receipts. */
+async function seed(file: string): Promise<{ token: string; receipts: Map<number, string> }> {
+  const core = createSandboxCore({ rateLimit: 0 });
+  const { token } = core.createAccount();
+  for (let n = 1; n <= SEEDED; n += 1) {
+    const { status } = await core.handle({
+      method: 'POST',
+      path: '/rest/v1/receipts',
+      query: '',
+      headers: { authorization: `Bearer ${token}` },
+      body: receiptBody(n),
+    });
+    if (status !== 201) throw new Error(`seeding receipt ${n} answered ${status}`);
+  }
+  const snapshot = core.snapshot();
+  await new SnapshotFile(file).write(snapshot);
+  return { token, receipts: new Map(snapshot.receipts.map((receipt) => [receipt.id, receipt.serial_number])) };
+}
+
+describe('boundbook-sandbox killed with SIGKILL while it compacts its journal under write load', () => {
+  it(`loses no acknowledged receipt and leaves a readable data file, ${ROUNDS} times over`, async () => {
+    const file = join(dir, 'sandbox.json');
+    const args = ['--port', '0', '--quiet', '--data', file, '--rate-limit', '0'];
+    const env = { BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES: COMPACT_AT_BYTES };
+    const { token, receipts: acknowledged } = await seed(file);
+    let next = SEEDED;
+    let killedBeforeRename = 0;
+
+    for (let round = 0; round <= ROUNDS; round += 1) {
+      cli = spawnCli(args, dir, env);
+      const apiUrl = await waitForApiUrl(cli);
+      const listed = await listReceipts(fetchGetter(apiUrl.replace(/\/rest\/v1$/, ''), token));
+      const serials = new Map(listed.map((receipt) => [receipt.id, receipt.serial_number]));
+      for (const [id, serial] of acknowledged) {
+        expect(serials.get(id), `receipt ${id} after round ${round}`).toBe(serial);
+      }
+      if (round === ROUNDS) break;
+
+      // Killed while a compaction writes the data file's temporary file, after 0 to 3 of the
+      // events of its writes (chunks of about 1 MB), while the workers' writes go on.
+      const running = cli;
+      let events = round % 4;
+      const watcher = watch(dir, (_event, name) => {
+        if (name === TEMPORARY && (events -= 1) < 0) running.child.kill('SIGKILL');
+      });
+      const worker = async (): Promise<void> => {
+        for (;;) {
+          const n = (next += 1);
+          let response: Response;
+          try {
+            response = await fetch(`${apiUrl}/receipts`, {
+              method: 'POST',
+              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+              body: receiptBody(n),
+            });
+          } catch {
+            return;
+          }
+          if (response.status !== 201) throw new Error(`POST answered ${response.status}`);
+          const { data } = (await response.json()) as { data: { id: number; serial_number: string } };
+          acknowledged.set(data.id, data.serial_number);
+        }
+      };
+      try {
+        await Promise.all(Array.from({ length: WORKERS }, worker));
+      } finally {
+        watcher.close();
+      }
+      expect(await running.exit).toEqual({ code: null, signal: 'SIGKILL' });
+      if (await access(join(dir, TEMPORARY)).then(() => true, () => false)) killedBeforeRename += 1;
+      const text = await readFile(file, 'utf8');
+      expect(() => JSON.parse(text), `data file after round ${round}`).not.toThrow();
+    }
+    // Most kills land while the snapshot is being written, before its rename.
+    expect(killedBeforeRename).toBeGreaterThanOrEqual(ROUNDS / 2);
+    expect(acknowledged.size).toBeGreaterThan(SEEDED);
+
+    const last = cli!;
+    last.child.kill('SIGTERM');
+    expect(await last.exit).toEqual({ code: 0, signal: null });
+    expect(await journalFiles(file)).toEqual([]);
+    const saved = JSON.parse(await readFile(file, 'utf8')) as { receipts: { id: number; serial_number: string }[] };
+    const savedSerials = new Map(saved.receipts.map((receipt) => [receipt.id, receipt.serial_number]));
+    for (const [id, serial] of acknowledged) expect(savedSerials.get(id), `receipt ${id} after the stop`).toBe(serial);
+  }, 120_000);
+});

@@ -1,0 +1,179 @@
+import { createSandboxCore, type SandboxSnapshot } from '@boundbook/sandbox-core';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CorePersister } from '../../src/persistence/core-persister';
+import { DataFileError } from '../../src/persistence/data-file-error';
+import { Journal } from '../../src/persistence/journal';
+import { openDatabase, type SnapshotDatabase } from '../../src/persistence/open-database';
+import { receiptBody } from '../receipt-body';
+import { canonical, journalFiles, readStateOnDisk } from './state-on-disk';
+
+let dir: string;
+let file: string;
+const open: { close(): Promise<void> }[] = [];
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'boundbook-core-persister-'));
+  file = join(dir, 'sandbox.json');
+});
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((journal) => journal.close()));
+  await rm(dir, { recursive: true, force: true });
+});
+
+/**
+ * A core persisted to the test's data file with a journal that compacts from `compactAtBytes`,
+ * with an account already on disk. `post(n)` makes receipt `n` and resolves once it is saved,
+ * as the server answers it.
+ */
+async function persisted(compactAtBytes: number) {
+  const database = await openDatabase(file);
+  const journal = await Journal.open(file);
+  open.push(journal);
+  const core = createSandboxCore({ recordChanges: true, rateLimit: 0 });
+  const persister = new CorePersister(core, database, { journal, compactAtBytes });
+  const { token } = core.createAccount();
+  await persister.persist();
+  const post = async (n: number): Promise<void> => {
+    const response = await core.handle({
+      method: 'POST',
+      path: '/rest/v1/receipts',
+      query: '',
+      headers: { authorization: `Bearer ${token}` },
+      body: receiptBody(n),
+    });
+    if (response.status !== 201) throw new Error(`POST answered ${response.status}`);
+    await persister.persist();
+  };
+  const dataFile = async (): Promise<SandboxSnapshot> => JSON.parse(await readFile(file, 'utf8')) as SandboxSnapshot;
+  return { core, database, journal, persister, post, dataFile };
+}
+
+/** Holds the data file's writes until `release()`; `started` settles when one is asked for. */
+function holdWrites(database: SnapshotDatabase, outcome: 'write' | 'fail' = 'write') {
+  const { adapter } = database;
+  const write = adapter.write.bind(adapter);
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let started!: () => void;
+  const asked = new Promise<void>((resolve) => (started = resolve));
+  let writes = 0;
+  adapter.write = async (data) => {
+    writes += 1;
+    started();
+    await released;
+    if (outcome === 'fail') {
+      adapter.write = write;
+      throw new DataFileError(file, 'disk full');
+    }
+    return write(data);
+  };
+  return { release, started: asked, writes: () => writes };
+}
+
+describe('CorePersister with a journal', () => {
+  it('persist() appends the changes to the journal and leaves the data file as it was', async () => {
+    const { core, post, dataFile } = await persisted(1 << 20);
+    const before = await dataFile();
+    await post(1);
+    await post(2);
+    expect(await dataFile()).toEqual(before);
+    expect(await journalFiles(file)).toEqual(['sandbox.json.journal.1']);
+    expect(canonical(await readStateOnDisk(file))).toEqual(canonical(core.snapshot()));
+  });
+
+  it('compacts once the journal reaches compactAtBytes: the data file takes the state, the old segment goes', async () => {
+    const { core, journal, persister, post, dataFile } = await persisted(4096);
+    let n = 0;
+    while (journal.bytes < 4096) await post((n += 1));
+    const version = core.version;
+    await post((n += 1));
+    await persister.compacted();
+    expect(await dataFile()).toMatchObject({ version: version + 1 });
+    expect(canonical(await dataFile())).toEqual(canonical(core.snapshot()));
+    expect(await journalFiles(file)).toEqual([]);
+    await post((n += 1));
+    expect(await journalFiles(file)).toEqual(['sandbox.json.journal.2']);
+    expect(canonical(await readStateOnDisk(file))).toEqual(canonical(core.snapshot()));
+  });
+
+  it('goes on answering during a compaction: new commits go to a new segment, the old one stays until the rename', async () => {
+    const { core, database, journal, persister, post, dataFile } = await persisted(4096);
+    let n = 0;
+    while (journal.bytes < 4096) await post((n += 1));
+    const held = holdWrites(database);
+    await post((n += 1));
+    await held.started;
+    const before = await dataFile();
+    await Promise.all(Array.from({ length: 20 }, () => post((n += 1))));
+    expect(await journalFiles(file)).toEqual(['sandbox.json.journal.1', 'sandbox.json.journal.2']);
+    expect(await dataFile()).toEqual(before);
+    // Killed now, a restart would find every acknowledged change.
+    expect(canonical(await readStateOnDisk(file))).toEqual(canonical(core.snapshot()));
+
+    held.release();
+    await persister.compacted();
+    expect(await journalFiles(file)).toEqual(['sandbox.json.journal.2']);
+    expect((await dataFile())['version']).toBeLessThan(core.version);
+    expect(canonical(await readStateOnDisk(file))).toEqual(canonical(core.snapshot()));
+    expect(held.writes()).toBe(1);
+  });
+
+  it('keeps every segment when a compaction fails, and tries again once the journal has grown as much again', async () => {
+    const { core, database, journal, persister, post, dataFile } = await persisted(4096);
+    let n = 0;
+    while (journal.bytes < 4096) await post((n += 1));
+    const failing = holdWrites(database, 'fail');
+    await post((n += 1));
+    failing.release();
+    await persister.compacted();
+    expect(await journalFiles(file)).toEqual(['sandbox.json.journal.1']);
+    expect(canonical(await readStateOnDisk(file))).toEqual(canonical(core.snapshot()));
+
+    const grownFrom = journal.bytes;
+    const retry = holdWrites(database);
+    retry.release();
+    while (journal.bytes < grownFrom + 4096) await post((n += 1));
+    expect(retry.writes()).toBe(0);
+    await post((n += 1));
+    await persister.compacted();
+    expect(retry.writes()).toBe(1);
+    expect(await journalFiles(file)).toEqual([]);
+    expect(canonical(await dataFile())).toEqual(canonical(core.snapshot()));
+  });
+
+  it('leads the next append with the changes of a failed one, so the journal misses none', async () => {
+    const { core, journal, post } = await persisted(1 << 20);
+    await post(1);
+    const append = journal.append.bind(journal);
+    journal.append = () => {
+      journal.append = append;
+      return Promise.reject(new DataFileError(file, 'disk full'));
+    };
+    await expect(post(2)).rejects.toThrow('disk full');
+    await post(3);
+    const onDisk = await readStateOnDisk(file);
+    expect((onDisk?.['receipts'] as unknown[]).length).toBe(3);
+    expect(canonical(onDisk)).toEqual(canonical(core.snapshot()));
+  });
+
+  it('close() folds the journal into the data file and deletes every segment', async () => {
+    const { core, persister, post, dataFile } = await persisted(1 << 20);
+    await post(1);
+    await post(2);
+    await persister.close();
+    expect(await journalFiles(file)).toEqual([]);
+    expect(await dataFile()).toEqual(JSON.parse(JSON.stringify(core.snapshot())));
+  });
+
+  it('close() writes nothing when nothing changed since the data file was written', async () => {
+    const { database, persister } = await persisted(1 << 20);
+    const held = holdWrites(database);
+    held.release();
+    await persister.close();
+    expect(held.writes()).toBe(0);
+  });
+});

@@ -1,0 +1,41 @@
+import { createSandboxCore, type SandboxSnapshot } from '@boundbook/sandbox-core';
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { Journal } from '../../src/persistence/journal';
+import { openDatabase } from '../../src/persistence/open-database';
+import { replayJournal } from '../../src/persistence/replay-journal';
+
+/** The state a sandbox restarted on `file` would begin with: the data file and its journal. */
+export async function readStateOnDisk(file: string): Promise<SandboxSnapshot | null> {
+  const database = await openDatabase(file);
+  return replayJournal(await Journal.open(file), database.data);
+}
+
+/**
+ * A snapshot as a core lists it after restoring it, through JSON: snapshots with the same state
+ * compare equal whatever order their collections were built in.
+ */
+export function canonical(snapshot: SandboxSnapshot | null): unknown {
+  if (snapshot === null) return null;
+  const restored = createSandboxCore({ snapshot: JSON.parse(JSON.stringify(snapshot)) as SandboxSnapshot });
+  return JSON.parse(JSON.stringify(restored.snapshot())) as unknown;
+}
+
+/** The names of the journal segments beside `file`, by ascending number. */
+export async function journalFiles(file: string): Promise<string[]> {
+  const prefix = `${basename(file)}.journal.`;
+  const names = await readdir(dirname(file)).catch(() => [] as string[]);
+  return names
+    .filter((name) => name.startsWith(prefix))
+    .sort((a, b) => Number(a.slice(prefix.length)) - Number(b.slice(prefix.length)));
+}
+
+/** Every line of every journal segment beside `file`, parsed, in order. */
+export async function journalLines(file: string): Promise<Record<string, unknown>[]> {
+  const lines: Record<string, unknown>[] = [];
+  for (const name of await journalFiles(file)) {
+    const text = await readFile(join(dirname(file), name), 'utf8');
+    for (const line of text.split('\n').slice(0, -1)) lines.push(JSON.parse(line) as Record<string, unknown>);
+  }
+  return lines;
+}
