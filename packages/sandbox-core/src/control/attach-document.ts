@@ -20,7 +20,7 @@ const SCHEMA = lazySchema(() => Joi.object({
   name: trimmedString(255).required(),
   mime_type: trimmedString(255).pattern(MIME_TYPE_PATTERN).required(),
   size: Joi.number().strict().integer().min(0).required(),
-  url: absoluteUrl(2048),
+  url: absoluteUrl(2048, ['http:', 'https:']),
 }));
 
 /**

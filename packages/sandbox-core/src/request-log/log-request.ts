@@ -16,7 +16,8 @@ export interface AnsweredRequest {
 }
 
 /**
- * Records a service API request in the account's log, with `authorization` redacted. The log is
+ * Records a service API request in the account's log, with `authorization`, `cookie`,
+ * `proxy-authorization` and `x-api-key` redacted. The log is
  * diagnostics, not data: it does not move the state's version and is not part of a snapshot,
  * so a request answered with an error still changes no persistent state.
  *
@@ -42,13 +43,17 @@ export function logRequest(state: CoreState, account: AccountState, answered: An
   if (account.requests.length > REQUEST_LOG_LIMIT) account.requests.shift();
 }
 
+// Headers that carry credentials besides the bearer token; an integrator's proxy or client may
+// add them, and the log must never show them back.
+const SECRET_HEADERS = new Set(['cookie', 'proxy-authorization', 'x-api-key']);
+
 function redactHeaders(headers: SandboxRequest['headers']): Record<string, string> {
   const copy: Record<string, string> = {};
   for (const name of Object.keys(headers)) {
     const value = headers[name];
     if (value === undefined) continue;
     const lower = name.toLowerCase();
-    copy[lower] = lower === 'authorization' ? 'Bearer [redacted]' : value;
+    copy[lower] = lower === 'authorization' ? 'Bearer [redacted]' : SECRET_HEADERS.has(lower) ? '[redacted]' : value;
   }
   return copy;
 }

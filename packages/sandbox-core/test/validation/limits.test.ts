@@ -25,3 +25,28 @@ describe('date-times past the year 9999', () => {
     expect(dataOf(last)).toEqual([]);
   });
 });
+
+describe('fixtures and the request log', () => {
+  it('refuses a document URL that is not http(s)', async () => {
+    const { api, control } = await withAccount();
+    const id = dataOf<{ id: number }>(await api('POST', '/receipts', { body: receiptBody() })).id;
+    for (const url of ['javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd']) {
+      const response = await control('POST', `/receipts/${id}/documents`, { body: { name: 'a.pdf', mime_type: 'application/pdf', size: 1, url } });
+      expect(response.status).toBe(422);
+      expect(Object.keys(errorsOf(response))).toEqual(['url']);
+    }
+  });
+
+  it('redacts credentials in every header that carries them', async () => {
+    const { api, control } = await withAccount();
+    await api('GET', '/books', { headers: { cookie: 'session=abc', 'proxy-authorization': 'Basic eA==', 'x-api-key': 'k-123', 'x-trace': 't-1' } });
+    const [entry] = dataOf<Array<{ headers: Record<string, string> }>>(await control('GET', '/requests'));
+    expect(entry?.headers).toMatchObject({
+      authorization: 'Bearer [redacted]',
+      cookie: '[redacted]',
+      'proxy-authorization': '[redacted]',
+      'x-api-key': '[redacted]',
+      'x-trace': 't-1',
+    });
+  });
+});

@@ -491,7 +491,10 @@ export interface components {
             mime_type: string;
             /** @description Size in bytes. */
             size: number;
-            /** Format: uri */
+            /**
+             * Format: uri
+             * @description An absolute http(s) URL of the document.
+             */
             url?: string;
         };
         /** @description One document. */
@@ -526,7 +529,8 @@ export interface components {
             at: string;
             /**
              * @description The request headers, names in lower case; `authorization` reads
-             *     `Bearer [redacted]`.
+             *     `Bearer [redacted]`, and `cookie`, `proxy-authorization` and `x-api-key` read
+             *     `[redacted]`.
              */
             headers: {
                 [key: string]: string;
