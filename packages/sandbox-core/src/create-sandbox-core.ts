@@ -11,6 +11,7 @@ import { pooledRandomBytes } from './random/pooled-random-bytes';
 import { webRandomBytes } from './random/web-random-bytes';
 import { FixedWindowLimiter } from './rate-limit/fixed-window-limiter';
 import { logRequest } from './request-log/log-request';
+import { AnswerCache } from './routing/answer-cache';
 import type { CoreRuntime } from './routing/core-runtime';
 import { dispatchRequest } from './routing/dispatch-request';
 import { isApiPath } from './routing/is-api-path';
@@ -67,6 +68,7 @@ export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore
       sha256Hex: resolveSha256Hex(options.sha256Hex),
     },
     limiter: new FixedWindowLimiter(rateLimit),
+    answers: new AnswerCache(),
   };
   const { state, env } = runtime;
   if (options.recordChanges === true) state.feed.start(state.version);

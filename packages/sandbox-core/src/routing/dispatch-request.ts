@@ -31,7 +31,7 @@ export interface DispatchOutcome {
  * ```
  */
 export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): DispatchOutcome {
-  const { state, env, limiter } = runtime;
+  const { state, env, limiter, answers } = runtime;
   const method = request.method.toUpperCase();
   const match = matchRoute(ROUTES, method, request.path);
   // Service API requests name their token even on an unknown route, for the request log.
@@ -53,7 +53,8 @@ export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): 
       if (!decision.allowed) throw tooManyRequests();
       authorize(account.record, token, method);
     }
-    const result = route.operation({ state, env, request, account, token, id, key, nowMs });
+    const context = { state, env, request, account, token, id, key, nowMs };
+    const result = route.cached === true ? answers.answer(route.operation, context) : route.operation(context);
     return { response: toResponse(result, rateHeaders), token };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;

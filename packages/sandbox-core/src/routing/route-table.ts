@@ -39,6 +39,11 @@ export type Route = (
 ) & {
   method: string;
   path: string;
+  /**
+   * A read of the account whose answer depends only on the state, the path, the query and the
+   * origin: kept in the runtime's `AnswerCache` while the state's version is unchanged.
+   */
+  cached?: boolean;
   /** `path` split at `/`, for matching. */
   segments: readonly string[];
 };
@@ -56,16 +61,16 @@ type RouteDefinition = Omit<Route, 'segments'>;
  */
 export const ROUTES: readonly Route[] = (
   [
-  { method: 'GET', path: `${API_PREFIX}/receipts`, scope: 'api', operation: listReceipts },
+  { method: 'GET', path: `${API_PREFIX}/receipts`, scope: 'api', operation: listReceipts, cached: true },
   { method: 'POST', path: `${API_PREFIX}/receipts`, scope: 'api', operation: createReceipt },
   { method: 'GET', path: `${API_PREFIX}/receipts/:id`, scope: 'api', operation: getReceipt },
   { method: 'PUT', path: `${API_PREFIX}/receipts/:id`, scope: 'api', operation: updateReceipt },
   { method: 'DELETE', path: `${API_PREFIX}/receipts/:id`, scope: 'api', operation: deleteReceipt },
   { method: 'POST', path: `${API_PREFIX}/receipts/:id/dispose`, scope: 'api', operation: disposeReceipt },
-  { method: 'GET', path: `${API_PREFIX}/books`, scope: 'api', operation: listBooks },
+  { method: 'GET', path: `${API_PREFIX}/books`, scope: 'api', operation: listBooks, cached: true },
   { method: 'GET', path: `${API_PREFIX}/inventory`, scope: 'api', operation: listInventory },
   { method: 'GET', path: `${API_PREFIX}/search`, scope: 'api', operation: searchReceipts },
-  { method: 'GET', path: `${API_PREFIX}/webhooks`, scope: 'api', operation: listWebhooks },
+  { method: 'GET', path: `${API_PREFIX}/webhooks`, scope: 'api', operation: listWebhooks, cached: true },
   { method: 'POST', path: `${API_PREFIX}/webhooks`, scope: 'api', operation: createWebhook },
   { method: 'DELETE', path: `${API_PREFIX}/webhooks/:id`, scope: 'api', operation: deleteWebhook },
   { method: 'POST', path: `${CONTROL_PREFIX}/accounts`, scope: 'public', operation: createAccount },

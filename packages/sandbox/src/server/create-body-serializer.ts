@@ -6,11 +6,12 @@ const CLOSING = Buffer.from(']');
 const END = Buffer.from('}');
 
 /**
- * Makes the serializer of answer bodies, which keeps the bytes of each item of a `data` list (a
- * page of receipts, say) by object identity. The core's records are deeply frozen and a change
- * replaces the record object, so an item's bytes never go stale; an item that is not deeply
+ * Makes the serializer of answer bodies, which keeps by object identity the bytes of each item
+ * of a `data` list (a page of receipts, say), and those of a whole body that is deeply frozen (a
+ * list page the core answers again from its cache). The core's records are deeply frozen and a
+ * change replaces the record object, so such bytes never go stale; a value that is not deeply
  * frozen plain data is serialised afresh every time. A page of 25 receipts, most of the work of
- * a read, is then mostly a copy of cached bytes.
+ * a read, is then at most a copy of cached bytes.
  *
  * @example
  * ```ts
@@ -32,6 +33,19 @@ export function createBodySerializer(): BodySerializer {
   };
 
   return (body) => {
+    // A frozen body is one the core keeps and answers again (a cached list page): its bytes are
+    // kept whole, like an item's.
+    if (typeof body === 'object' && body !== null && Object.isFrozen(body)) {
+      const cached = cache.get(body);
+      if (cached) return cached;
+      const bytes = serializeEnvelope(body);
+      if (cached === undefined) cache.set(body, isImmutableData(body) ? bytes : null);
+      return bytes;
+    }
+    return serializeEnvelope(body);
+  };
+
+  function serializeEnvelope(body: unknown): Buffer {
     if (!isPlainObject(body) || !Array.isArray(body['data'])) return Buffer.from(json(body));
     const chunks: Buffer[] = [];
     for (const [key, value] of Object.entries(body)) {
@@ -51,7 +65,7 @@ export function createBodySerializer(): BodySerializer {
     }
     chunks.push(END);
     return Buffer.concat(chunks);
-  };
+  }
 }
 
 /** JSON text of a value, with `null` for one that has none (as inside an array). */

@@ -62,4 +62,27 @@ describe('createBodySerializer()', () => {
     expect(serialize({ data: [item] }).toString()).toBe('{"data":[{"count":1}]}');
     expect(serialize({ data: [item] }).toString()).toBe('{"data":[{"count":2}]}');
   });
+
+  it('returns the same bytes for a deeply frozen body, serialised only the first time', () => {
+    const serialize = createBodySerializer();
+    const body = Object.freeze({ data: Object.freeze([receipt(1)]), meta: Object.freeze({ total: 1 }) });
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const first = serialize(body);
+      expect(serialize(body)).toBe(first);
+      expect(first.toString('utf8')).toBe(JSON.stringify(body));
+      expect(stringify.mock.calls.filter(([value]) => value === body.meta)).toHaveLength(1);
+    } finally {
+      stringify.mockRestore();
+    }
+  });
+
+  it('serialises afresh a body that is frozen only on the surface, so a change shows', () => {
+    const serialize = createBodySerializer();
+    const meta = { total: 1 };
+    const body = Object.freeze({ data: Object.freeze([receipt(1)]), meta });
+    serialize(body);
+    meta.total = 2;
+    expect(serialize(body).toString('utf8')).toBe(JSON.stringify(body));
+  });
 });
