@@ -9,6 +9,7 @@ import { journalFiles } from '../persistence/state-on-disk';
 import { receiptBody } from '../receipt-body';
 import { fetchGetter, listReceipts } from '../sandbox-api';
 import { spawnCli, waitForApiUrl, type CliProcess } from './spawn-cli';
+import { writeUntilKilled } from './write-until-killed';
 
 const ROUNDS = 6;
 const WORKERS = 8;
@@ -78,26 +79,14 @@ describe('boundbook-sandbox killed with SIGKILL while it compacts its journal un
       const watcher = watch(dir, (_event, name) => {
         if (name === TEMPORARY && (events -= 1) < 0) running.child.kill('SIGKILL');
       });
-      const worker = async (): Promise<void> => {
-        for (;;) {
-          const n = (next += 1);
-          let response: Response;
-          try {
-            response = await fetch(`${apiUrl}/receipts`, {
-              method: 'POST',
-              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-              body: receiptBody(n),
-            });
-          } catch {
-            return;
-          }
-          if (response.status !== 201) throw new Error(`POST answered ${response.status}`);
-          const { data } = (await response.json()) as { data: { id: number; serial_number: string } };
-          acknowledged.set(data.id, data.serial_number);
-        }
-      };
       try {
-        await Promise.all(Array.from({ length: WORKERS }, worker));
+        await writeUntilKilled({
+          apiUrl,
+          token,
+          workers: WORKERS,
+          nextNumber: () => (next += 1),
+          onAcknowledged: (receipt) => acknowledged.set(receipt.id, receipt.serial_number),
+        });
       } finally {
         watcher.close();
       }

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { receiptBody } from '../receipt-body';
 import { fetchGetter, listReceipts } from '../sandbox-api';
 import { spawnCli, waitForApiUrl, type CliProcess } from './spawn-cli';
+import { writeUntilKilled } from './write-until-killed';
 
 const ROUNDS = 10;
 const WORKERS = 8;
@@ -65,27 +65,17 @@ describe('boundbook-sandbox killed with SIGKILL under write load', () => {
       const killAfter = 1 + Math.floor(random() * 40);
       const running = cli;
       let roundAcknowledged = 0;
-      const worker = async (): Promise<void> => {
-        for (;;) {
-          const n = (next += 1);
-          let response: Response;
-          try {
-            response = await fetch(`${apiUrl}/receipts`, {
-              method: 'POST',
-              headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-              body: receiptBody(n),
-            });
-          } catch {
-            return;
-          }
-          if (response.status !== 201) throw new Error(`POST answered ${response.status}`);
-          const { data } = (await response.json()) as { data: { id: number; serial_number: string } };
-          acknowledged.set(data.id, data.serial_number);
+      await writeUntilKilled({
+        apiUrl,
+        token,
+        workers: WORKERS,
+        nextNumber: () => (next += 1),
+        onAcknowledged: (receipt) => {
+          acknowledged.set(receipt.id, receipt.serial_number);
           roundAcknowledged += 1;
           if (roundAcknowledged === killAfter) running.child.kill('SIGKILL');
-        }
-      };
-      await Promise.all(Array.from({ length: WORKERS }, worker));
+        },
+      });
       expect(await running.exit).toEqual({ code: null, signal: 'SIGKILL' });
       const text = await readFile(file, 'utf8');
       expect(() => JSON.parse(text), `data file after round ${round} (seed ${seed})`).not.toThrow();

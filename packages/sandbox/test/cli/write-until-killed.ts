@@ -1,0 +1,47 @@
+import { receiptBody } from '../receipt-body';
+
+/** A receipt the sandbox acknowledged with 201. */
+export interface AcknowledgedReceipt {
+  id: number;
+  serial_number: string;
+}
+
+/** What {@link writeUntilKilled} writes with, and whom it tells of each acknowledgement. */
+export interface WriteLoad {
+  apiUrl: string;
+  token: string;
+  workers: number;
+  /** The number of the next receipt to post (its serial number is made from it). */
+  nextNumber: () => number;
+  onAcknowledged: (receipt: AcknowledgedReceipt) => void;
+}
+
+/**
+ * Posts receipts from `workers` concurrent loops until the sandbox stops answering (it was
+ * killed), telling `onAcknowledged` of every 201. Any other status fails the test.
+ *
+ * @example
+ * ```ts
+ * await writeUntilKilled({ apiUrl, token, workers: 8, nextNumber: () => (next += 1), onAcknowledged: (r) => seen.set(r.id, r.serial_number) });
+ * ```
+ */
+export async function writeUntilKilled(load: WriteLoad): Promise<void> {
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      let response: Response;
+      try {
+        response = await fetch(`${load.apiUrl}/receipts`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${load.token}`, 'content-type': 'application/json' },
+          body: receiptBody(load.nextNumber()),
+        });
+      } catch {
+        return;
+      }
+      if (response.status !== 201) throw new Error(`POST answered ${response.status}`);
+      const { data } = (await response.json()) as { data: AcknowledgedReceipt };
+      load.onAcknowledged(data);
+    }
+  };
+  await Promise.all(Array.from({ length: load.workers }, worker));
+}
