@@ -1,0 +1,22 @@
+import type { SandboxResponse } from '@boundbook/sandbox-core';
+import { HttpResponse } from 'msw';
+
+/**
+ * Turns the core's answer into an MSW response: the status and headers as given, the body as
+ * JSON, and no body at all for a 204.
+ *
+ * @example
+ * ```ts
+ * const response = toHttpResponse({ status: 204, headers: {} });
+ * response.status; // 204
+ * ```
+ */
+export function toHttpResponse(answer: SandboxResponse): HttpResponse<string> {
+  if (answer.status === 204 || answer.body === undefined) {
+    return new HttpResponse(null, { status: answer.status, headers: answer.headers });
+  }
+  return new HttpResponse(JSON.stringify(answer.body), {
+    status: answer.status,
+    headers: { 'content-type': 'application/json', ...answer.headers },
+  });
+}

@@ -1,0 +1,38 @@
+import type { SandboxRequest } from '@boundbook/sandbox-core';
+import { MAX_BODY_BYTES } from './max-body-bytes';
+
+/**
+ * Turns a Fetch request into the core's transport-free request: upper-case method, the path from
+ * `pathPrefix` on (so that `/rest/v1` starts it), the raw query without `?`, lower-case headers
+ * with `host` taken from the URL, and the body as UTF-8 text (`undefined` when empty). Resolves
+ * with `'too-large'` for a body over 1 MB, which the service refuses with a 413.
+ *
+ * @example
+ * ```ts
+ * const sandboxRequest = await toSandboxRequest(new Request('https://api.test/rest/v1/books?page=2'), '');
+ * sandboxRequest.path; // '/rest/v1/books'
+ * sandboxRequest.query; // 'page=2'
+ * ```
+ */
+export async function toSandboxRequest(request: Request, pathPrefix: string): Promise<SandboxRequest | 'too-large'> {
+  const url = new URL(request.url);
+  const headers: Record<string, string> = {};
+  request.headers.forEach((value, name) => {
+    headers[name.toLowerCase()] = value;
+  });
+  headers['host'] = url.host;
+  let body: string | undefined;
+  if (request.body !== null) {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    if (bytes.byteLength > MAX_BODY_BYTES) return 'too-large';
+    body = bytes.byteLength === 0 ? undefined : new TextDecoder().decode(bytes);
+  }
+  const path = url.pathname.startsWith(`${pathPrefix}/`) ? url.pathname.slice(pathPrefix.length) : url.pathname;
+  return {
+    method: request.method.toUpperCase(),
+    path,
+    query: url.search.startsWith('?') ? url.search.slice(1) : url.search,
+    headers,
+    body,
+  };
+}

@@ -1,0 +1,158 @@
+import { signPayload } from '@boundbook/webhooks';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createMockBoundBook, MockBoundBookError } from '../src/index';
+
+const BASE_URL = 'https://api.boundbook.test/rest/v1';
+const mock = createMockBoundBook({ baseUrl: BASE_URL });
+const server = setupServer(...mock.handlers);
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => mock.reset());
+afterAll(() => server.close());
+
+const receipt = {
+  book: 'Main',
+  serial_number: 'EXA-000123',
+  manufacturer: 'Example Arms Co.',
+  model: 'Model 1',
+  type: 'Pistol',
+  caliber: '9mm',
+  receipt_date: '2025-03-14',
+  received_from: 'Example Firearms Wholesale LLC',
+  ffl_license: '9-99-999-01-6A-00001',
+};
+
+function call(token: string | undefined, method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${BASE_URL}${path}`, {
+    method,
+    headers: {
+      ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+describe('createMockBoundBook(options)', () => {
+  it('throws a TypeError for a base URL that does not end in /rest/v1', () => {
+    expect(() => createMockBoundBook({ baseUrl: 'https://api.boundbook.test/v1' })).toThrow(
+      /^\[@boundbook\/msw\] baseUrl must be/,
+    );
+  });
+
+  it('createAccount() returns an account and a token the handlers accept', async () => {
+    const { account, token } = mock.createAccount({ account_type: 'dealer' });
+    expect(account.account_type).toBe('dealer');
+    const response = await call(token, 'GET', '/books');
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { data: { name: string }[] };
+    expect(body.data.map((book) => book.name)).toEqual(['Main']);
+  });
+
+  it('answers POST /receipts with 201, then lists the receipt', async () => {
+    const { token } = mock.createAccount();
+    const created = await call(token, 'POST', '/receipts', receipt);
+    expect(created.status).toBe(201);
+    const { data } = (await created.json()) as { data: { id: number; serial_number: string } };
+    expect(data.serial_number).toBe('EXA-000123');
+
+    const listed = await call(token, 'GET', '/receipts?per_page=10');
+    expect(listed.status).toBe(200);
+    const page = (await listed.json()) as { data: { id: number }[]; meta: { total: number } };
+    expect(page.data.map((row) => row.id)).toEqual([data.id]);
+    expect(page.meta.total).toBe(1);
+  });
+
+  it('answers an invalid receipt with 422 in the contract shape', async () => {
+    const { token } = mock.createAccount();
+    const response = await call(token, 'POST', '/receipts', { ...receipt, serial_number: '' });
+    expect(response.status).toBe(422);
+    const body = (await response.json()) as { message: string; errors: Record<string, string[]> };
+    expect(typeof body.message).toBe('string');
+    expect(Object.keys(body.errors)).toContain('serial_number');
+  });
+
+  it('answers a request without a token with 401 in the contract shape', async () => {
+    const response = await call(undefined, 'GET', '/receipts');
+    expect(response.status).toBe(401);
+    const body = (await response.json()) as { message: string };
+    expect(typeof body.message).toBe('string');
+  });
+
+  it('answers the 61st request of a minute with 429 and Retry-After', async () => {
+    const { token } = mock.createAccount();
+    for (let index = 0; index < 60; index += 1) {
+      expect((await call(token, 'GET', '/books')).status).toBe(200);
+    }
+    const limited = await call(token, 'GET', '/books');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+  });
+
+  it('answers a body over 1 MB with 413 as the sandbox does', async () => {
+    const { token } = mock.createAccount();
+    const response = await fetch(`${BASE_URL}/receipts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: 'x'.repeat(1_048_577),
+    });
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({ message: 'The request body is larger than 1 MB.' });
+  });
+
+  it('answers a 204 without a body', async () => {
+    const { token } = mock.createAccount();
+    const created = (await (await call(token, 'POST', '/receipts', receipt)).json()) as { data: { id: number } };
+    const deleted = await call(token, 'DELETE', `/receipts/${created.data.id}`);
+    expect(deleted.status).toBe(204);
+    expect(await deleted.text()).toBe('');
+  });
+
+  it('captures one signed delivery for a receipt created with an endpoint subscribed', async () => {
+    const { token } = mock.createAccount();
+    const endpoint = await call(token, 'POST', '/webhooks', { url: 'https://hooks.example.test/in', events: ['*'] });
+    expect(endpoint.status).toBe(201);
+    const { secret } = (await endpoint.json()) as { secret: string };
+
+    expect((await call(token, 'POST', '/receipts', receipt)).status).toBe(201);
+
+    expect(mock.deliveries).toHaveLength(1);
+    const [delivery] = mock.deliveries;
+    expect(delivery?.url).toBe('https://hooks.example.test/in');
+    expect(delivery?.headers['X-SVC-Event']).toBe('receipt.created');
+    expect(delivery?.headers['X-SVC-Signature']).toBe(await signPayload(secret, delivery?.body ?? ''));
+  });
+
+  it('clock.advance(token, seconds) moves the account clock through the control API', async () => {
+    const { token } = mock.createAccount();
+    const before = await mock.clock.now(token);
+    const after = await mock.clock.advance(token, 3600);
+    expect(after.offset_seconds).toBe(before.offset_seconds + 3600);
+    expect(Date.parse(after.now) - Date.parse(before.now)).toBeGreaterThanOrEqual(3600_000);
+    const control = await fetch('https://api.boundbook.test/_sandbox/clock', {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(((await control.json()) as { data: { offset_seconds: number } }).data.offset_seconds).toBe(3600);
+  });
+
+  it('clock.advance(token, 0) rejects with a MockBoundBookError carrying the 422', async () => {
+    const { token } = mock.createAccount();
+    const failure = await mock.clock.advance(token, 0).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(MockBoundBookError);
+    expect((failure as MockBoundBookError).status).toBe(422);
+    expect((failure as MockBoundBookError).message).toMatch(/^\[@boundbook\/msw\]/);
+  });
+
+  it('reset() forgets every account and every captured delivery', async () => {
+    const { token } = mock.createAccount();
+    await call(token, 'POST', '/webhooks', { url: 'https://hooks.example.test/in', events: ['*'] });
+    await call(token, 'POST', '/receipts', receipt);
+    expect(mock.deliveries).toHaveLength(1);
+
+    mock.reset();
+
+    expect(mock.deliveries).toHaveLength(0);
+    expect((await call(token, 'GET', '/receipts')).status).toBe(401);
+  });
+});
