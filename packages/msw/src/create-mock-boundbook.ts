@@ -1,7 +1,6 @@
-import { createSandboxCore, type SandboxCoreInstance, type SandboxRequest, type SandboxResponse } from '@boundbook/sandbox-core';
+import { createSandboxCore, PAYLOAD_TOO_LARGE_MESSAGE, type SandboxCoreInstance, type SandboxRequest, type SandboxResponse } from '@boundbook/sandbox-core';
 import { http, type HttpHandler, type HttpResponse } from 'msw';
 import { createCapturingSender } from './create-capturing-sender';
-import { PAYLOAD_TOO_LARGE_MESSAGE } from './max-body-bytes';
 import { MockBoundBookError } from './mock-boundbook-error';
 import type { CapturedDelivery, MockBoundBook, MockBoundBookOptions, MockClockState } from './mock-boundbook-types';
 import { readBaseUrl } from './read-base-url';

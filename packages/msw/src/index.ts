@@ -12,4 +12,4 @@ export type {
 export { MockBoundBookError } from './mock-boundbook-error';
 
 // Limits the service enforces before the core sees a request.
-export { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from './max-body-bytes';
+export { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from '@boundbook/sandbox-core';

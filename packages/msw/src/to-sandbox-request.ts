@@ -1,5 +1,4 @@
-import type { SandboxRequest } from '@boundbook/sandbox-core';
-import { MAX_BODY_BYTES } from './max-body-bytes';
+import { MAX_BODY_BYTES, type SandboxRequest } from '@boundbook/sandbox-core';
 
 /**
  * Turns a Fetch request into the core's transport-free request: upper-case method, the path from

@@ -39,6 +39,9 @@ export type {
 // Errors.
 export { ApiError } from './errors/api-error';
 
+// The body limit every transport applies before the core.
+export { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from './http/body-limit';
+
 // Webhook deliveries: signing, the signed request of an attempt, and the transport's types.
 export { signDelivery } from './outbox/sign-delivery';
 export { buildDeliveryRequest } from './deliveries/build-delivery-request';

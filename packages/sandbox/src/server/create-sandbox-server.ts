@@ -1,4 +1,4 @@
-import type { SandboxCore } from '@boundbook/sandbox-core';
+import { MAX_BODY_BYTES, type SandboxCore } from '@boundbook/sandbox-core';
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { Readable } from 'node:stream';
 import * as Boom from '@hapi/boom';
@@ -11,8 +11,6 @@ import { replyWith } from './reply-with';
 import { shapeErrorResponse } from './shape-error-response';
 import { toSandboxRequest } from './to-sandbox-request';
 
-/** The largest request body the service accepts: 1 MB (1,048,576 bytes). */
-export const MAX_BODY_BYTES = 1_048_576;
 
 /** What {@link createSandboxServer} serves and where. */
 export interface SandboxServerOptions {

@@ -1,7 +1,5 @@
+import { PAYLOAD_TOO_LARGE_MESSAGE } from '@boundbook/sandbox-core';
 import type { Boom } from '@hapi/boom';
-
-/** The contract's message for a body over the limit (`PayloadTooLarge` in openapi.yaml). */
-export const PAYLOAD_TOO_LARGE_MESSAGE = 'The request body is larger than 1 MB.';
 
 /** The message for a path that neither the service API nor the control API serves. */
 export const ROUTE_NOT_FOUND_MESSAGE =
