@@ -1,0 +1,56 @@
+import { AuthenticationError } from '@boundbook/sdk';
+import { describe, expect, it } from 'vitest';
+import { receiveShipment, type Shipment } from '../src/receive-shipment';
+import { mock, newClient } from './mock-service';
+
+const shipment: Shipment = {
+  receivedOn: '2025-03-14',
+  supplierName: 'Example Firearms Wholesale LLC',
+  supplierLicense: '9-99-999-01-6A-00001',
+  items: [
+    { serialNumber: 'EXA-100001', manufacturer: 'Example Arms Co.', model: 'EX-9 Compact', type: 'Pistol', caliber: '9mm Luger' },
+    { serialNumber: 'EXA-100002', manufacturer: 'Example Arms Co.', model: 'EX-15', type: 'Rifle', caliber: '5.56 NATO' },
+  ],
+};
+
+describe('receiveShipment(bb, shipment)', () => {
+  it('records every firearm as an acquisition in the book Main, numbered in order', async () => {
+    const bb = newClient();
+    const { recorded, rejected } = await receiveShipment(bb, shipment);
+
+    expect(rejected).toEqual([]);
+    expect(recorded.map((receipt) => [receipt.record, receipt.serial_number, receipt.status])).toEqual([
+      [1, 'EXA-100001', 'on_hand'],
+      [2, 'EXA-100002', 'on_hand'],
+    ]);
+    const page = await bb.receipts.list({ book: 'Main' });
+    expect(page.meta.total).toBe(2);
+  });
+
+  it('sets aside a firearm the service refuses, with its reasons, and records the rest', async () => {
+    const bb = newClient();
+    const [pistol, rifle] = shipment.items;
+    if (pistol === undefined || rifle === undefined) throw new Error('the shipment fixture has two items');
+    const { recorded, rejected } = await receiveShipment(bb, {
+      ...shipment,
+      items: [{ ...pistol, serialNumber: '' }, rifle],
+    });
+
+    expect(recorded.map((receipt) => receipt.serial_number)).toEqual(['EXA-100002']);
+    expect(rejected).toHaveLength(1);
+    expect(Object.keys(rejected[0]?.errors ?? {})).toEqual(['serial_number']);
+  });
+
+  it('refuses a receipt dated in the future on the account clock', async () => {
+    const bb = newClient();
+    const { rejected } = await receiveShipment(bb, { ...shipment, receivedOn: '2999-01-01' });
+    expect(rejected.map((item) => Object.keys(item.errors))).toEqual([['receipt_date'], ['receipt_date']]);
+  });
+
+  it('stops at the first firearm when the token is refused, recording nothing', async () => {
+    const { token } = mock.createAccount();
+    const bb = newClient(`${token}-revoked`);
+    await expect(receiveShipment(bb, shipment)).rejects.toBeInstanceOf(AuthenticationError);
+    expect((await newClient(token).receipts.list()).meta.total).toBe(0);
+  });
+});
