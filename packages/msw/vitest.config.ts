@@ -1,4 +1,4 @@
-import { defineProject, mergeConfig } from 'vitest/config';
+import { configDefaults, defineProject, mergeConfig } from 'vitest/config';
 import { sharedConfig } from '../../vitest.shared.ts';
 
 export default mergeConfig(
@@ -7,6 +7,8 @@ export default mergeConfig(
     test: {
       name: 'msw',
       include: ['test/**/*.test.ts'],
+      // The browser tests run in Chromium: vitest.browser.config.ts.
+      exclude: [...configDefaults.exclude, 'test/browser/**'],
     },
   }),
 );

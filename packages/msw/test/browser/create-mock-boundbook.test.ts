@@ -1,0 +1,71 @@
+import { BoundBook, ValidationError } from '@boundbook/sdk';
+import { verifySignature } from '@boundbook/webhooks';
+import { setupWorker } from 'msw/browser';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createMockBoundBook } from '../../src/index';
+
+const baseUrl = 'https://api.boundbook.test/rest/v1';
+const mock = createMockBoundBook({ baseUrl });
+const worker = setupWorker(...mock.handlers);
+
+beforeAll(async () => {
+  await worker.start({ quiet: true, onUnhandledRequest: 'error' });
+});
+afterEach(() => mock.reset());
+afterAll(() => worker.stop());
+
+const receipt = {
+  book: 'Main',
+  serial_number: 'EXA-000123',
+  manufacturer: 'Example Arms Co.',
+  model: 'Model 1',
+  type: 'Pistol',
+  caliber: '9mm',
+  receipt_date: '2025-03-14',
+  received_from: 'Example Firearms Wholesale LLC',
+  ffl_license: '9-99-999-01-6A-00001',
+} as const;
+
+describe('createMockBoundBook(options) under setupWorker in Chromium', () => {
+  it('registers MSW’s worker script, which then controls the page', () => {
+    // Proves that the service worker answers below, not MSW's in-page fallback.
+    expect(navigator.serviceWorker.controller?.scriptURL).toBe(`${location.origin}/mockServiceWorker.js`);
+  });
+
+  it('answers the SDK: bb.receipts.create() resolves with the receipt, list() and get() find it', async () => {
+    const { token } = mock.createAccount();
+    const bb = new BoundBook({ baseUrl, token });
+
+    const created = await bb.receipts.create(receipt);
+    expect(created).toMatchObject({ serial_number: 'EXA-000123', book: 'Main' });
+
+    const page = await bb.receipts.list({ per_page: 10 });
+    expect(page.data.map((row) => row.id)).toEqual([created.id]);
+    expect(await bb.receipts.get(created.id)).toEqual(created);
+  });
+
+  it('answers an invalid receipt with a 422 that the SDK throws as a ValidationError', async () => {
+    const { token } = mock.createAccount();
+    const bb = new BoundBook({ baseUrl, token });
+
+    const error: unknown = await bb.receipts.create({ ...receipt, serial_number: '' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).status).toBe(422);
+    expect(Object.keys((error as ValidationError).errors)).toContain('serial_number');
+  });
+
+  it('captures a webhook delivery whose signature the web build of @boundbook/webhooks verifies', async () => {
+    const { token } = mock.createAccount();
+    const bb = new BoundBook({ baseUrl, token });
+    const { secret } = await bb.webhooks.create({ url: 'https://hooks.example.test/in', events: ['receipt.created'] });
+
+    await bb.receipts.create(receipt);
+
+    expect(mock.deliveries).toHaveLength(1);
+    const [delivery] = mock.deliveries;
+    expect(delivery?.headers['X-SVC-Event']).toBe('receipt.created');
+    const signature = delivery?.headers['X-SVC-Signature'];
+    expect(await verifySignature(secret, delivery?.body ?? '', signature)).toBe(true);
+    expect(await verifySignature(`${secret}-wrong`, delivery?.body ?? '', signature)).toBe(false);
+  });
+});
