@@ -1,0 +1,17 @@
+import { expect, it } from 'vitest';
+import { listOnHand } from '../src/list-on-hand';
+import { receiveFirearm } from '../src/receive-firearm';
+import { incoming } from './support/incoming';
+import { sandboxAccount } from './support/sandbox-account';
+
+// Every test file runs against the one sandbox of the global setup, in parallel workers: each
+// test's own account is what keeps the others' records out of its assertions.
+
+it('an account sees only its own firearms in the shared sandbox', async () => {
+  const [store, otherStore] = await Promise.all([sandboxAccount(), sandboxAccount({ name: 'Another Example Store LLC' })]);
+  await receiveFirearm(store.bb, incoming({ serialNumber: 'EXA0050001' }));
+
+  await expect(listOnHand(store.bb)).resolves.toMatchObject([{ serialNumber: 'EXA0050001', record: 1 }]);
+  await expect(listOnHand(otherStore.bb)).resolves.toEqual([]);
+  await expect(receiveFirearm(otherStore.bb, incoming())).resolves.toMatchObject({ record: 1 });
+});

@@ -1,0 +1,25 @@
+import express, { type Express } from 'express';
+import { toExpressMiddleware } from '@boundbook/webhooks';
+import { createReceiverHandler, type ReceiverOptions, WEBHOOK_PATH } from './create-receiver-handler';
+
+/**
+ * The Express 5 receiver: `POST /webhooks` for deliveries and `GET /health` for the load balancer.
+ * The app is a request listener: `app.listen(port)` or `http.createServer(app)`.
+ *
+ * @example
+ * ```ts
+ * createExpressReceiver({ secret: process.env.BOUNDBOOK_WEBHOOK_SECRET!, log }).listen(3000);
+ * ```
+ */
+export function createExpressReceiver(options: ReceiverOptions): Express {
+  const app = express();
+  // Mounted before express.json(): the signature covers the exact bytes sent, so the webhook route
+  // must see the raw body, which the middleware reads from the request stream itself.
+  app.post(options.path ?? WEBHOOK_PATH, toExpressMiddleware(createReceiverHandler(options)));
+  // The rest of the app parses JSON as usual.
+  app.use(express.json());
+  app.get('/health', (_request, response) => {
+    response.json({ status: 'ok' });
+  });
+  return app;
+}

@@ -1,0 +1,84 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { BoundBook } from '@boundbook/sdk';
+import { startSandbox, type RunningSandbox } from '@boundbook/sandbox';
+import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
+import { acquisition } from './support/acquisition';
+
+// `pnpm start` runs `tsx src/main.ts`: these tests run the same command, as a user would.
+
+// tsx compiles main.ts and Express loads at each start: allow for a busy machine.
+const START_TIMEOUT_MS = 20_000;
+
+const EXAMPLE_DIR = fileURLToPath(new URL('..', import.meta.url));
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+/** A port nothing listens on now: the endpoint's URL is registered before the receiver starts. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const address = server.address();
+  await new Promise((closed) => server.close(closed));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** Starts the receiver as `pnpm start` does, with `env` added to this process's environment. */
+function start(env: Record<string, string>): { child: ChildProcessWithoutNullStreams; line(pattern: RegExp): Promise<string>; exit: Promise<number | null> } {
+  const child = spawn(`${EXAMPLE_DIR}node_modules/.bin/tsx`, ['src/main.ts'], { cwd: EXAMPLE_DIR, env: { ...process.env, ...env } });
+  let output = '';
+  const waiting: (() => void)[] = [];
+  const collect = (chunk: Buffer): void => {
+    output += chunk.toString('utf8');
+    waiting.splice(0).forEach((wake) => wake());
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const exit = new Promise<number | null>((exited) => child.once('exit', exited));
+  onTestFinished(async () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await exit;
+  });
+  return {
+    child,
+    exit,
+    async line(pattern) {
+      for (;;) {
+        const found = output.split('\n').find((candidate) => pattern.test(candidate));
+        if (found !== undefined) return found;
+        await new Promise<void>((wake) => waiting.push(wake));
+      }
+    },
+  };
+}
+
+it('pnpm start receives the sandbox\'s deliveries, prints each one, and stops cleanly on SIGTERM', async () => {
+  const { token } = await sandbox.createAccount();
+  const bb = new BoundBook({ token, baseUrl: sandbox.apiUrl });
+  const port = await freePort();
+  const { secret } = await bb.webhooks.create({ url: `http://127.0.0.1:${port}/webhooks`, events: ['receipt.created'] });
+  const receiver = start({ BOUNDBOOK_WEBHOOK_SECRET: secret, PORT: String(port) });
+  await expect(receiver.line(/^Receiving/)).resolves.toBe(`Receiving BoundBook webhooks at http://127.0.0.1:${port}/webhooks (express)`);
+
+  await bb.receipts.create(acquisition({ serial_number: 'EXA0020001', model: 'EX-45 Full Size' }));
+
+  await expect(receiver.line(/^receipt\.created/)).resolves.toBe(
+    'receipt.created [book Main, record 1] Acquired Example Arms Co. EX-45 Full Size (EXA0020001) from Example Firearms Wholesale LLC',
+  );
+  receiver.child.kill('SIGTERM');
+  await expect(receiver.exit).resolves.toBe(0);
+}, START_TIMEOUT_MS);
+
+it('pnpm start without a secret says what to set and exits with code 2', async () => {
+  const receiver = start({ BOUNDBOOK_WEBHOOK_SECRET: '' });
+  await expect(receiver.exit).resolves.toBe(2);
+  await expect(receiver.line(/BOUNDBOOK_WEBHOOK_SECRET/)).resolves.toMatch(/^BOUNDBOOK_WEBHOOK_SECRET must hold the endpoint's signing secret/);
+}, START_TIMEOUT_MS);

@@ -1,0 +1,147 @@
+import type { RequestListener } from 'node:http';
+import { BoundBook } from '@boundbook/sdk';
+import { startSandbox, type RunningSandbox } from '@boundbook/sandbox';
+import { WEBHOOK_RETRY_DELAYS_SECONDS, type SandboxDelivery } from '@boundbook/types';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
+import { createExpressReceiver } from '../src/create-express-receiver';
+import { createNodeReceiver } from '../src/create-node-receiver';
+import type { ReceiverOptions } from '../src/create-receiver-handler';
+import { acquisition } from './support/acquisition';
+import { startReceiverServer } from './support/receiver-server';
+import { sandboxControl, type SandboxControl } from './support/sandbox-control';
+import { watchedLog } from './support/watched-log';
+
+// Real deliveries: the sandbox signs each event and POSTs it over HTTP to a receiver listening on
+// a free port, exactly as the service would.
+
+const RECEIVERS: [name: string, create: (options: ReceiverOptions) => RequestListener][] = [
+  ['Express', createExpressReceiver],
+  ['node:http', createNodeReceiver],
+];
+
+let sandbox: RunningSandbox;
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+afterAll(async () => {
+  await sandbox?.stop();
+});
+
+/** The delivery of `event` once the sandbox has recorded `attempts` attempts of it. */
+async function settled(control: SandboxControl, event: string, attempts: number): Promise<SandboxDelivery> {
+  return vi.waitFor(
+    async () => {
+      const delivery = (await control.deliveries()).find((candidate) => candidate.event === event);
+      if (delivery?.attempts.length !== attempts) throw new Error(`${event}: waiting for attempt ${attempts}`);
+      return delivery;
+    },
+    { timeout: 4000, interval: 10 },
+  );
+}
+
+describe.each(RECEIVERS)('the %s receiver, driven by the sandbox', (_name, create) => {
+  /** An account of its own, an endpoint for every event, and a receiver listening for it. */
+  async function setUp() {
+    const account = await sandbox.createAccount({ name: 'Example Sporting Goods LLC' });
+    const bb = new BoundBook({ token: account.token, baseUrl: sandbox.apiUrl });
+    const control = sandboxControl(sandbox.url, account.token);
+    const server = await startReceiverServer();
+    onTestFinished(() => server.close());
+    const { endpoint, secret } = await bb.webhooks.create({ url: `${server.origin}/webhooks`, events: ['*'] });
+    const watched = watchedLog();
+    return { bb, control, server, endpoint, secret, watched };
+  }
+
+  it('routes a receipt.created delivery to the firearm log, and the sandbox records the 200', async () => {
+    const { bb, control, server, secret, watched } = await setUp();
+    server.use(create({ secret, log: watched.log }));
+
+    const receipt = await bb.receipts.create(acquisition({ serial_number: 'EXA0012345' }));
+    await watched.entries(1);
+
+    const delivery = await settled(control, 'receipt.created', 1);
+    expect(watched.log.entries).toEqual([
+      {
+        deliveryId: delivery.id,
+        event: 'receipt.created',
+        receiptId: receipt.id,
+        book: 'Main',
+        record: 1,
+        serialNumber: 'EXA0012345',
+        summary: 'Acquired Example Arms Co. EX-9 Compact (EXA0012345) from Example Firearms Wholesale LLC',
+      },
+    ]);
+    expect(delivery).toMatchObject({ state: 'succeeded', attempts: [{ status_code: 200 }] });
+  });
+
+  it('routes each event of a receipt\'s life to its handler', async () => {
+    const { bb, server, secret, watched } = await setUp();
+    server.use(create({ secret, log: watched.log }));
+
+    const receipt = await bb.receipts.create(acquisition({ serial_number: 'EXA0012346' }));
+    await bb.receipts.update(receipt.id, { model: 'EX-9 Compact OR' });
+    await bb.receipts.dispose(receipt.id, {
+      disposition_date: '2025-04-02',
+      disposed_to: 'Jordan Q. Example',
+      address: '100 Example Way',
+      city: 'Springfield',
+      state: 'IL',
+      zip: '62701',
+    });
+    await bb.receipts.delete(receipt.id);
+    await watched.entries(4);
+
+    // Deliveries travel in parallel, so they may arrive in any order: compare them by event.
+    const summaries = Object.fromEntries(watched.log.entries.map((entry) => [entry.event, entry.summary]));
+    expect(summaries).toEqual({
+      'receipt.created': 'Acquired Example Arms Co. EX-9 Compact (EXA0012346) from Example Firearms Wholesale LLC',
+      'receipt.updated': 'Corrected the record of Example Arms Co. EX-9 Compact OR (EXA0012346)',
+      'receipt.disposed': 'Disposed of Example Arms Co. EX-9 Compact OR (EXA0012346) to Jordan Q. Example',
+      'receipt.deleted': 'Deleted record 1 of book Main (EXA0012346)',
+    });
+    expect(new Set(watched.log.entries.map((entry) => entry.receiptId))).toEqual(new Set([receipt.id]));
+  });
+
+  it('acknowledges a redelivered delivery without processing it again', async () => {
+    const { bb, control, server, secret, watched } = await setUp();
+    server.use(create({ secret, log: watched.log }));
+    await bb.receipts.create(acquisition());
+    await watched.entries(1);
+    // Redeliver only once the first answer is recorded, so that the first attempt is committed.
+    const delivery = await settled(control, 'receipt.created', 1);
+
+    const redelivered = await control.redeliver(delivery.id);
+
+    expect(redelivered.attempts.map((attempt) => attempt.status_code)).toEqual([200, 200]);
+    expect(watched.log.entries.map((entry) => entry.deliveryId)).toEqual([delivery.id]);
+  });
+
+  it('answers 401 to a delivery signed with another secret, then processes its retry once the secret is fixed', async () => {
+    const { bb, control, server, secret, watched } = await setUp();
+    server.use(create({ secret: 'whsec_0000000000000000000000000000000000000000', log: watched.log }));
+    await bb.receipts.create(acquisition({ serial_number: 'EXA0012347' }));
+
+    const refused = await settled(control, 'receipt.created', 1);
+    expect(refused).toMatchObject({ state: 'pending', attempts: [{ status_code: 401 }] });
+    expect(watched.log.entries).toEqual([]);
+
+    // The fix is deployed, and the service's first retry falls due a minute later.
+    server.use(create({ secret, log: watched.log }));
+    await control.advanceClock(WEBHOOK_RETRY_DELAYS_SECONDS[0]);
+
+    const [retried] = await control.deliveries();
+    expect(retried).toMatchObject({ id: refused.id, state: 'succeeded' });
+    expect(retried?.attempts.map((attempt) => attempt.status_code)).toEqual([401, 200]);
+    expect(watched.log.entries).toMatchObject([{ deliveryId: refused.id, serialNumber: 'EXA0012347' }]);
+  });
+
+  it('answers the dashboard\'s ping with a 200 and logs nothing', async () => {
+    const { control, server, endpoint, secret, watched } = await setUp();
+    server.use(create({ secret, log: watched.log }));
+
+    const ping = await control.ping(endpoint.id);
+
+    expect(ping).toMatchObject({ event: 'ping', state: 'succeeded', attempts: [{ status_code: 200 }] });
+    expect(watched.log.entries).toEqual([]);
+  });
+});
