@@ -1,0 +1,31 @@
+import type { Receipt } from '@boundbook/sdk';
+import { BOUND_BOOK_COLUMNS } from './bound-book-columns';
+
+/** Which receipts {@link toBoundBookRows} exports. */
+export interface BoundBookFilter {
+  /** Only this book; every book when absent. */
+  readonly book?: string;
+}
+
+/**
+ * The rows of the bound book, without the header, in bound-book order: by book, then by record
+ * (line) number within the book, which the service assigns in the order of entry and never reuses.
+ *
+ * @example
+ * ```ts
+ * const rows = toBoundBookRows(mirror.values(), { book: 'Main' });
+ * // [['Example Arms Co.', '', 'EX-9', 'EXA0012345', 'Pistol', '9mm Luger', '2025-03-14', ...], ...]
+ * ```
+ */
+export function toBoundBookRows(receipts: Iterable<Receipt>, filter: BoundBookFilter = {}): string[][] {
+  return [...receipts]
+    .filter((receipt) => filter.book === undefined || receipt.book === filter.book)
+    .sort(inBookOrder)
+    .map((receipt) => BOUND_BOOK_COLUMNS.map((column) => column.value(receipt)));
+}
+
+function inBookOrder(a: Receipt, b: Receipt): number {
+  // Code-unit order rather than localeCompare: the same file on every machine, whatever its locale.
+  if (a.book !== b.book) return a.book < b.book ? -1 : 1;
+  return a.record - b.record;
+}
