@@ -3,7 +3,8 @@ import { HttpResponse } from 'msw';
 
 /**
  * Turns the core's answer into an MSW response: the status and headers as given, the body as
- * JSON, and no body at all for a 204.
+ * JSON with the sandbox server's `Content-Type` (`application/json; charset=utf-8`, so that code
+ * reading the header sees the same on both), and no body at all for a 204.
  *
  * @example
  * ```ts
@@ -17,6 +18,6 @@ export function toHttpResponse(answer: SandboxResponse): HttpResponse<string> {
   }
   return new HttpResponse(JSON.stringify(answer.body), {
     status: answer.status,
-    headers: { 'content-type': 'application/json', ...answer.headers },
+    headers: { 'content-type': 'application/json; charset=utf-8', ...answer.headers },
   });
 }

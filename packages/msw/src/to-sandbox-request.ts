@@ -3,8 +3,10 @@ import { MAX_BODY_BYTES, type SandboxRequest } from '@boundbook/sandbox-core';
 /**
  * Turns a Fetch request into the core's transport-free request: upper-case method, the path from
  * `pathPrefix` on (so that `/rest/v1` starts it), the raw query without `?`, lower-case headers
- * with `host` taken from the URL, and the body as UTF-8 text (`undefined` when empty). Resolves
- * with `'too-large'` for a body over 1 MB, which the service refuses with a 413.
+ * with `host` and `x-forwarded-proto` taken from the URL (the core builds pagination links from
+ * them, so an `https` base URL gets `https` links, as the sandbox behind a proxy does), and the
+ * body as UTF-8 text (`undefined` when empty). Resolves with `'too-large'` for a body over 1 MB,
+ * which the service refuses with a 413.
  *
  * @example
  * ```ts
@@ -20,6 +22,7 @@ export async function toSandboxRequest(request: Request, pathPrefix: string): Pr
     headers[name.toLowerCase()] = value;
   });
   headers['host'] = url.host;
+  headers['x-forwarded-proto'] = url.protocol.slice(0, -1);
   let body: string | undefined;
   if (request.body !== null) {
     const bytes = new Uint8Array(await request.arrayBuffer());

@@ -1,0 +1,34 @@
+import type { CreateAccountInput, CreatedAccount } from '@boundbook/sandbox-core';
+
+/** How a face is started; both faces take the same options, so a scenario sees one service. */
+export interface FaceOptions {
+  /** Requests per minute per token; the service's 60 when absent. */
+  readonly rateLimit?: number | undefined;
+}
+
+/**
+ * One way an integrator reaches the sandbox core: the sandbox over HTTP, or the MSW handlers
+ * inside the test process. Scenarios see only this, so that one scenario runs on both.
+ */
+export interface Face {
+  /** `sandbox` or `msw`, for messages. */
+  readonly name: string;
+  /** The origin, where the control API (`/_sandbox`) answers. */
+  readonly origin: string;
+  /** The service API's base URL: `origin + '/rest/v1'`. */
+  readonly apiUrl: string;
+  /** Makes an isolated account (dealer unless told otherwise) with the book `Main`, and its token. */
+  createAccount(input?: CreateAccountInput): Promise<CreatedAccount>;
+  /** Stops answering; resolves once everything the face started has ended. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a face with a fresh core, so that two faces started alike hand out the same ids.
+ *
+ * @example
+ * ```ts
+ * const face = await startSandboxFace({ rateLimit: 3 });
+ * ```
+ */
+export type StartFace = (options: FaceOptions) => Promise<Face>;

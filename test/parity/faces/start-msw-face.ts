@@ -1,0 +1,40 @@
+import { createMockBoundBook } from '@boundbook/msw';
+import type { Face, FaceOptions } from './face';
+import { setupServer } from './msw-node';
+
+/** Where the MSW face answers: a name that no network could resolve, so nothing leaks out. */
+const BASE_URL = 'https://api.boundbook.test/rest/v1';
+
+/**
+ * The MSW face: `createMockBoundBook()` under msw/node's `setupServer`, answering in process at
+ * `https://api.boundbook.test`. Its webhook deliveries are really sent (`deliverWebhooks`), so
+ * that they reach the same kind of receiver as the sandbox's; that is the one request let
+ * through to the loopback network, every other unhandled request is an error.
+ *
+ * @example
+ * ```ts
+ * const face = await startMswFace({});
+ * const { token } = await face.createAccount();
+ * await face.stop();
+ * ```
+ */
+export async function startMswFace(options: FaceOptions): Promise<Face> {
+  const mock = createMockBoundBook({ baseUrl: BASE_URL, deliverWebhooks: true, rateLimit: options.rateLimit });
+  const server = setupServer(...mock.handlers);
+  server.listen({
+    onUnhandledRequest(request, print) {
+      if (new URL(request.url).hostname !== '127.0.0.1') print.error();
+    },
+  });
+  const origin = new URL(BASE_URL).origin;
+  return {
+    name: 'msw',
+    origin,
+    apiUrl: BASE_URL,
+    createAccount: async (input) => mock.createAccount(input),
+    stop: async () => {
+      server.close();
+      mock.reset();
+    },
+  };
+}

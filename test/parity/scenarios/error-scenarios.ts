@@ -1,0 +1,146 @@
+import type { ReceiptCreate } from '@boundbook/sdk';
+import { dispositionBody, receiptBody } from '../../support/fixtures';
+import type { Scenario } from '../scenario';
+import { rawOutcome } from './raw-outcome';
+
+/** A body one byte over the 1 MB limit. */
+const TOO_LARGE_MODEL = 'x'.repeat(1_048_577);
+
+/** A receipt body without `ffl_license`, so that the full address is required instead. */
+function withoutLicense(body: ReceiptCreate): ReceiptCreate {
+  return Object.fromEntries(Object.entries(body).filter(([field]) => field !== 'ffl_license')) as ReceiptCreate;
+}
+
+/** Every error an integrator meets, compared whole: status, message and the `errors` map. */
+export const errorScenarios: readonly Scenario[] = [
+  {
+    name: 'refuses invalid bodies and queries with 422 and the same errors',
+    statuses: [201, 422],
+    run: async (context) => {
+      const bb = context.client(await context.account());
+      await context.attempt('receipts.create({})', () => bb.receipts.create({} as ReceiptCreate));
+      await context.attempt('receipts.create() with wrong values', () =>
+        bb.receipts.create(
+          receiptBody({
+            serial_number: 'PAR-E1',
+            book: 'Nowhere',
+            receipt_date: '2025-02-30',
+            purchase_amount: 1.234,
+            ffl_license: 'not a license',
+            state: 'XX' as never,
+            zip: '1234',
+          }),
+        ),
+      );
+      await context.attempt('receipts.create() in the future', () =>
+        bb.receipts.create(receiptBody({ serial_number: 'PAR-E2', receipt_date: '2999-01-01' })),
+      );
+      await context.attempt('receipts.create() without license or address', () =>
+        bb.receipts.create(withoutLicense(receiptBody({ serial_number: 'PAR-E3', address: '1 Main St' }))),
+      );
+      const receipt = await context.call('receipts.create()', () => bb.receipts.create(receiptBody({ serial_number: 'PAR-E4' })));
+      await context.attempt('receipts.update() moving the book', () => bb.receipts.update(receipt.id, { book: 'Other' }));
+      await context.attempt('receipts.dispose() without recipient', () =>
+        bb.receipts.dispose(receipt.id, { disposition_date: '2025-02-01' } as never),
+      );
+      await context.attempt('receipts.dispose() with a bad address', () =>
+        bb.receipts.dispose(receipt.id, dispositionBody({ state: 'ZZ' as never, zip: 'abcde' })),
+      );
+      await context.attempt('raw GET /receipts?per_page=201', () =>
+        bb.raw.GET('/receipts', { params: { query: { per_page: 201 } } }).then(rawOutcome),
+      );
+      await context.attempt('raw GET /receipts?status=lost&since=yesterday', () =>
+        bb.raw.GET('/receipts', { params: { query: { status: 'lost' as never, since: 'yesterday' } } }).then(rawOutcome),
+      );
+      await context.attempt('search.list() with an empty term', () => bb.search.list({ q: '' }));
+      await context.attempt('search.list() in an unknown field', () => bb.search.list({ q: 'x', field: 'colour' as never }));
+      await context.attempt('webhooks.create() with a bad url and no events', () =>
+        bb.webhooks.create({ url: 'ftp://example.com/hook', events: [] }),
+      );
+      await context.attempt('webhooks.create() with an unknown event', () =>
+        bb.webhooks.create({ url: 'https://hooks.example.com/x', events: ['receipt.lost' as never] }),
+      );
+    },
+  },
+  {
+    name: 'answers malformed JSON with 422 and bodies over 1 MB with 413',
+    statuses: [413, 422],
+    run: async (context) => {
+      const token = await context.account();
+      const bb = context.client(token);
+      await context.send('POST', '/receipts', { token, rawBody: '{"book": "Main",' });
+      await context.send('POST', '/receipts', { token, rawBody: '[1, 2]' });
+      await context.attempt('receipts.create() over 1 MB', () =>
+        bb.receipts.create(receiptBody({ serial_number: 'PAR-E5', model: TOO_LARGE_MODEL })),
+      );
+    },
+  },
+  {
+    name: 'answers 401 to missing, unknown and revoked tokens, 403 to missing permissions',
+    statuses: [200, 201, 204, 401, 403],
+    run: async (context) => {
+      const owner = await context.account();
+      await context.send('GET', '/books');
+      await context.attempt('books.list() with an unknown token', () => context.client('sbx_unknown').books.list());
+      const reader = await context.control<{ data: { id: number }; token: string }>(owner, 'POST', '/_sandbox/tokens', {
+        permissions: ['read'],
+        name: 'Reader',
+      });
+      const readOnly = context.client(reader.token);
+      await context.call('books.list() with read', () => readOnly.books.list());
+      await context.attempt('receipts.create() with read only', () => readOnly.receipts.create(receiptBody({ serial_number: 'PAR-E6' })));
+      await context.attempt('webhooks.create() with read only', () =>
+        readOnly.webhooks.create({ url: 'https://hooks.example.com/x', events: ['*'] }),
+      );
+      const writer = await context.control<{ token: string }>(owner, 'POST', '/_sandbox/tokens', { permissions: ['read', 'write'] });
+      const receipt = await context.call('receipts.create() with write', () =>
+        context.client(writer.token).receipts.create(receiptBody({ serial_number: 'PAR-E7' })),
+      );
+      await context.attempt('receipts.delete() without delete', () => context.client(writer.token).receipts.delete(receipt.id));
+      const none = await context.control<{ token: string }>(owner, 'POST', '/_sandbox/tokens', { permissions: [] });
+      await context.attempt('inventory.list() with no permission', () => context.client(none.token).inventory.list());
+      await context.control(owner, 'DELETE', `/_sandbox/tokens/${reader.data.id}`);
+      await context.attempt('books.list() with the revoked token', () => readOnly.books.list());
+      const collector = context.client(await context.account({ account_type: 'collector' }));
+      await context.attempt('books.list() of a collector', () => collector.books.list());
+      await context.attempt('receipts.get() of a collector', () => collector.receipts.get(1));
+    },
+  },
+  {
+    name: 'answers 404 for unknown records and paths, and for another account\'s receipt',
+    statuses: [201, 404],
+    run: async (context) => {
+      const bb = context.client(await context.account());
+      const other = context.client(await context.account());
+      const theirs = await context.call('receipts.create() in another account', () =>
+        other.receipts.create(receiptBody({ serial_number: 'PAR-E8' })),
+      );
+      await context.attempt('receipts.get() of another account\'s receipt', () => bb.receipts.get(theirs.id));
+      await context.attempt('receipts.update() of an unknown id', () => bb.receipts.update(999_999, { model: 'X' }));
+      await context.attempt('receipts.dispose() of an unknown id', () => bb.receipts.dispose(999_999, dispositionBody()));
+      await context.attempt('receipts.delete() of an unknown id', () => bb.receipts.delete(999_999));
+      await context.attempt('webhooks.delete() of an unknown id', () => bb.webhooks.delete(999_999));
+      await context.attempt('raw GET /receipts/abc', () =>
+        bb.raw.GET('/receipts/{id}', { params: { path: { id: 'abc' as never } } }).then(rawOutcome),
+      );
+      await context.attempt('raw GET /nothing-here', () => bb.raw.GET('/nothing-here' as never).then(rawOutcome));
+    },
+  },
+  {
+    name: 'answers 429 past the rate limit, with the same headers, until the window ends',
+    rateLimit: 3,
+    statuses: [200, 429],
+    run: async (context) => {
+      const token = await context.account();
+      const bb = context.client(token);
+      for (let call = 1; call <= 3; call += 1) await context.call(`books.list() #${call}`, () => bb.books.list());
+      await context.attempt('books.list() over the limit', () => bb.books.list());
+      await context.attempt('receipts.create() over the limit', () => bb.receipts.create(receiptBody({ serial_number: 'PAR-E9' })));
+      const unaffected = context.client(await context.account());
+      await context.call('books.list() of another account', () => unaffected.books.list());
+      await context.control(token, 'GET', '/_sandbox/clock');
+      await context.control(token, 'POST', '/_sandbox/clock/advance', { seconds: 60 });
+      await context.call('books.list() in the next window', () => bb.books.list());
+    },
+  },
+];

@@ -1,0 +1,12 @@
+/**
+ * What a call of `bb.raw` (openapi-fetch) gave, without its `Response`, whose status and body the
+ * transcript already holds as the exchange.
+ *
+ * @example
+ * ```ts
+ * await context.attempt('raw GET /books', () => bb.raw.GET('/books').then(rawOutcome));
+ * ```
+ */
+export function rawOutcome(result: { data?: unknown; error?: unknown }): unknown {
+  return { data: result.data, error: result.error };
+}

@@ -1,0 +1,58 @@
+import type { SandboxDelivery } from '@boundbook/types';
+import { dispositionBody, receiptBody } from '../../support/fixtures';
+import type { Scenario } from '../scenario';
+
+/** Webhook endpoints through the SDK, and their signed deliveries through the control API's clock. */
+export const webhookScenarios: readonly Scenario[] = [
+  {
+    name: 'delivers signed events to the endpoints, retrying failures as the clock advances',
+    statuses: [200, 201, 204],
+    run: async (context) => {
+      const token = await context.account();
+      const bb = context.client(token);
+      const ok = await context.call('webhooks.create() of every event', () =>
+        bb.webhooks.create({ url: context.hookUrl('/ok'), events: ['*'] }),
+      );
+      const failing = await context.call('webhooks.create() of two events, failing', () =>
+        bb.webhooks.create({ url: context.hookUrl('/fail'), events: ['receipt.created', 'receipt.disposed'] }),
+      );
+      await context.call('webhooks.list()', () => bb.webhooks.list());
+      const receipt = await context.call('receipts.create()', () => bb.receipts.create(receiptBody({ serial_number: 'PAR-W1' })));
+      await context.settle(token);
+      await context.call('receipts.update()', () => bb.receipts.update(receipt.id, { model: 'Model 2' }));
+      await context.settle(token);
+      await context.call('receipts.dispose()', () => bb.receipts.dispose(receipt.id, dispositionBody()));
+      await context.settle(token);
+      await context.call('receipts.delete()', () => bb.receipts.delete(receipt.id));
+      await context.settle(token);
+      const first = await context.control<{ data: SandboxDelivery[] }>(token, 'GET', '/_sandbox/deliveries');
+      await context.control(token, 'POST', '/_sandbox/clock/advance', { seconds: 60 });
+      await context.control(token, 'GET', '/_sandbox/deliveries');
+      const created = first.data.find((delivery) => delivery.webhook_id === ok.endpoint.id && delivery.event === 'receipt.created');
+      await context.control(token, 'POST', `/_sandbox/deliveries/${created?.id ?? 'none'}/redeliver`);
+      await context.control(token, 'POST', `/_sandbox/webhooks/${ok.endpoint.id}/ping`);
+      await context.noteReceived({ '/ok': ok.secret, '/fail': failing.secret });
+      await context.call('webhooks.delete()', () => bb.webhooks.delete(failing.endpoint.id));
+      await context.call('webhooks.list() after the deletion', () => bb.webhooks.list());
+    },
+  },
+  {
+    name: 'disables an endpoint after ten failed attempts in a row, until it is enabled again',
+    statuses: [200, 201, 422],
+    run: async (context) => {
+      const token = await context.account();
+      const bb = context.client(token);
+      const failing = await context.call('webhooks.create() failing', () =>
+        bb.webhooks.create({ url: context.hookUrl('/fail'), events: ['receipt.deleted'] }),
+      );
+      const ping = `/_sandbox/webhooks/${failing.endpoint.id}/ping`;
+      for (let attempt = 1; attempt <= 10; attempt += 1) await context.control(token, 'POST', ping);
+      await context.call('webhooks.list() after ten failures', () => bb.webhooks.list());
+      await context.control(token, 'POST', ping);
+      await context.control(token, 'GET', '/_sandbox/deliveries');
+      await context.control(token, 'POST', `/_sandbox/webhooks/${failing.endpoint.id}/enable`);
+      await context.call('webhooks.list() after enabling', () => bb.webhooks.list());
+      await context.noteReceived({ '/fail': failing.secret });
+    },
+  },
+];
