@@ -2,5 +2,19 @@
 export { startSandbox } from './start-sandbox';
 export type { RunningSandbox, StartSandboxOptions } from './start-sandbox';
 
+// Typed calls of a running sandbox's control API (/_sandbox), by its URL.
+export { connectSandbox } from './control/connect-sandbox';
+export type { ConnectSandboxOptions } from './control/connect-sandbox';
+export type {
+  AccountCreate,
+  DocumentCreate,
+  E4473Put,
+  SandboxAccountCreated,
+  SandboxControl,
+  SandboxTokenCreated,
+  TokenCreate,
+} from './control/sandbox-control';
+
 // Errors.
 export { DataFileError } from './persistence/data-file-error';
+export { SandboxControlError } from './control/sandbox-control-error';

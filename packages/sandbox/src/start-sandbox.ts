@@ -1,4 +1,5 @@
-import type { CreateAccountInput, CreatedAccount } from '@boundbook/sandbox-core';
+import { connectSandbox } from './control/connect-sandbox';
+import type { SandboxControl } from './control/sandbox-control';
 import { createSandbox } from './create-sandbox';
 
 /** Options of {@link startSandbox}; every one is optional. */
@@ -15,14 +16,11 @@ export interface StartSandboxOptions {
   now?: () => number;
 }
 
-/** A running sandbox, as {@link startSandbox} resolves it. */
-export interface RunningSandbox {
-  /** The origin, such as `http://127.0.0.1:53124`. The control API is under `url + '/_sandbox'`. */
-  readonly url: string;
-  /** The service API's base address: `url + '/rest/v1'`. */
-  readonly apiUrl: string;
-  /** Makes an isolated account (dealer unless told otherwise) with the book `Main`, and its token. */
-  createAccount(options?: CreateAccountInput): Promise<CreatedAccount>;
+/**
+ * A running sandbox, as {@link startSandbox} resolves it: the typed control API of
+ * {@link connectSandbox}, and `stop()`.
+ */
+export interface RunningSandbox extends SandboxControl {
   /** Stops the server and saves what changed; resolves when both are done. */
   stop(): Promise<void>;
 }
@@ -55,8 +53,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   });
   await sandbox.start();
   return {
-    url: sandbox.origin,
-    apiUrl: `${sandbox.origin}/rest/v1`,
+    ...connectSandbox(sandbox.origin),
+    // In process: no round trip, and resolved once the account is saved.
     createAccount: (input) => sandbox.createAccount(input),
     stop: () => sandbox.stop(),
   };
