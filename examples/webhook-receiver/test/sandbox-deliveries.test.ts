@@ -8,7 +8,6 @@ import { createNodeReceiver } from '../src/create-node-receiver';
 import type { ReceiverOptions } from '../src/create-receiver-handler';
 import { acquisition } from './support/acquisition';
 import { startReceiverServer } from './support/receiver-server';
-import { sandboxControl, type SandboxControl } from './support/sandbox-control';
 import { watchedLog } from './support/watched-log';
 
 // Real deliveries: the sandbox signs each event and POSTs it over HTTP to a receiver listening on
@@ -28,10 +27,10 @@ afterAll(async () => {
 });
 
 /** The delivery of `event` once the sandbox has recorded `attempts` attempts of it. */
-async function settled(control: SandboxControl, event: string, attempts: number): Promise<SandboxDelivery> {
+async function settled(token: string, event: string, attempts: number): Promise<SandboxDelivery> {
   return vi.waitFor(
     async () => {
-      const delivery = (await control.deliveries()).find((candidate) => candidate.event === event);
+      const delivery = (await sandbox.deliveries.list(token)).find((candidate) => candidate.event === event);
       if (delivery?.attempts.length !== attempts) throw new Error(`${event}: waiting for attempt ${attempts}`);
       return delivery;
     },
@@ -44,22 +43,22 @@ describe.each(RECEIVERS)('the %s receiver, driven by the sandbox', (_name, creat
   async function setUp() {
     const account = await sandbox.createAccount({ name: 'Example Sporting Goods LLC' });
     const bb = new BoundBook({ token: account.token, baseUrl: sandbox.apiUrl });
-    const control = sandboxControl(sandbox.url, account.token);
+    const { token } = account;
     const server = await startReceiverServer();
     onTestFinished(() => server.close());
     const { endpoint, secret } = await bb.webhooks.create({ url: `${server.origin}/webhooks`, events: ['*'] });
     const watched = watchedLog();
-    return { bb, control, server, endpoint, secret, watched };
+    return { bb, token, server, endpoint, secret, watched };
   }
 
   it('routes a receipt.created delivery to the firearm log, and the sandbox records the 200', async () => {
-    const { bb, control, server, secret, watched } = await setUp();
+    const { bb, token, server, secret, watched } = await setUp();
     server.use(create({ secret, log: watched.log }));
 
     const receipt = await bb.receipts.create(acquisition({ serial_number: 'EXA0012345' }));
     await watched.entries(1);
 
-    const delivery = await settled(control, 'receipt.created', 1);
+    const delivery = await settled(token, 'receipt.created', 1);
     expect(watched.log.entries).toEqual([
       {
         deliveryId: delivery.id,
@@ -103,43 +102,43 @@ describe.each(RECEIVERS)('the %s receiver, driven by the sandbox', (_name, creat
   });
 
   it('acknowledges a redelivered delivery without processing it again', async () => {
-    const { bb, control, server, secret, watched } = await setUp();
+    const { bb, token, server, secret, watched } = await setUp();
     server.use(create({ secret, log: watched.log }));
     await bb.receipts.create(acquisition());
     await watched.entries(1);
     // Redeliver only once the first answer is recorded, so that the first attempt is committed.
-    const delivery = await settled(control, 'receipt.created', 1);
+    const delivery = await settled(token, 'receipt.created', 1);
 
-    const redelivered = await control.redeliver(delivery.id);
+    const redelivered = await sandbox.deliveries.redeliver(token, delivery.id);
 
     expect(redelivered.attempts.map((attempt) => attempt.status_code)).toEqual([200, 200]);
     expect(watched.log.entries.map((entry) => entry.deliveryId)).toEqual([delivery.id]);
   });
 
   it('answers 401 to a delivery signed with another secret, then processes its retry once the secret is fixed', async () => {
-    const { bb, control, server, secret, watched } = await setUp();
+    const { bb, token, server, secret, watched } = await setUp();
     server.use(create({ secret: 'whsec_0000000000000000000000000000000000000000', log: watched.log }));
     await bb.receipts.create(acquisition({ serial_number: 'EXA0012347' }));
 
-    const refused = await settled(control, 'receipt.created', 1);
+    const refused = await settled(token, 'receipt.created', 1);
     expect(refused).toMatchObject({ state: 'pending', attempts: [{ status_code: 401 }] });
     expect(watched.log.entries).toEqual([]);
 
     // The fix is deployed, and the service's first retry falls due a minute later.
     server.use(create({ secret, log: watched.log }));
-    await control.advanceClock(WEBHOOK_RETRY_DELAYS_SECONDS[0]);
+    await sandbox.clock.advance(token, WEBHOOK_RETRY_DELAYS_SECONDS[0]);
 
-    const [retried] = await control.deliveries();
+    const [retried] = await sandbox.deliveries.list(token);
     expect(retried).toMatchObject({ id: refused.id, state: 'succeeded' });
     expect(retried?.attempts.map((attempt) => attempt.status_code)).toEqual([401, 200]);
     expect(watched.log.entries).toMatchObject([{ deliveryId: refused.id, serialNumber: 'EXA0012347' }]);
   });
 
   it('answers the dashboard\'s ping with a 200 and logs nothing', async () => {
-    const { control, server, endpoint, secret, watched } = await setUp();
+    const { token, server, endpoint, secret, watched } = await setUp();
     server.use(create({ secret, log: watched.log }));
 
-    const ping = await control.ping(endpoint.id);
+    const ping = await sandbox.webhooks.ping(token, endpoint.id);
 
     expect(ping).toMatchObject({ event: 'ping', state: 'succeeded', attempts: [{ status_code: 200 }] });
     expect(watched.log.entries).toEqual([]);
