@@ -4,12 +4,14 @@ export type { BoundBookOptions } from './client/bound-book-options';
 export type { RequestOptions } from './client/request-options';
 export type { RawClient } from './client/raw-client';
 
-// Resources, as `bb.receipts`, `bb.books`, `bb.inventory`, `bb.search` and `bb.webhooks`.
-export type { Receipts } from './receipts/receipts';
-export type { Books } from './books/books';
-export type { Inventory } from './inventory/inventory';
-export type { Search } from './search/search';
-export type { CreatedWebhook, Webhooks } from './webhooks/webhooks';
+// Resources, as `bb.receipts`, `bb.books`, `bb.inventory`, `bb.search` and `bb.webhooks`. Exported as
+// values: the bundled declarations export a class as a value even under `export type`.
+export { Receipts } from './receipts/receipts';
+export { Books } from './books/books';
+export { Inventory } from './inventory/inventory';
+export { Search } from './search/search';
+export { Webhooks } from './webhooks/webhooks';
+export type { CreatedWebhook } from './webhooks/webhooks';
 
 // Pagination and incremental sync.
 export { Paginator } from './pagination/paginator';

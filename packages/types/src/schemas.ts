@@ -1,37 +1,34 @@
 import type { components, operations } from './generated/openapi';
 import type { components as sandboxComponents } from './generated/sandbox';
 
-type Schemas = components['schemas'];
-type SandboxSchemas = sandboxComponents['schemas'];
-
 /** A receipt (acquisition record) with its disposition, documents and E4473 data. */
-export type Receipt = Schemas['Receipt'];
+export type Receipt = components['schemas']['Receipt'];
 /** Body of `POST /receipts`. */
-export type ReceiptCreate = Schemas['ReceiptCreate'];
+export type ReceiptCreate = components['schemas']['ReceiptCreate'];
 /** Body of `PUT /receipts/{id}`: every field optional. */
-export type ReceiptUpdate = Schemas['ReceiptUpdate'];
+export type ReceiptUpdate = components['schemas']['ReceiptUpdate'];
 /** A receipt as carried by the `receipt.deleted` event: the receipt plus `deleted_at`. */
-export type DeletedReceipt = Schemas['DeletedReceipt'];
+export type DeletedReceipt = components['schemas']['DeletedReceipt'];
 /** The disposition recorded on a receipt. */
-export type Disposition = Schemas['Disposition'];
+export type Disposition = components['schemas']['Disposition'];
 /** Body of `POST /receipts/{id}/dispose`. */
-export type DispositionCreate = Schemas['DispositionCreate'];
+export type DispositionCreate = components['schemas']['DispositionCreate'];
 /** A document attached to a receipt (read-only in the API). */
-export type ReceiptDocument = Schemas['Document'];
+export type ReceiptDocument = components['schemas']['Document'];
 /** The E4473 data of a receipt (read-only in the API). */
-export type E4473 = Schemas['E4473'];
+export type E4473 = components['schemas']['E4473'];
 /** A logbook of the account with its counts. */
-export type Book = Schemas['Book'];
+export type Book = components['schemas']['Book'];
 /** A webhook endpoint as the API returns it (the secret is never part of it). */
-export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type WebhookEndpoint = components['schemas']['WebhookEndpoint'];
 /** Body of `POST /webhooks`. */
-export type WebhookEndpointCreate = Schemas['WebhookEndpointCreate'];
+export type WebhookEndpointCreate = components['schemas']['WebhookEndpointCreate'];
 /** Answer of `POST /webhooks`: the endpoint and its signing secret, shown only here. */
-export type WebhookEndpointCreated = Schemas['WebhookEndpointCreated'];
+export type WebhookEndpointCreated = components['schemas']['WebhookEndpointCreated'];
 /** A name an endpoint can subscribe to: an event name or `*`. */
-export type WebhookSubscription = Schemas['WebhookSubscription'];
+export type WebhookSubscription = components['schemas']['WebhookSubscription'];
 /** Name of an event the service fires. */
-export type WebhookEventName = Schemas['WebhookEventName'];
+export type WebhookEventName = components['schemas']['WebhookEventName'];
 /**
  * The body of any webhook delivery: a union discriminated on `event`.
  *
@@ -43,7 +40,7 @@ export type WebhookEventName = Schemas['WebhookEventName'];
  * }
  * ```
  */
-export type WebhookEvent = Schemas['WebhookEvent'];
+export type WebhookEvent = components['schemas']['WebhookEvent'];
 /**
  * The webhook event of one name.
  *
@@ -54,9 +51,9 @@ export type WebhookEvent = Schemas['WebhookEvent'];
  */
 export type WebhookEventOf<Name extends WebhookEventName> = Extract<WebhookEvent, { event: Name }>;
 /** Links of a page in the pagination envelope. */
-export type PaginationLinks = Schemas['PaginationLinks'];
+export type PaginationLinks = components['schemas']['PaginationLinks'];
 /** Meta of a page in the pagination envelope. */
-export type PaginationMeta = Schemas['PaginationMeta'];
+export type PaginationMeta = components['schemas']['PaginationMeta'];
 /**
  * One page of a paginated list: `{ data, links, meta }`.
  *
@@ -71,19 +68,19 @@ export interface Page<T> {
   meta: PaginationMeta;
 }
 /** Body of every error answer. */
-export type ErrorBody = Schemas['ErrorBody'];
+export type ErrorBody = components['schemas']['ErrorBody'];
 /** Body of a 422 answer: `errors` maps each request field to its messages. */
-export type ValidationErrorBody = Schemas['ValidationErrorBody'];
+export type ValidationErrorBody = components['schemas']['ValidationErrorBody'];
 /** A permission an API key can hold. */
-export type Permission = Schemas['Permission'];
+export type Permission = components['schemas']['Permission'];
 /** A type of account; only dealer, manufacturer and importer may use the API. */
-export type AccountType = Schemas['AccountType'];
+export type AccountType = components['schemas']['AccountType'];
 /** Status of a receipt. */
-export type ReceiptStatus = Schemas['ReceiptStatus'];
+export type ReceiptStatus = components['schemas']['ReceiptStatus'];
 /** A field `GET /search` can search. */
-export type SearchField = Schemas['SearchField'];
+export type SearchField = components['schemas']['SearchField'];
 /** Result of a NICS background check. */
-export type NicsResult = Schemas['NicsResult'];
+export type NicsResult = components['schemas']['NicsResult'];
 /** Query parameters of `GET /receipts`. */
 export type ReceiptListQuery = NonNullable<operations['listReceipts']['parameters']['query']>;
 /** Query parameters of `GET /inventory`. */
@@ -92,16 +89,16 @@ export type InventoryQuery = NonNullable<operations['listInventory']['parameters
 export type SearchQuery = operations['searchReceipts']['parameters']['query'];
 
 /** A sandbox account (control API). */
-export type SandboxAccount = SandboxSchemas['Account'];
+export type SandboxAccount = sandboxComponents['schemas']['Account'];
 /** A sandbox API token record; the token string itself is shown only when it is made. */
-export type SandboxToken = SandboxSchemas['Token'];
+export type SandboxToken = sandboxComponents['schemas']['Token'];
 /** The sandbox account's clock. */
-export type SandboxClock = SandboxSchemas['Clock'];
+export type SandboxClock = sandboxComponents['schemas']['Clock'];
 /** A webhook delivery and its attempts, as the sandbox records them. */
-export type SandboxDelivery = SandboxSchemas['Delivery'];
+export type SandboxDelivery = sandboxComponents['schemas']['Delivery'];
 /** One attempt of a webhook delivery. */
-export type SandboxDeliveryAttempt = SandboxSchemas['DeliveryAttempt'];
+export type SandboxDeliveryAttempt = sandboxComponents['schemas']['DeliveryAttempt'];
 /** One entry of a receipt's audit trail. */
-export type AuditEntry = SandboxSchemas['AuditEntry'];
+export type AuditEntry = sandboxComponents['schemas']['AuditEntry'];
 /** One request the sandbox answered, with Authorization redacted. */
-export type SandboxRequestLogEntry = SandboxSchemas['RequestLogEntry'];
+export type SandboxRequestLogEntry = sandboxComponents['schemas']['RequestLogEntry'];

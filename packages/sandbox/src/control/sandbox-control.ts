@@ -12,16 +12,14 @@ import type {
   WebhookEndpoint,
 } from '@boundbook/types';
 
-type Schemas = SandboxComponents['schemas'];
-
 /** Body of `POST /_sandbox/accounts`: every field optional (a dealer with the book `Main`). */
-export type AccountCreate = Schemas['AccountCreate'];
+export type AccountCreate = SandboxComponents['schemas']['AccountCreate'];
 /** Body of `POST /_sandbox/tokens`. */
-export type TokenCreate = Schemas['TokenCreate'];
+export type TokenCreate = SandboxComponents['schemas']['TokenCreate'];
 /** Body of `POST /_sandbox/receipts/{id}/documents`. */
-export type DocumentCreate = Schemas['DocumentCreate'];
+export type DocumentCreate = SandboxComponents['schemas']['DocumentCreate'];
 /** Body of `PUT /_sandbox/receipts/{id}/e4473`. */
-export type E4473Put = Schemas['E4473Put'];
+export type E4473Put = SandboxComponents['schemas']['E4473Put'];
 
 /** A new account and its first token (read, write and delete), shown only here. */
 export interface SandboxAccountCreated {

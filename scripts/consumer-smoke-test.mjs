@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+// The packages as a consumer gets them: packs each one as it would be published, installs the
+// tarballs into a new project outside the workspace, and uses them there from ESM and CommonJS,
+// through the web build of @boundbook/webhooks, under tsc, and through the boundbook-sandbox CLI.
+// Expects the packages built (`pnpm build`). Keeps the temporary folder when a step fails.
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const fixtures = fileURLToPath(new URL('consumer-smoke', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'boundbook-consumer-'));
+const tarballs = join(work, 'tarballs');
+const project = join(work, 'project');
+const started = performance.now();
+
+function step(title) {
+  console.log(`\n--> ${title} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+}
+
+function run(command, args, options = {}) {
+  return execFileSync(command, args, { cwd: project, stdio: 'inherit', encoding: 'utf8', ...options });
+}
+
+function readJson(path) {
+  return JSON.parse(readFileSync(path, 'utf8'));
+}
+
+function pack() {
+  step('Packing every package');
+  mkdirSync(tarballs);
+  const packed = [];
+  for (const dir of readdirSync(join(root, 'packages'))) {
+    const manifest = readJson(join(root, 'packages', dir, 'package.json'));
+    if (manifest.private) continue;
+    const { filename } = JSON.parse(run('pnpm', ['pack', '--json', '--pack-destination', tarballs], { cwd: join(root, 'packages', dir), stdio: 'pipe' }));
+    const published = run('tar', ['-xOzf', filename, 'package/package.json'], { cwd: tarballs, stdio: 'pipe' });
+    if (published.includes('workspace:')) throw new Error(`${manifest.name}: the packed package.json still has a workspace: range`);
+    console.log(`${manifest.name}: ${filename.replace(`${tarballs}/`, '')}`);
+    packed.push({ name: manifest.name, filename });
+  }
+  return packed;
+}
+
+function install(packed) {
+  step('Installing the tarballs into a new project');
+  mkdirSync(project);
+  const { devDependencies } = readJson(join(root, 'package.json'));
+  const { peerDependencies } = readJson(join(root, 'packages/msw/package.json'));
+  const local = Object.fromEntries(packed.map(({ name, filename }) => [name, `file:${filename}`]));
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({
+      name: 'boundbook-consumer',
+      private: true,
+      dependencies: { ...local, msw: peerDependencies.msw, typescript: devDependencies.typescript, '@types/node': devDependencies['@types/node'] },
+      // The packages depend on each other at versions the registry does not have: take the tarballs.
+      overrides: Object.fromEntries(packed.map(({ name }) => [name, `$${name}`])),
+    }, null, 2),
+  );
+  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error']);
+  const lock = readJson(join(project, 'package-lock.json'));
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    if (!path.includes('node_modules/@boundbook/')) continue;
+    if (path.lastIndexOf('node_modules/') !== 0 || !entry.resolved?.startsWith('file:')) {
+      throw new Error(`${path} was installed from ${entry.resolved}, not from the top-level tarball`);
+    }
+  }
+  cpSync(fixtures, project, { recursive: true });
+  copyFileSync(join(project, 'types.mts'), join(project, 'types.cts'));
+}
+
+async function runCli() {
+  step('Running the boundbook-sandbox CLI');
+  const bin = join(project, 'node_modules/.bin/boundbook-sandbox');
+  const env = { ...process.env, BOUNDBOOK_SANDBOX_COMPILE_CACHE: join(work, 'compile-cache') };
+  if (!run(bin, ['--help'], { stdio: 'pipe', env }).includes('Usage: boundbook-sandbox')) throw new Error('--help printed no usage');
+  const cli = spawn(bin, ['--memory', '--port', '0', '--quiet'], { cwd: project, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise((resolve) => cli.on('exit', (code, signal) => resolve(code ?? signal)));
+  try {
+    let output = '';
+    const [, apiUrl, token] = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the CLI printed no token within 20 s:\n${output}`)), 20_000);
+      cli.stdout.on('data', (chunk) => {
+        output += chunk;
+        const found = /listening on (\S+)[\s\S]*?(sbx_\S+)\s/.exec(output);
+        if (found) {
+          clearTimeout(timer);
+          resolve(found);
+        }
+      });
+      exited.then((code) => reject(new Error(`the CLI exited with ${code}:\n${output}`)));
+    });
+    const response = await fetch(`${apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } });
+    if (response.status !== 200) throw new Error(`GET ${apiUrl}/books with the printed token answered ${response.status}`);
+    console.log(`The CLI served ${apiUrl} and answered GET /books with 200.`);
+  } finally {
+    cli.kill('SIGTERM');
+  }
+  const code = await exited;
+  if (code !== 0) throw new Error(`the CLI exited with ${code} on SIGTERM`);
+}
+
+try {
+  install(pack());
+  step('Importing every package from ESM');
+  run('node', ['smoke.mjs']);
+  step('Requiring every package from CommonJS');
+  run('node', ['smoke.cjs']);
+  step('Importing and requiring the web build of @boundbook/webhooks (browser condition)');
+  run('node', ['--conditions=browser', 'web.mjs']);
+  step('Type-checking a consumer as ESM and CommonJS (tsc, module node16)');
+  run('node', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.node16.json']);
+  step('Type-checking a consumer with a bundler (tsc, moduleResolution bundler, browser condition)');
+  run('node', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.bundler.json']);
+  await runCli();
+  rmSync(work, { recursive: true, force: true });
+  console.log(`\nThe packed packages install and work in a new project (${((performance.now() - started) / 1000).toFixed(1)} s).`);
+} catch (error) {
+  console.error(`\n${error instanceof Error ? error.message : error}\nKept ${work} for inspection.`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,88 @@
+// The checks that smoke.mjs (import) and smoke.cjs (require) run on the packages they loaded, as a
+// consumer's code would use them.
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import ts from 'typescript';
+
+const RECEIPT = {
+  book: 'Main',
+  serial_number: 'SMOKE-0001',
+  manufacturer: 'Example Arms Co.',
+  model: 'Model 1',
+  type: 'Pistol',
+  caliber: '9mm',
+  receipt_date: '2026-03-14',
+  received_from: 'Example Firearms Wholesale LLC',
+  ffl_license: '9-99-999-01-6A-00001',
+};
+
+/**
+ * Asserts that every installed `@boundbook/*` package was loaded, and that each exports at run
+ * time exactly the values its declarations promise under the same condition (`import` or
+ * `require`): a value the types promise and the build lacks compiles, then fails at run time.
+ */
+export function checkExports(packages, resolutionMode) {
+  assert.deepEqual(Object.keys(packages).sort(), readdirSync('node_modules/@boundbook').sort(), 'every installed package is checked');
+  const options = { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, lib: ['lib.es2023.d.ts'], types: [], noEmit: true };
+  const mode = resolutionMode === 'import' ? ts.ModuleKind.ESNext : ts.ModuleKind.CommonJS;
+  const files = Object.keys(packages).map((name) => {
+    const { resolvedModule } = ts.resolveModuleName(`@boundbook/${name}`, `${process.cwd()}/index.ts`, options, ts.sys, undefined, undefined, mode);
+    assert.ok(resolvedModule, `@boundbook/${name} has types for ${resolutionMode}`);
+    return resolvedModule.resolvedFileName;
+  });
+  const program = ts.createProgram(files, options);
+  const checker = program.getTypeChecker();
+  for (const [index, [name, runtime]] of Object.entries(packages).entries()) {
+    const declared = checker
+      .getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(files[index])))
+      .filter((symbol) => !symbol.declarations?.some((d) => ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent.parent.isTypeOnly)))
+      .filter((symbol) => (symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol).flags & ts.SymbolFlags.Value)
+      .map((symbol) => symbol.name);
+    assert.deepEqual(Object.keys(runtime).sort(), declared.sort(), `@boundbook/${name}: the values exported at run time are those its types declare (${resolutionMode})`);
+  }
+}
+
+/** Uses every package: the core, the MSW mock with the SDK and the webhook verifier, the sandbox server. */
+export async function checkPackages(packages, setupServer) {
+  const { types, sdk, webhooks, msw, sandbox, 'sandbox-core': sandboxCore } = packages;
+
+  assert.deepEqual(types.RECEIPT_STATUSES, ['on_hand', 'disposed']);
+
+  const core = sandboxCore.createSandboxCore();
+  const account = core.createAccount({ account_type: 'dealer' });
+  const books = await core.handle({ method: 'GET', path: '/rest/v1/books', query: '', headers: { authorization: `Bearer ${account.token}` }, body: '' });
+  assert.equal(books.status, 200, 'sandbox-core answers GET /books');
+
+  // The SDK against the MSW mock; the delivery the mock signs verifies with @boundbook/webhooks.
+  const baseUrl = 'https://api.boundbook.test/rest/v1';
+  const mock = msw.createMockBoundBook({ baseUrl });
+  const server = setupServer(...mock.handlers);
+  server.listen({ onUnhandledRequest: 'error' });
+  try {
+    const bb = new sdk.BoundBook({ token: mock.createAccount().token, baseUrl });
+    const { secret } = await bb.webhooks.create({ url: 'https://hooks.example.test/in', events: ['*'] });
+    const receipt = await bb.receipts.create(RECEIPT);
+    await assert.rejects(bb.receipts.get(receipt.id + 1), sdk.NotFoundError);
+    assert.equal(mock.deliveries.length, 1, 'one delivery of receipt.created');
+    const [{ body, headers }] = mock.deliveries;
+    assert.equal(await webhooks.signPayload(secret, body), headers['X-SVC-Signature']);
+    assert.equal(await webhooks.verifySignature(secret, body, headers['X-SVC-Signature']), true);
+    assert.equal(await webhooks.verifySignature(`${secret}x`, body, headers['X-SVC-Signature']), false);
+    const event = await webhooks.constructEvent(body, headers, { secret });
+    assert.equal(event.event, 'receipt.created');
+    assert.equal(event.data.serial_number, RECEIPT.serial_number);
+  } finally {
+    server.close();
+  }
+
+  const running = await sandbox.startSandbox({ port: 0 });
+  try {
+    const { token } = await running.createAccount();
+    const response = await fetch(`${running.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(response.status, 200, 'the sandbox answers GET /books');
+    const listed = await new sdk.BoundBook({ token, baseUrl: running.apiUrl }).books.list();
+    assert.deepEqual(listed.map((book) => book.name), ['Main']);
+  } finally {
+    await running.stop();
+  }
+}

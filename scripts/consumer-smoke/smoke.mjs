@@ -1,0 +1,18 @@
+// Every package through `import`: the ESM builds and, for checkExports, the .d.ts types.
+import assert from 'node:assert/strict';
+import * as msw from '@boundbook/msw';
+import * as sandbox from '@boundbook/sandbox';
+import * as sandboxCore from '@boundbook/sandbox-core';
+import * as sdk from '@boundbook/sdk';
+import * as types from '@boundbook/types';
+import * as webhooks from '@boundbook/webhooks';
+import { setupServer } from 'msw/node';
+import { checkExports, checkPackages } from './check-packages.mjs';
+
+const packages = { msw, sandbox, 'sandbox-core': sandboxCore, sdk, types, webhooks };
+for (const name of Object.keys(packages)) {
+  assert.match(import.meta.resolve(`@boundbook/${name}`), /\/dist\/index\.js$/, `@boundbook/${name} imports its ESM build`);
+}
+checkExports(packages, 'import');
+await checkPackages(packages, setupServer);
+console.log('ESM: every package imports and works.');

@@ -1,0 +1,71 @@
+// The published declarations as a consumer's code uses them, type-checked by tsc and never run:
+// as ESM (types.mts) and as CommonJS (types.cts, a copy the smoke test makes), so both the .d.ts
+// and the .d.cts files are checked. Each @ts-expect-error proves a package's types are not `any`.
+import { createMockBoundBook, type CapturedDelivery } from '@boundbook/msw';
+import { startSandbox, type RunningSandbox } from '@boundbook/sandbox';
+import { createSandboxCore, type SandboxResponse } from '@boundbook/sandbox-core';
+import { BoundBook, NotFoundError, type CreatedWebhook, type Receipts } from '@boundbook/sdk';
+import { RECEIPT_STATUSES, type Receipt, type WebhookEvent, type WebhookEventOf } from '@boundbook/types';
+import { constructEvent, createWebhookHandler, signPayload, verifySignature } from '@boundbook/webhooks';
+import type { HttpHandler } from 'msw';
+
+export function describe(event: WebhookEvent): string {
+  switch (event.event) {
+    case 'receipt.created':
+    case 'receipt.updated':
+      return `${event.data.serial_number} in ${event.data.book}`;
+    case 'receipt.disposed':
+      return `${event.data.serial_number} to ${event.data.disposition?.disposed_to ?? 'nobody'}`;
+    case 'receipt.deleted':
+      return `${event.data.id} deleted at ${event.data.deleted_at}`;
+    case 'ping':
+      return event.data.message;
+  }
+}
+
+export async function consume(): Promise<void> {
+  const running: RunningSandbox = await startSandbox({ port: 0 });
+  const { token } = await running.createAccount({ account_type: 'importer' });
+  const bb = new BoundBook({ token, baseUrl: running.apiUrl, timeout: 5_000 });
+  const receipts: Receipts = bb.receipts;
+  const receipt: Receipt = await receipts.get(1);
+  const status: (typeof RECEIPT_STATUSES)[number] = receipt.status;
+  const { secret }: CreatedWebhook = await bb.webhooks.create({ url: 'https://hooks.example.test/in', events: ['*'] });
+  try {
+    await bb.receipts.get(2);
+  } catch (error) {
+    if (error instanceof NotFoundError) console.log(error.status, status);
+  }
+
+  const valid: boolean = await verifySignature([secret], '{}', 'sha256=00');
+  const event = await constructEvent(new TextEncoder().encode('{}'), new Headers(), { secret, toleranceSeconds: 300 });
+  const created: WebhookEventOf<'receipt.created'> | undefined = event.event === 'receipt.created' ? event : undefined;
+  const webhooks = createWebhookHandler({
+    secret,
+    on: { 'receipt.disposed': (disposed) => console.log(disposed.data.disposition?.disposed_to) },
+  });
+  const answer: Response = await webhooks.handle(new Request('https://hooks.example.test/in', { method: 'POST', body: '{}' }));
+  console.log(valid, created, answer.status, describe(event));
+
+  const core = createSandboxCore({ now: () => 0, rateLimit: 0 });
+  const books: SandboxResponse = await core.handle({ method: 'GET', path: '/rest/v1/books', query: '', headers: {} });
+  const mock = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1' });
+  const handlers: readonly HttpHandler[] = mock.handlers;
+  const deliveries: readonly CapturedDelivery[] = mock.deliveries;
+  console.log(books.status, handlers.length, deliveries.length);
+
+  // @ts-expect-error: a receipt's status is 'on_hand' or 'disposed'
+  const sold: Receipt['status'] = 'sold';
+  // @ts-expect-error: the client's timeout is a number of milliseconds
+  new BoundBook({ timeout: '5s' });
+  // @ts-expect-error: signPayload resolves to the signature's text
+  const signature: number = await signPayload(secret, '{}');
+  // @ts-expect-error: the core's request needs its method
+  await core.handle({ path: '/rest/v1/books', query: '', headers: {} });
+  // @ts-expect-error: the sandbox's port is a number
+  await startSandbox({ port: '4010' });
+  // @ts-expect-error: the mock needs the API's base URL
+  createMockBoundBook({});
+  console.log(sold, signature);
+  await running.stop();
+}
