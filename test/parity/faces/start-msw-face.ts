@@ -1,6 +1,6 @@
 import { createMockBoundBook } from '@boundbook/msw';
 import type { Face, FaceOptions } from './face';
-import { setupServer } from './msw-node';
+import { setupServer } from 'msw/node';
 
 /** Where the MSW face answers: a name that no network could resolve, so nothing leaks out. */
 const BASE_URL = 'https://api.boundbook.test/rest/v1';
