@@ -31,12 +31,16 @@ export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBoo
   if (options.deliverWebhooks !== undefined && typeof options.deliverWebhooks !== 'boolean') {
     throw new TypeError('[@boundbook/msw] deliverWebhooks must be true or false');
   }
+  if (options.now !== undefined && typeof options.now !== 'function') {
+    throw new TypeError('[@boundbook/msw] now must be a function returning epoch milliseconds, such as () => Date.now()');
+  }
   const deliverWebhooks = options.deliverWebhooks ?? false;
   const captured: CapturedDelivery[] = [];
   const makeCore = (): SandboxCoreInstance =>
     createSandboxCore({
       sendDelivery: createCapturingSender(captured, deliverWebhooks),
       ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
+      ...(options.now === undefined ? {} : { now: options.now }),
     });
   let core = makeCore();
 

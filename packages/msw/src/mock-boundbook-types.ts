@@ -16,6 +16,11 @@ export interface MockBoundBookOptions {
   deliverWebhooks?: boolean | undefined;
   /** Requests per minute per token; `0` lifts the limit. Defaults to 60, as the service. */
   rateLimit?: number | undefined;
+  /**
+   * Wall clock in milliseconds since the epoch; each account's clock adds its own offset. Defaults
+   * to `Date.now`; a fixed value makes due times and timestamps exact in tests.
+   */
+  now?: (() => number) | undefined;
 }
 
 /** One captured attempt of a webhook delivery, exactly as it was (or would have been) sent. */
