@@ -1,7 +1,8 @@
-import { AuthenticationError } from '@boundbook/sdk';
+import { AuthenticationError, InternalServerError } from '@boundbook/sdk';
+import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { receiveShipment, type Shipment } from '../src/receive-shipment';
-import { mock, newClient } from './mock-service';
+import { mock, newClient, server } from './mock-service';
 
 const shipment: Shipment = {
   receivedOn: '2025-03-14',
@@ -52,5 +53,20 @@ describe('receiveShipment(bb, shipment)', () => {
     const bb = newClient(`${token}-revoked`);
     await expect(receiveShipment(bb, shipment)).rejects.toBeInstanceOf(AuthenticationError);
     expect((await newClient(token).receipts.list()).meta.total).toBe(0);
+  });
+
+  it('stops when the service fails, keeping what was recorded before', async () => {
+    const bb = newClient();
+    let calls = 0;
+    // The second POST /receipts fails as an outage would; the mock answers everything else.
+    server.use(
+      mock.http.post('/receipts', () => {
+        calls += 1;
+        return calls === 2 ? HttpResponse.json({ message: 'Service unavailable.' }, { status: 503 }) : undefined;
+      }),
+    );
+    await expect(receiveShipment(bb, shipment)).rejects.toBeInstanceOf(InternalServerError);
+    const page = await bb.receipts.list();
+    expect(page.data.map((receipt) => receipt.serial_number)).toEqual(['EXA-100001']);
   });
 });

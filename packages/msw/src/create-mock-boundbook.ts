@@ -1,6 +1,7 @@
 import { createSandboxCore, PAYLOAD_TOO_LARGE_MESSAGE, type SandboxCoreInstance, type SandboxRequest, type SandboxResponse } from '@boundbook/sandbox-core';
 import { http, type HttpHandler, type HttpResponse } from 'msw';
 import { createCapturingSender } from './create-capturing-sender';
+import { createContractHttp } from './create-contract-http';
 import { MockBoundBookError } from './mock-boundbook-error';
 import type { CapturedDelivery, MockBoundBook, MockBoundBookOptions, MockClockState } from './mock-boundbook-types';
 import { readBaseUrl } from './read-base-url';
@@ -86,6 +87,7 @@ export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBoo
 
   return {
     handlers,
+    http: createContractHttp(apiUrl),
     createAccount: (input) => core.createAccount(input),
     clock: {
       now: (token) => control(token, 'GET', '/_sandbox/clock'),

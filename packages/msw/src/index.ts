@@ -8,6 +8,19 @@ export type {
   MockClockState,
 } from './mock-boundbook-types';
 
+// Handlers typed from the contract, to override the mock in one test.
+export { createContractHttp } from './create-contract-http';
+export type {
+  ContractHandlerFactory,
+  ContractHttp,
+  ContractMethod,
+  ContractPath,
+  ContractPathParams,
+  ContractRequestBody,
+  ContractResolver,
+  ContractResponseBody,
+} from './contract-http-types';
+
 // Errors.
 export { MockBoundBookError } from './mock-boundbook-error';
 

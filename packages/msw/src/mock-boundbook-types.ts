@@ -1,5 +1,6 @@
 import type { CreateAccountInput, CreatedAccount } from '@boundbook/sandbox-core';
 import type { HttpHandler } from 'msw';
+import type { ContractHttp } from './contract-http-types';
 
 /** Options of {@link createMockBoundBook}. */
 export interface MockBoundBookOptions {
@@ -56,6 +57,13 @@ export interface MockClock {
 export interface MockBoundBook {
   /** Handlers for `${baseUrl}/*` and `${origin}/_sandbox/*`, for `setupServer` or `setupWorker`. */
   readonly handlers: readonly HttpHandler[];
+  /**
+   * MSW's `http` narrowed to the contract, for handlers that override the mock in one test
+   * (`server.use(...)`): `http.get('/receipts/{id}', resolver)` matches `${baseUrl}/receipts/:id`,
+   * and the path, its parameters, the request body and the response body are typed from
+   * `@boundbook/types`.
+   */
+  readonly http: ContractHttp;
   /** Makes an isolated account with the book `Main` and a token holding every permission. */
   createAccount(options?: CreateAccountInput): CreatedAccount;
   /** The per-account clock. */
