@@ -2,6 +2,7 @@ import { signPayload } from '@boundbook/webhooks';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockBoundBook, MockBoundBookError } from '../src/index';
+import { receiptCreate as receipt } from './support/receipt-create';
 
 const BASE_URL = 'https://api.boundbook.test/rest/v1';
 const mock = createMockBoundBook({ baseUrl: BASE_URL });
@@ -11,17 +12,6 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => mock.reset());
 afterAll(() => server.close());
 
-const receipt = {
-  book: 'Main',
-  serial_number: 'EXA-000123',
-  manufacturer: 'Example Arms Co.',
-  model: 'Model 1',
-  type: 'Pistol',
-  caliber: '9mm',
-  receipt_date: '2025-03-14',
-  received_from: 'Example Firearms Wholesale LLC',
-  ffl_license: '9-99-999-01-6A-00001',
-};
 
 function call(token: string | undefined, method: string, path: string, body?: unknown): Promise<Response> {
   return fetch(`${BASE_URL}${path}`, {

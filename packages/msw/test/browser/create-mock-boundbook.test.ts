@@ -3,6 +3,7 @@ import { verifySignature } from '@boundbook/webhooks';
 import { setupWorker } from 'msw/browser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockBoundBook } from '../../src/index';
+import { receiptCreate as receipt } from '../support/receipt-create';
 
 const baseUrl = 'https://api.boundbook.test/rest/v1';
 const mock = createMockBoundBook({ baseUrl });
@@ -14,17 +15,6 @@ beforeAll(async () => {
 afterEach(() => mock.reset());
 afterAll(() => worker.stop());
 
-const receipt = {
-  book: 'Main',
-  serial_number: 'EXA-000123',
-  manufacturer: 'Example Arms Co.',
-  model: 'Model 1',
-  type: 'Pistol',
-  caliber: '9mm',
-  receipt_date: '2025-03-14',
-  received_from: 'Example Firearms Wholesale LLC',
-  ffl_license: '9-99-999-01-6A-00001',
-} as const;
 
 describe('createMockBoundBook(options) under setupWorker in Chromium', () => {
   it('registers MSW’s worker script, which then controls the page', () => {
