@@ -9,21 +9,23 @@ export type ContractPath<M extends ContractMethod> = {
   [P in keyof paths]: [NonNullable<paths[P][M]>] extends [never] ? never : P;
 }[keyof paths];
 
-type Operation<P extends keyof paths, M extends ContractMethod> = NonNullable<paths[P][M]>;
+/** The contract's operation at `path` and `method`, as openapi-typescript generated it. */
+export type ContractOperation<P extends keyof paths, M extends ContractMethod> = NonNullable<paths[P][M]>;
 
-type JsonContent<T> = T extends { content: { 'application/json': infer Body extends DefaultBodyType } } ? Body : never;
+/** The `application/json` body of a request or response object of the generated types; `never` without one. */
+export type ContractJsonBody<T> = T extends { content: { 'application/json': infer Body extends DefaultBodyType } } ? Body : never;
 
 /** The path parameters of an operation, as MSW gives them: strings. */
 export type ContractPathParams<P extends keyof paths, M extends ContractMethod> =
-  Operation<P, M> extends { parameters: { path: infer Params } }
+  ContractOperation<P, M> extends { parameters: { path: infer Params } }
     ? [Params] extends [Record<string, unknown>]
       ? { [K in keyof Params]: string }
       : Record<string, never>
     : Record<string, never>;
 
 /** The JSON body the operation takes; `never` when it takes none. */
-export type ContractRequestBody<P extends keyof paths, M extends ContractMethod> = JsonContent<
-  NonNullable<Operation<P, M> extends { requestBody?: infer Body } ? Body : never>
+export type ContractRequestBody<P extends keyof paths, M extends ContractMethod> = ContractJsonBody<
+  NonNullable<ContractOperation<P, M> extends { requestBody?: infer Body } ? Body : never>
 >;
 
 /**
@@ -31,7 +33,7 @@ export type ContractRequestBody<P extends keyof paths, M extends ContractMethod>
  * bodies), plus `undefined` for answers without a body such as a 204.
  */
 export type ContractResponseBody<P extends keyof paths, M extends ContractMethod> =
-  | { [S in keyof Operation<P, M>['responses']]: JsonContent<Operation<P, M>['responses'][S]> }[keyof Operation<P, M>['responses']]
+  | { [S in keyof ContractOperation<P, M>['responses']]: ContractJsonBody<ContractOperation<P, M>['responses'][S]> }[keyof ContractOperation<P, M>['responses']]
   | undefined;
 
 /** The resolver of one contract operation: params, request body and response body typed from the contract. */

@@ -13,7 +13,9 @@ export { createContractHttp } from './create-contract-http';
 export type {
   ContractHandlerFactory,
   ContractHttp,
+  ContractJsonBody,
   ContractMethod,
+  ContractOperation,
   ContractPath,
   ContractPathParams,
   ContractRequestBody,
