@@ -111,8 +111,8 @@ export class ScenarioContext {
     await this.#transcript.recordingFetch()(`${this.face.apiUrl}${path}`, init);
   }
 
-  /** The URL of the receiver's `path`: `/ok` answers 204, `/fail` 500. */
-  hookUrl(path: '/ok' | '/fail'): string {
+  /** The URL of the receiver's `path`: `/ok` answers 204, `/fail` 500, `/redirect` 302. */
+  hookUrl(path: '/ok' | '/fail' | '/redirect'): string {
     return `${this.#receiver.origin}${path}`;
   }
 

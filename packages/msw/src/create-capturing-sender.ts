@@ -1,13 +1,20 @@
-import type { DeliveryOutcome, DeliveryRequest, DeliverySender } from '@boundbook/sandbox-core';
+import {
+  describeDeliveryFailure,
+  describeDeliveryTimeout,
+  type DeliveryOutcome,
+  type DeliveryRequest,
+  type DeliverySender,
+} from '@boundbook/sandbox-core';
+import { WEBHOOK_TIMEOUT_SECONDS } from '@boundbook/types';
 import type { CapturedDelivery } from './mock-boundbook-types';
 
-/** How long a receiver has to answer a real delivery, as the service: 5 s. */
-const TIMEOUT_MS = 5000;
+const TIMEOUT_MS = WEBHOOK_TIMEOUT_SECONDS * 1000;
 
 /**
  * A transport of webhook deliveries that records each attempt in `captured`. Unless `deliver` is
  * true it sends nothing and reports a 200; otherwise it POSTs the attempt with `fetch` (no
- * redirect followed, 5 s time-out) and reports the status, or why none came.
+ * redirect followed, the service's 5 s time-out) and reports the status, or why none came, in the
+ * sandbox's words.
  *
  * @example
  * ```ts
@@ -19,22 +26,33 @@ export function createCapturingSender(captured: CapturedDelivery[], deliver: boo
   return async (request: DeliveryRequest): Promise<DeliveryOutcome> => {
     captured.push({ url: request.url, headers: { ...request.headers }, body: request.body });
     if (!deliver) return { status: 200 };
+    let response: Response;
     try {
-      const response = await fetch(request.url, {
+      response = await fetch(request.url, {
         method: request.method,
         headers: request.headers,
         body: request.body,
         redirect: 'manual',
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
-      // Drained rather than cancelled: under msw/node, cancelling the body of a request let through
-      // to the network never settles (mswjs/interceptors#799), so each attempt lasted the whole
-      // time-out. The time-out still bounds the read, and the status is known already.
-      await response.arrayBuffer().catch(() => undefined);
-      return { status: response.status };
     } catch (error) {
-      if (error instanceof DOMException && error.name === 'TimeoutError') return { error: 'No answer within 5 seconds.' };
-      return { error: error instanceof Error ? error.message : String(error) };
+      return { error: describeFetchFailure(error) };
     }
+    // Drained rather than cancelled: under msw/node, cancelling the body of a request let through
+    // to the network never settles (mswjs/interceptors#799). The status is known already, as the
+    // sandbox's is once the headers are in; the time-out still cuts off a body that never ends.
+    await response.arrayBuffer().catch(() => undefined);
+    // Browsers hide a redirect's status behind an opaque answer (status 0).
+    if (response.type === 'opaqueredirect') return { error: 'The endpoint answered with a redirect, which is not followed.' };
+    return { status: response.status };
   };
+}
+
+function describeFetchFailure(error: unknown): string {
+  if (error instanceof DOMException && error.name === 'TimeoutError') return describeDeliveryTimeout(TIMEOUT_MS);
+  // Node's fetch (undici) rejects with "fetch failed" and puts the socket's error, with its code, in `cause`.
+  const cause = error instanceof Error ? error.cause : undefined;
+  const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : undefined;
+  const message = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+  return describeDeliveryFailure(code, message);
 }

@@ -1,9 +1,11 @@
 import { http, type HttpResponseResolver } from 'msw';
 import type { ContractHttp, ContractMethod } from './contract-http-types';
+import { readBaseUrl } from './read-base-url';
 
 /**
- * MSW's `http` for the contract's operations at `apiUrl`: `get('/receipts/{id}', resolver)`
- * matches `${apiUrl}/receipts/:id`, with the resolver typed from `@boundbook/types`.
+ * MSW's `http` for the contract's operations at `baseUrl` (an http(s) origin and `/rest/v1`,
+ * else a `TypeError`): `get('/receipts/{id}', resolver)` matches `${baseUrl}/receipts/:id`, with
+ * the resolver typed from `@boundbook/types`.
  *
  * @example
  * ```ts
@@ -11,7 +13,8 @@ import type { ContractHttp, ContractMethod } from './contract-http-types';
  * server.use(api.get('/receipts/{id}', () => HttpResponse.json({ message: 'Service unavailable.' }, { status: 503 })));
  * ```
  */
-export function createContractHttp(apiUrl: string): ContractHttp {
+export function createContractHttp(baseUrl: string): ContractHttp {
+  const { apiUrl } = readBaseUrl(baseUrl, 'createContractHttp');
   const factory =
     (method: ContractMethod) =>
     (path: string, resolver: HttpResponseResolver, options?: Parameters<typeof http.get>[2]) =>

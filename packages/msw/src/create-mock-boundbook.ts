@@ -4,7 +4,7 @@ import { createCapturingSender } from './create-capturing-sender';
 import { createContractHttp } from './create-contract-http';
 import { MockBoundBookError } from './mock-boundbook-error';
 import type { CapturedDelivery, MockBoundBook, MockBoundBookOptions, MockClockState } from './mock-boundbook-types';
-import { readBaseUrl } from './read-base-url';
+import { readMockOptions } from './read-mock-options';
 import { toHttpResponse } from './to-http-response';
 import { toSandboxRequest } from './to-sandbox-request';
 
@@ -28,20 +28,13 @@ import { toSandboxRequest } from './to-sandbox-request';
  * ```
  */
 export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBook {
-  const { apiUrl, origin, pathPrefix } = readBaseUrl(options.baseUrl);
-  if (options.deliverWebhooks !== undefined && typeof options.deliverWebhooks !== 'boolean') {
-    throw new TypeError('[@boundbook/msw] deliverWebhooks must be true or false');
-  }
-  if (options.now !== undefined && typeof options.now !== 'function') {
-    throw new TypeError('[@boundbook/msw] now must be a function returning epoch milliseconds, such as () => Date.now()');
-  }
-  const deliverWebhooks = options.deliverWebhooks ?? false;
+  const { apiUrl, origin, deliverWebhooks, rateLimit, now } = readMockOptions(options);
   const captured: CapturedDelivery[] = [];
   const makeCore = (): SandboxCoreInstance =>
     createSandboxCore({
       sendDelivery: createCapturingSender(captured, deliverWebhooks),
-      ...(options.rateLimit === undefined ? {} : { rateLimit: options.rateLimit }),
-      ...(options.now === undefined ? {} : { now: options.now }),
+      ...(rateLimit === undefined ? {} : { rateLimit }),
+      ...(now === undefined ? {} : { now }),
     });
   let core = makeCore();
 
@@ -54,11 +47,11 @@ export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBoo
   }
 
   const resolver = async ({ request }: { request: Request }): Promise<HttpResponse<string>> => {
-    const sandboxRequest = await toSandboxRequest(request, pathPrefix);
+    const sandboxRequest = await toSandboxRequest(request);
     if (sandboxRequest === 'too-large') {
       return toHttpResponse({ status: 413, headers: {}, body: { message: PAYLOAD_TOO_LARGE_MESSAGE } });
     }
-    return toHttpResponse(await answer(sandboxRequest));
+    return toHttpResponse(await answer(sandboxRequest), sandboxRequest.method);
   };
 
   async function control(token: string, method: string, path: string, body?: unknown): Promise<MockClockState> {
@@ -83,12 +76,25 @@ export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBoo
     return (response.body as { data: MockClockState }).data;
   }
 
-  const handlers: HttpHandler[] = [http.all(`${apiUrl}/*`, resolver), http.all(`${origin}/_sandbox/*`, resolver)];
+  // The base URL itself names no operation, but it is the service's: the core answers it with a 404.
+  const handlers: HttpHandler[] = [
+    http.all(apiUrl, resolver),
+    http.all(`${apiUrl}/*`, resolver),
+    http.all(`${origin}/_sandbox/*`, resolver),
+  ];
 
   return {
     handlers,
     http: createContractHttp(apiUrl),
-    createAccount: (input) => core.createAccount(input),
+    createAccount(input) {
+      try {
+        return core.createAccount(input);
+      } catch (error) {
+        if (!(error instanceof TypeError)) throw error;
+        const reason = error.message.replace(/^\[@boundbook\/sandbox-core\] createAccount:? ?/, '');
+        throw new TypeError(`[@boundbook/msw] createAccount(): ${reason}`, { cause: error });
+      }
+    },
     clock: {
       now: (token) => control(token, 'GET', '/_sandbox/clock'),
       advance: (token, seconds) => control(token, 'POST', '/_sandbox/clock/advance', { seconds }),

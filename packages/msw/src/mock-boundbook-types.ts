@@ -1,4 +1,5 @@
 import type { CreateAccountInput, CreatedAccount } from '@boundbook/sandbox-core';
+import type { SandboxClock } from '@boundbook/types';
 import type { HttpHandler } from 'msw';
 import type { ContractHttp } from './contract-http-types';
 
@@ -34,13 +35,8 @@ export interface CapturedDelivery {
   readonly body: string;
 }
 
-/** An account's clock, as `GET /_sandbox/clock` answers it. */
-export interface MockClockState {
-  /** The account's current time, ISO 8601. */
-  readonly now: string;
-  /** How far the account's clock is ahead of real time, in seconds. */
-  readonly offset_seconds: number;
-}
+/** An account's clock, as `GET /_sandbox/clock` answers it: `{ now, offset_seconds }`. */
+export type MockClockState = SandboxClock;
 
 /** The per-account clock, read and advanced through the control API with an account's token. */
 export interface MockClock {

@@ -1,8 +1,8 @@
 import { MAX_BODY_BYTES, type SandboxRequest } from '@boundbook/sandbox-core';
 
 /**
- * Turns a Fetch request into the core's transport-free request: upper-case method, the path from
- * `pathPrefix` on (so that `/rest/v1` starts it), the raw query without `?`, lower-case headers
+ * Turns a Fetch request into the core's transport-free request: upper-case method, the path, the
+ * raw query without `?`, lower-case headers
  * with `host` and `x-forwarded-proto` taken from the URL (the core builds pagination links from
  * them, so an `https` base URL gets `https` links, as the sandbox behind a proxy does), and the
  * body as UTF-8 text (`undefined` when empty). Resolves with `'too-large'` for a body over 1 MB,
@@ -10,12 +10,12 @@ import { MAX_BODY_BYTES, type SandboxRequest } from '@boundbook/sandbox-core';
  *
  * @example
  * ```ts
- * const sandboxRequest = await toSandboxRequest(new Request('https://api.test/rest/v1/books?page=2'), '');
+ * const sandboxRequest = await toSandboxRequest(new Request('https://api.test/rest/v1/books?page=2'));
  * sandboxRequest.path; // '/rest/v1/books'
  * sandboxRequest.query; // 'page=2'
  * ```
  */
-export async function toSandboxRequest(request: Request, pathPrefix: string): Promise<SandboxRequest | 'too-large'> {
+export async function toSandboxRequest(request: Request): Promise<SandboxRequest | 'too-large'> {
   const url = new URL(request.url);
   const headers: Record<string, string> = {};
   request.headers.forEach((value, name) => {
@@ -29,10 +29,9 @@ export async function toSandboxRequest(request: Request, pathPrefix: string): Pr
     if (bytes.byteLength > MAX_BODY_BYTES) return 'too-large';
     body = bytes.byteLength === 0 ? undefined : new TextDecoder().decode(bytes);
   }
-  const path = url.pathname.startsWith(`${pathPrefix}/`) ? url.pathname.slice(pathPrefix.length) : url.pathname;
   return {
     method: request.method.toUpperCase(),
-    path,
+    path: url.pathname,
     query: url.search.startsWith('?') ? url.search.slice(1) : url.search,
     headers,
     body,

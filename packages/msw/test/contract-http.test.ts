@@ -1,9 +1,9 @@
 import { HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { createMockBoundBook } from '../src/index';
+import { createContractHttp, createMockBoundBook } from '../src/index';
 
-const BASE_URL = 'https://api.boundbook.test/prefix/rest/v1';
+const BASE_URL = 'https://api.boundbook.test/rest/v1';
 const mock = createMockBoundBook({ baseUrl: BASE_URL });
 const server = setupServer(...mock.handlers);
 
@@ -39,4 +39,9 @@ it('mock.http.get(path, resolver) overrides one operation at the base URL, with 
 it('mock.http.post(path, resolver) can answer with a network error', async () => {
   server.use(mock.http.post('/receipts', () => HttpResponse.error()));
   await expect(fetch(`${BASE_URL}/receipts`, { method: 'POST', body: '{}' })).rejects.toThrow(TypeError);
+});
+
+it('createContractHttp(baseUrl) throws a TypeError for a base URL its handlers would never match', () => {
+  expect(() => createContractHttp('api.boundbook.test/rest/v1')).toThrow(/^\[@boundbook\/msw\] createContractHttp\(\): baseUrl must be/);
+  expect(createContractHttp(`${BASE_URL}/`).get('/books', () => undefined).info.header).toBe(`GET ${BASE_URL}/books`);
 });

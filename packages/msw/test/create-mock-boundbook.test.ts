@@ -25,10 +25,34 @@ function call(token: string | undefined, method: string, path: string, body?: un
 }
 
 describe('createMockBoundBook(options)', () => {
-  it('throws a TypeError for a base URL that does not end in /rest/v1', () => {
-    expect(() => createMockBoundBook({ baseUrl: 'https://api.boundbook.test/v1' })).toThrow(
-      /^\[@boundbook\/msw\] baseUrl must be/,
-    );
+  it.each([
+    ['a base URL that does not end in /rest/v1', { baseUrl: 'https://api.boundbook.test/v1' }, /baseUrl must be an http\(s\) origin followed by \/rest\/v1/],
+    ['a base URL with a path before /rest/v1', { baseUrl: 'https://api.boundbook.test/api/rest/v1' }, /baseUrl must be/],
+    ['a base URL that is not http(s)', { baseUrl: 'ftp://api.boundbook.test/rest/v1' }, /baseUrl must be/],
+    ['a rateLimit that is not a whole number', { baseUrl: BASE_URL, rateLimit: 1.5 }, /rateLimit must be a whole number/],
+    ['a negative rateLimit', { baseUrl: BASE_URL, rateLimit: -1 }, /rateLimit must be a whole number/],
+    ['a deliverWebhooks that is not a boolean', { baseUrl: BASE_URL, deliverWebhooks: 'yes' }, /deliverWebhooks must be true or false/],
+    ['a now that is not a function', { baseUrl: BASE_URL, now: 0 }, /now must be a function/],
+    ['no options at all', undefined, /pass the options/],
+  ])('throws a TypeError naming the package for %s', (_case, options, message) => {
+    const make = () => createMockBoundBook(options as never);
+    expect(make).toThrow(TypeError);
+    expect(make).toThrow(/^\[@boundbook\/msw\] createMockBoundBook\(\): /);
+    expect(make).toThrow(message);
+  });
+
+  it('createAccount(options) throws a TypeError naming the package for an account the service refuses', () => {
+    expect(() => mock.createAccount({ account_type: 'gunsmith' as never })).toThrow(/^\[@boundbook\/msw\] createAccount\(\): .*account_type/);
+  });
+
+  it('answers the base URL itself with the 404 of an unknown route, and HEAD without a body', async () => {
+    const { token } = mock.createAccount();
+    const base = await call(token, 'GET', '');
+    expect(base.status).toBe(404);
+    expect(await base.json()).toEqual({ message: 'The route GET /rest/v1 could not be found.' });
+    const head = await fetch(`${BASE_URL}/books`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } });
+    expect(head.status).toBe(404);
+    expect(await head.text()).toBe('');
   });
 
   it('createAccount() returns an account and a token the handlers accept', async () => {

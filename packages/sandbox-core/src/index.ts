@@ -46,3 +46,4 @@ export { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from './http/body-limit';
 export { signDelivery } from './outbox/sign-delivery';
 export { buildDeliveryRequest } from './deliveries/build-delivery-request';
 export type { DeliveryOutcome, DeliveryRequest, DeliverySender } from './deliveries/delivery-sender';
+export { describeDeliveryFailure, describeDeliveryTimeout } from './deliveries/describe-delivery-failure';

@@ -52,12 +52,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     now: options.now,
   });
   await sandbox.start();
-  return {
-    ...connectSandbox(sandbox.origin),
-    // In process: no round trip, and resolved once the account is saved.
-    createAccount: (input) => sandbox.createAccount(input),
-    stop: () => sandbox.stop(),
-  };
+  return { ...connectSandbox(sandbox.origin), stop: () => sandbox.stop() };
 }
 
 function assertWholeNumber(name: string, value: number | undefined, max: number): void {

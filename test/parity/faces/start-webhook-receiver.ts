@@ -3,14 +3,14 @@ import type { AddressInfo } from 'node:net';
 
 /** One webhook request as the receiver got it. */
 export interface ReceivedWebhook {
-  /** The path it was sent to: `/ok` or `/fail`. */
+  /** The path it was sent to: `/ok`, `/fail` or `/redirect`. */
   readonly path: string;
   readonly headers: IncomingHttpHeaders;
   /** The exact body text, as signed. */
   readonly body: string;
 }
 
-/** A local endpoint for webhook deliveries: `/ok` answers 204, anything else 500. */
+/** A local endpoint for webhook deliveries: `/ok` answers 204, `/redirect` 302 to `/ok`, anything else 500. */
 export interface WebhookReceiver {
   /** `http://127.0.0.1:port`. */
   readonly origin: string;
@@ -37,7 +37,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     request.on('end', () => {
       const path = request.url ?? '/';
       received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
-      response.writeHead(path === '/ok' ? 204 : 500).end();
+      if (path === '/redirect') response.writeHead(302, { location: '/ok' }).end();
+      else response.writeHead(path === '/ok' ? 204 : 500).end();
     });
   });
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));

@@ -55,4 +55,23 @@ export const webhookScenarios: readonly Scenario[] = [
       await context.noteReceived({ '/fail': failing.secret });
     },
   },
+  {
+    name: 'words failed attempts alike: a redirect (not followed) and a refused connection',
+    statuses: [200, 201],
+    run: async (context) => {
+      const token = await context.account();
+      const bb = context.client(token);
+      const redirecting = await context.call('webhooks.create() redirecting', () =>
+        bb.webhooks.create({ url: context.hookUrl('/redirect'), events: ['receipt.created'] }),
+      );
+      // Port 2 of the loopback interface: nothing listens there, so the connection is refused (port 1
+      // would not do: fetch refuses it outright as a blocked port).
+      const refused = await context.call('webhooks.create() where nothing listens', () =>
+        bb.webhooks.create({ url: 'http://127.0.0.1:2/closed', events: ['receipt.created'] }),
+      );
+      await context.control(token, 'POST', `/_sandbox/webhooks/${redirecting.endpoint.id}/ping`);
+      await context.control(token, 'POST', `/_sandbox/webhooks/${refused.endpoint.id}/ping`);
+      await context.control(token, 'GET', '/_sandbox/deliveries');
+    },
+  },
 ];

@@ -36,6 +36,13 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
     }
     const text = await response.text();
     const parsed: unknown = text === '' ? undefined : parseJson(text);
+    if (response.ok && response.status !== 204 && (typeof parsed !== 'object' || parsed === null)) {
+      throw new SandboxControlError(
+        response.status,
+        parsed,
+        `[@boundbook/sandbox] ${method} ${path} answered ${response.status} without JSON: is ${origin} a BoundBook sandbox?`,
+      );
+    }
     if (!response.ok) {
       const message = (parsed as { message?: unknown } | undefined)?.message;
       throw new SandboxControlError(

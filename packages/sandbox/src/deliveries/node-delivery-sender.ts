@@ -1,6 +1,12 @@
 import http, { type ClientRequest } from 'node:http';
 import https from 'node:https';
-import type { DeliveryOutcome, DeliveryRequest, DeliverySender } from '@boundbook/sandbox-core';
+import {
+  describeDeliveryFailure,
+  describeDeliveryTimeout,
+  type DeliveryOutcome,
+  type DeliveryRequest,
+  type DeliverySender,
+} from '@boundbook/sandbox-core';
 import { WEBHOOK_TIMEOUT_SECONDS } from '@boundbook/types';
 
 /** Options of {@link createNodeDeliverySender}. */
@@ -43,7 +49,7 @@ export function createNodeDeliverySender(options: NodeDeliverySenderOptions = {}
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64 };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
   const inFlight = new Set<ClientRequest>();
-  const timeoutError = `No answer within ${formatSeconds(timeoutMs)}.`;
+  const timeoutError = describeDeliveryTimeout(timeoutMs);
 
   const send = (request: DeliveryRequest): Promise<DeliveryOutcome> =>
     new Promise((resolve) => {
@@ -85,9 +91,9 @@ export function createNodeDeliverySender(options: NodeDeliverySenderOptions = {}
         settle({ status: response.statusCode ?? 0 });
         response.once('end', done).once('error', done).once('close', done).resume();
       });
-      client.once('error', (error) => {
+      client.once('error', (error: NodeJS.ErrnoException) => {
         done();
-        settle({ error: describeFailure(error) });
+        settle({ error: describeDeliveryFailure(error.code, error.message) });
       });
       client.end(body);
     });
@@ -102,27 +108,4 @@ export function createNodeDeliverySender(options: NodeDeliverySenderOptions = {}
       agents.https.destroy();
     },
   };
-}
-
-/** The reason of a failed connection, in the words of the control API's `error`. */
-function describeFailure(error: NodeJS.ErrnoException): string {
-  switch (error.code) {
-    case 'ECONNREFUSED':
-      return 'Connection refused.';
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return 'The host name could not be resolved.';
-    case 'ECONNRESET':
-      return 'The connection was reset before an answer.';
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return 'The host is unreachable.';
-    default:
-      return `The request failed: ${error.message}`;
-  }
-}
-
-function formatSeconds(ms: number): string {
-  const seconds = ms / 1000;
-  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(3).replace(/0+$/, '')} seconds`;
 }

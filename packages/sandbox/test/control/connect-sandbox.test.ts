@@ -120,3 +120,24 @@ describe('connectSandbox(url)', () => {
     });
   });
 });
+
+describe('startSandbox()', () => {
+  it('createAccount(options) rejects a refused account with the SandboxControlError of the 422, as connectSandbox does', async () => {
+    const failure = await running.createAccount({ account_type: 'gunsmith' as never }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(SandboxControlError);
+    expect(failure).toMatchObject({ status: 422, body: { errors: { account_type: expect.any(Array) } } });
+  });
+});
+
+describe('connectSandbox(url) against something that is not a sandbox', () => {
+  it('rejects a 2xx answer that is not JSON instead of resolving with nothing', async () => {
+    const control = connectSandbox('http://127.0.0.1:4010', {
+      fetch: () => Promise.resolve(new Response('<!doctype html><title>Welcome</title>', { status: 200 })),
+    });
+    await expect(control.clock.now('sbx_token')).rejects.toMatchObject({
+      name: 'SandboxControlError',
+      status: 200,
+      message: '[@boundbook/sandbox] GET /_sandbox/clock answered 200 without JSON: is http://127.0.0.1:4010 a BoundBook sandbox?',
+    });
+  });
+});
