@@ -7,6 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -99,7 +100,14 @@ async function runCli() {
   } finally {
     cli.kill('SIGTERM');
   }
-  const code = await exited;
+  // A CLI that ignores SIGTERM must fail the run, not hang CI: it gets 10 s, then SIGKILL.
+  // (The timer is unref'd, so that it does not keep the script alive once the CLI has exited.)
+  const code = await Promise.race([exited, delay(10_000, 'deadline', { ref: false })]);
+  if (code === 'deadline') {
+    cli.kill('SIGKILL');
+    await exited;
+    throw new Error('the CLI was still running 10 s after SIGTERM: it was killed with SIGKILL; it must close its server and exit on SIGTERM');
+  }
   if (code !== 0) throw new Error(`the CLI exited with ${code} on SIGTERM`);
 }
 

@@ -11,7 +11,7 @@ const RECEIPT = {
   model: 'Model 1',
   type: 'Pistol',
   caliber: '9mm',
-  receipt_date: '2026-03-14',
+  receipt_date: '2025-03-14',
   received_from: 'Example Firearms Wholesale LLC',
   ffl_license: '9-99-999-01-6A-00001',
 };

@@ -14,12 +14,15 @@ const execFileAsync = promisify(execFile);
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const cli = join(import.meta.dirname, '..', 'src', 'cli.ts');
 const newAccount = useSandbox();
+// Each test starts Node with tsx, which compiles the command at each start: past vitest's default
+// 5 s on a busy CI machine.
+const PROCESS_TIMEOUT_MS = 20_000;
 
 function runCli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
   return execFileAsync(process.execPath, ['--import', tsx, cli, ...args], { cwd, env: { ...process.env, ...env } });
 }
 
-describe('the inventory-sync command in its own process', () => {
+describe('the inventory-sync command in its own process', { timeout: PROCESS_TIMEOUT_MS }, () => {
   it('syncs with the token and base URL of the environment into its default files, and exits with 0', async () => {
     const { bb, token, baseUrl } = await newAccount();
     await bb.receipts.create(receiptBody());

@@ -3,7 +3,8 @@ import { toExpressMiddleware } from '@boundbook/webhooks';
 import { createReceiverHandler, type ReceiverOptions, WEBHOOK_PATH } from './create-receiver-handler';
 
 /**
- * The Express 5 receiver: `POST /webhooks` for deliveries and `GET /health` for the load balancer.
+ * The Express 5 receiver: `POST /webhooks` for deliveries (405 with `Allow: POST` for any other
+ * method there) and `GET /health` for the load balancer.
  * The app is a request listener: `app.listen(port)` or `http.createServer(app)`.
  *
  * @example
@@ -14,8 +15,10 @@ import { createReceiverHandler, type ReceiverOptions, WEBHOOK_PATH } from './cre
 export function createExpressReceiver(options: ReceiverOptions): Express {
   const app = express();
   // Mounted before express.json(): the signature covers the exact bytes sent, so the webhook route
-  // must see the raw body, which the middleware reads from the request stream itself.
-  app.post(options.path ?? WEBHOOK_PATH, toExpressMiddleware(createReceiverHandler(options)));
+  // must see the raw body, which the middleware reads from the request stream itself. Mounted for
+  // every method, so that the handler answers 405 to all but POST, as the node:http receiver does,
+  // where app.post() would leave Express to answer 404.
+  app.all(options.path ?? WEBHOOK_PATH, toExpressMiddleware(createReceiverHandler(options)));
   // The rest of the app parses JSON as usual.
   app.use(express.json());
   app.get('/health', (_request, response) => {

@@ -1,10 +1,11 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { BoundBook } from '@boundbook/sdk';
 import { startSandbox, type RunningSandbox } from '@boundbook/sandbox';
 import { afterAll, beforeAll, expect, it, onTestFinished } from 'vitest';
 import { acquisition } from './support/acquisition';
+import { forwardTo } from './support/forward-to';
+import { startReceiverServer } from './support/receiver-server';
 
 // `pnpm start` runs `tsx src/main.ts`: these tests run the same command, as a user would.
 
@@ -20,16 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await sandbox?.stop();
 });
-
-/** A port nothing listens on now: the endpoint's URL is registered before the receiver starts. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const address = server.address();
-  await new Promise((closed) => server.close(closed));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 /** Starts the receiver as `pnpm start` does, with `env` added to this process's environment. */
 function start(env: Record<string, string>): { child: ChildProcessWithoutNullStreams; line(pattern: RegExp): Promise<string>; exit: Promise<number | null> } {
@@ -63,10 +54,18 @@ function start(env: Record<string, string>): { child: ChildProcessWithoutNullStr
 it('pnpm start receives the sandbox\'s deliveries, prints each one, and stops cleanly on SIGTERM', async () => {
   const { token } = await sandbox.createAccount();
   const bb = new BoundBook({ token, baseUrl: sandbox.apiUrl });
-  const port = await freePort();
-  const { secret } = await bb.webhooks.create({ url: `http://127.0.0.1:${port}/webhooks`, events: ['receipt.created'] });
-  const receiver = start({ BOUNDBOOK_WEBHOOK_SECRET: secret, PORT: String(port) });
-  await expect(receiver.line(/^Receiving/)).resolves.toBe(`Receiving BoundBook webhooks at http://127.0.0.1:${port}/webhooks (express)`);
+  // The endpoint is registered before the receiver starts (its answer holds the secret the receiver
+  // needs), and the receiver takes a free port of its own (PORT=0) and prints it. A forwarding
+  // server holds the registered port all along: a port freed to be taken again later could be
+  // taken by another process in between.
+  const registered = await startReceiverServer();
+  onTestFinished(() => registered.close());
+  const { secret } = await bb.webhooks.create({ url: `${registered.origin}/webhooks`, events: ['receipt.created'] });
+  const receiver = start({ BOUNDBOOK_WEBHOOK_SECRET: secret, PORT: '0' });
+  const printed = await receiver.line(/^Receiving/);
+  const origin = /^Receiving BoundBook webhooks at (http:\/\/127\.0\.0\.1:\d+)\/webhooks \(express\)$/.exec(printed)?.[1];
+  if (origin === undefined) throw new Error(`pnpm start printed "${printed}", not the receiver's address`);
+  registered.use(forwardTo(origin));
 
   await bb.receipts.create(acquisition({ serial_number: 'EXA0020001', model: 'EX-45 Full Size' }));
 

@@ -143,4 +143,16 @@ describe.each(RECEIVERS)('the %s receiver, driven by the sandbox', (_name, creat
     expect(ping).toMatchObject({ event: 'ping', state: 'succeeded', attempts: [{ status_code: 200 }] });
     expect(watched.log.entries).toEqual([]);
   });
+
+  it('answers 405 with Allow: POST to a GET on the webhook path', async () => {
+    const server = await startReceiverServer();
+    onTestFinished(() => server.close());
+    server.use(create({ secret: 'whsec_0000000000000000000000000000000000000000', log: watchedLog().log }));
+
+    const response = await fetch(`${server.origin}/webhooks`);
+
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    await expect(response.json()).resolves.toMatchObject({ outcome: 'method_not_allowed' });
+  });
 });
