@@ -1,10 +1,11 @@
 import { expect, it } from 'vitest';
 import { countOnHandByType } from '../src/count-on-hand-by-type';
 import { receiveShipment } from '../src/receive-shipment';
-import { newClient } from './mock-service';
+import { BASE_URL, mock, newClient } from './mock-service';
 
 it('countOnHandByType(bb) counts across pages and leaves out disposed firearms', async () => {
-  const bb = newClient();
+  const { token } = mock.createAccount();
+  const bb = newClient(token);
   const types = ['Pistol', 'Pistol', 'Rifle', 'Shotgun', 'Pistol'] as const;
   const { recorded } = await receiveShipment(bb, {
     receivedOn: '2025-03-14',
@@ -26,6 +27,12 @@ it('countOnHandByType(bb) counts across pages and leaves out disposed firearms',
     form_4473_serial: 'F4473-0001',
   });
 
-  // Two per page, so three pages are read.
+  // Two per page: the four on hand take two pages, as the service's request log shows.
   expect(await countOnHandByType(bb, 2)).toEqual({ Pistol: 3, Rifle: 1 });
+  const log = await fetch(new URL('/_sandbox/requests', BASE_URL), { headers: { authorization: `Bearer ${token}` } });
+  const { data: requests } = (await log.json()) as { data: { path: string; query: string }[] };
+  expect(requests.filter((request) => request.path === '/rest/v1/inventory').map((request) => request.query).reverse()).toEqual([
+    'per_page=2&page=1',
+    'per_page=2&page=2',
+  ]);
 });

@@ -2,7 +2,7 @@ import { AuthenticationError, InternalServerError } from '@boundbook/sdk';
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { receiveShipment, type Shipment } from '../src/receive-shipment';
-import { mock, newClient, server } from './mock-service';
+import { BASE_URL, mock, newClient, server } from './mock-service';
 
 const shipment: Shipment = {
   receivedOn: '2025-03-14',
@@ -48,10 +48,17 @@ describe('receiveShipment(bb, shipment)', () => {
     expect(rejected.map((item) => Object.keys(item.errors))).toEqual([['receipt_date'], ['receipt_date']]);
   });
 
-  it('stops at the first firearm when the token is refused, recording nothing', async () => {
+  it('stops at the first firearm when the token has been revoked, recording nothing', async () => {
     const { token } = mock.createAccount();
-    const bb = newClient(`${token}-revoked`);
-    await expect(receiveShipment(bb, shipment)).rejects.toBeInstanceOf(AuthenticationError);
+    const pos = await fetch(new URL('/_sandbox/tokens', BASE_URL), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ permissions: ['read', 'write'], name: 'Point of sale' }),
+    });
+    const { data: record, token: posToken } = (await pos.json()) as { data: { id: number }; token: string };
+    await fetch(new URL(`/_sandbox/tokens/${record.id}`, BASE_URL), { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+
+    await expect(receiveShipment(newClient(posToken), shipment)).rejects.toBeInstanceOf(AuthenticationError);
     expect((await newClient(token).receipts.list()).meta.total).toBe(0);
   });
 
