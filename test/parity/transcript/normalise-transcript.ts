@@ -33,7 +33,8 @@ const PATH_KINDS: Readonly<Record<string, string>> = {
   documents: 'document',
 };
 
-const TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})/g;
+// Also percent-encoded, as in the `since` of a pagination link (`2025-03-14T15%3A00%3A00Z`).
+const TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}(?::|%3A)\d{2}(?::|%3A)\d{2}(?:\.\d+)?(?:Z|(?:[+-]|%2B)\d{2}(?::|%3A)\d{2})/gi;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const API_KEY = /sbx_[A-Za-z0-9]+/g;
 const SECRET = /whsec_[A-Za-z0-9_-]+/g;
