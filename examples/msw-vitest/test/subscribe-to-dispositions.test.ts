@@ -28,7 +28,7 @@ it('subscribeToDispositions(bb, url) gets one signed receipt.disposed delivery p
   const event = await constructEvent(delivery.body, delivery.headers, { secret });
   if (event.event !== 'receipt.disposed') throw new Error(`expected receipt.disposed, got ${event.event}`);
   expect(event.data.serial_number).toBe('EXA-300001');
-  expect(event.data.disposition?.disposed_to).toBe('Jordan Example');
+  expect(event.data.disposition.disposed_to).toBe('Jordan Example');
 
   // A receiver holding another secret refuses the very same delivery.
   await expect(constructEvent(delivery.body, delivery.headers, { secret: `${secret}x` })).rejects.toMatchObject({

@@ -14,6 +14,7 @@ export type {
   AuditEntry,
   Book,
   DeletedReceipt,
+  DisposedReceipt,
   Disposition,
   DispositionCreate,
   E4473,

@@ -9,6 +9,8 @@ export type ReceiptCreate = components['schemas']['ReceiptCreate'];
 export type ReceiptUpdate = components['schemas']['ReceiptUpdate'];
 /** A receipt as carried by the `receipt.deleted` event: the receipt plus `deleted_at`. */
 export type DeletedReceipt = components['schemas']['DeletedReceipt'];
+/** A receipt as carried by the `receipt.disposed` event: status `disposed`, with its disposition. */
+export type DisposedReceipt = components['schemas']['DisposedReceipt'];
 /** The disposition recorded on a receipt. */
 export type Disposition = components['schemas']['Disposition'];
 /** Body of `POST /receipts/{id}/dispose`. */

@@ -1,6 +1,8 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import type {
   DeletedReceipt,
+  Disposition,
+  DisposedReceipt,
   Receipt,
   WebhookEvent,
   WebhookEventName,
@@ -13,8 +15,12 @@ describe('WebhookEvent', () => {
       switch (event.event) {
         case 'receipt.created':
         case 'receipt.updated':
-        case 'receipt.disposed':
           expectTypeOf(event.data).toEqualTypeOf<Receipt>();
+          return;
+        case 'receipt.disposed':
+          expectTypeOf(event.data).toEqualTypeOf<DisposedReceipt>();
+          expectTypeOf(event.data.disposition).toEqualTypeOf<Disposition>();
+          expectTypeOf(event.data.status).toEqualTypeOf<'disposed'>();
           return;
         case 'receipt.deleted':
           expectTypeOf(event.data).toEqualTypeOf<DeletedReceipt>();

@@ -486,6 +486,15 @@ export interface components {
             updated_at: string;
         };
         /**
+         * @description A receipt that has been disposed of, as `receipt.disposed` carries it: every field of
+         *     `Receipt`, with `status` `disposed` and the `disposition` present.
+         */
+        DisposedReceipt: components["schemas"]["Receipt"] & {
+            /** @constant */
+            status: "disposed";
+            disposition: components["schemas"]["Disposition"];
+        };
+        /**
          * @description Not shown in the service's interface document; this contract's choice: the `data` of
          *     `receipt.deleted`, which is the receipt as it was when deleted (every field of `Receipt`)
          *     plus `deleted_at`.
@@ -849,7 +858,7 @@ export interface components {
              */
             event: "receipt.disposed";
             timestamp: components["schemas"]["EventTimestamp"];
-            data: components["schemas"]["Receipt"];
+            data: components["schemas"]["DisposedReceipt"];
         };
         /** @description Payload of `receipt.deleted`. */
         ReceiptDeletedEvent: {

@@ -15,7 +15,7 @@ import { matchNodeSecret } from './match-secret';
  * @example
  * ```ts
  * const event = await constructEvent(await request.arrayBuffer(), request.headers, { secret: process.env.WEBHOOK_SECRET! });
- * if (event.event === 'receipt.disposed') console.log(event.data.disposition?.disposed_to);
+ * if (event.event === 'receipt.disposed') console.log(event.data.disposition.disposed_to);
  * ```
  */
 export async function constructEvent(

@@ -87,7 +87,7 @@ describe.each(RECEIVERS)('real sandbox deliveries received by the %s', (_name, s
                 failDisposalOnce = false;
                 throw new Error('the receiver failed once');
               }
-              calls.push(`disposed ${event.data.serial_number} ${event.data.disposition?.disposed_to}`);
+              calls.push(`disposed ${event.data.serial_number} ${event.data.disposition.disposed_to}`);
             },
           },
           onError: () => undefined,

@@ -29,7 +29,7 @@ describe.each(BUILDS)('constructEvent(payload, headers, options) on the $name', 
     const event = await constructEvent(body, headers, { secret: SECRET });
     expectTypeOf(event).toEqualTypeOf<WebhookEvent>();
     if (event.event !== 'receipt.disposed') throw new Error('expected receipt.disposed');
-    expect(event.data.disposition?.disposed_to).toBe('John Q. Example');
+    expect(event.data.disposition.disposed_to).toBe('John Q. Example');
   });
 
   it('reads headers from a Headers object, a record in any case, and a record of arrays', async () => {
