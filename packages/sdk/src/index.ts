@@ -35,6 +35,7 @@ export { createApiError } from './errors/create-api-error';
 // The contract's types that the methods take and return, from @boundbook/types.
 export type {
   Book,
+  Disposition,
   DispositionCreate,
   ErrorBody,
   InventoryQuery,
