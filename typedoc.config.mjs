@@ -16,8 +16,10 @@ export default {
     disableSources: true,
     excludePrivate: true,
     excludeInternal: true,
-    // openapi-typescript writes each schema's description as @description in the generated types.
+    // openapi-typescript writes each schema's description as @description, and marks a `const`
+    // property with @constant, in the generated types.
     blockTags: [...OptionDefaults.blockTags, '@description'],
+    modifierTags: [...OptionDefaults.modifierTags, '@constant'],
   },
   readme: 'none',
   out: 'docs/api',
