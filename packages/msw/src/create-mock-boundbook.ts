@@ -1,4 +1,4 @@
-import { createSandboxCore, PAYLOAD_TOO_LARGE_MESSAGE, type SandboxCoreInstance, type SandboxRequest, type SandboxResponse } from '@boundbook/sandbox-core';
+import { ApiError, createSandboxCore, PAYLOAD_TOO_LARGE_MESSAGE, type SandboxCoreInstance, type SandboxRequest, type SandboxResponse } from '@boundbook/sandbox-core';
 import { http, type HttpHandler, type HttpResponse } from 'msw';
 import { createCapturingSender } from './create-capturing-sender';
 import { createContractHttp } from './create-contract-http';
@@ -90,9 +90,9 @@ export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBoo
       try {
         return core.createAccount(input);
       } catch (error) {
-        if (!(error instanceof TypeError)) throw error;
-        const reason = error.message.replace(/^\[@boundbook\/sandbox-core\] createAccount:? ?/, '');
-        throw new TypeError(`[@boundbook/msw] createAccount(): ${reason}`, { cause: error });
+        if (!(error instanceof TypeError && error.cause instanceof ApiError)) throw error;
+        const { message, errors } = error.cause.body;
+        throw new TypeError(`[@boundbook/msw] createAccount(): ${message} ${JSON.stringify(errors ?? {})}`, { cause: error.cause });
       }
     },
     clock: {

@@ -109,7 +109,8 @@ export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         const details = JSON.stringify(error.body.errors ?? {});
-        throw new TypeError(`[@boundbook/sandbox-core] createAccount: ${error.body.message} ${details}`);
+        // The refusal stays reachable as `cause`, for callers that word it as their own.
+        throw new TypeError(`[@boundbook/sandbox-core] createAccount: ${error.body.message} ${details}`, { cause: error });
       }
     },
     get version(): number {
