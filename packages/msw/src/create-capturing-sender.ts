@@ -8,13 +8,11 @@ import {
 import { WEBHOOK_TIMEOUT_SECONDS } from '@boundbook/types';
 import type { CapturedDelivery } from './mock-boundbook-types';
 
-const TIMEOUT_MS = WEBHOOK_TIMEOUT_SECONDS * 1000;
-
 /**
  * A transport of webhook deliveries that records each attempt in `captured`. Unless `deliver` is
  * true it sends nothing and reports a 200; otherwise it POSTs the attempt with `fetch` (no
- * redirect followed, the service's 5 s time-out) and reports the status, or why none came, in the
- * sandbox's words.
+ * redirect followed, within `timeoutMs`: the service's 5 s unless a test says otherwise) and reports
+ * the status, or why none came, in the sandbox's words.
  *
  * @example
  * ```ts
@@ -22,7 +20,11 @@ const TIMEOUT_MS = WEBHOOK_TIMEOUT_SECONDS * 1000;
  * const core = createSandboxCore({ sendDelivery: createCapturingSender(captured, false) });
  * ```
  */
-export function createCapturingSender(captured: CapturedDelivery[], deliver: boolean): DeliverySender {
+export function createCapturingSender(
+  captured: CapturedDelivery[],
+  deliver: boolean,
+  timeoutMs = WEBHOOK_TIMEOUT_SECONDS * 1000,
+): DeliverySender {
   return async (request: DeliveryRequest): Promise<DeliveryOutcome> => {
     captured.push({ url: request.url, headers: { ...request.headers }, body: request.body });
     if (!deliver) return { status: 200 };
@@ -33,10 +35,10 @@ export function createCapturingSender(captured: CapturedDelivery[], deliver: boo
         headers: request.headers,
         body: request.body,
         redirect: 'manual',
-        signal: AbortSignal.timeout(TIMEOUT_MS),
+        signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      return { error: describeFetchFailure(error) };
+      return { error: describeFetchFailure(error, timeoutMs) };
     }
     // Drained rather than cancelled: under msw/node, cancelling the body of a request let through
     // to the network never settles (mswjs/interceptors#799). The status is known already, as the
@@ -48,8 +50,8 @@ export function createCapturingSender(captured: CapturedDelivery[], deliver: boo
   };
 }
 
-function describeFetchFailure(error: unknown): string {
-  if (error instanceof DOMException && error.name === 'TimeoutError') return describeDeliveryTimeout(TIMEOUT_MS);
+function describeFetchFailure(error: unknown, timeoutMs: number): string {
+  if (error instanceof DOMException && error.name === 'TimeoutError') return describeDeliveryTimeout(timeoutMs);
   // Node's fetch (undici) rejects with "fetch failed" and puts the socket's error, with its code, in `cause`.
   const cause = error instanceof Error ? error.cause : undefined;
   const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : undefined;
