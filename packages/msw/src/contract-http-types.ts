@@ -36,7 +36,17 @@ export type ContractResponseBody<P extends keyof paths, M extends ContractMethod
   | { [S in keyof ContractOperation<P, M>['responses']]: ContractJsonBody<ContractOperation<P, M>['responses'][S]> }[keyof ContractOperation<P, M>['responses']]
   | undefined;
 
-/** The resolver of one contract operation: params, request body and response body typed from the contract. */
+/**
+ * The resolver of one contract operation: params, request body and response body typed from the
+ * contract.
+ *
+ * @example
+ * ```ts
+ * const outage: ContractResolver<'/receipts', 'post'> = () =>
+ *   HttpResponse.json({ message: 'Service unavailable.' }, { status: 503 });
+ * server.use(mock.http.post('/receipts', outage));
+ * ```
+ */
 export type ContractResolver<P extends keyof paths, M extends ContractMethod> = HttpResponseResolver<
   ContractPathParams<P, M>,
   ContractRequestBody<P, M>,
@@ -54,5 +64,10 @@ export type ContractHandlerFactory<M extends ContractMethod> = <P extends Contra
  * MSW's `http`, narrowed to the contract: paths are the contract's (`/receipts/{id}`), path
  * parameters, request bodies and response bodies are its types. For handlers that override the
  * mock for one test: a 500, a network error, a slow answer.
+ *
+ * @example
+ * ```ts
+ * server.use(mock.http.get('/receipts/{id}', ({ params }) => (params.id === '42' ? HttpResponse.error() : undefined)));
+ * ```
  */
 export type ContractHttp = { readonly [M in ContractMethod]: ContractHandlerFactory<M> };

@@ -25,7 +25,15 @@ export interface MockBoundBookOptions {
   now?: (() => number) | undefined;
 }
 
-/** One captured attempt of a webhook delivery, exactly as it was (or would have been) sent. */
+/**
+ * One captured attempt of a webhook delivery, exactly as it was (or would have been) sent.
+ *
+ * @example
+ * ```ts
+ * const delivery: CapturedDelivery | undefined = mock.deliveries.at(-1);
+ * if (delivery) await constructEvent(delivery.body, delivery.headers, { secret });
+ * ```
+ */
 export interface CapturedDelivery {
   /** The endpoint's URL. */
   readonly url: string;
@@ -49,7 +57,16 @@ export interface MockClock {
   advance(token: string, seconds: number): Promise<MockClockState>;
 }
 
-/** A mock of the service: MSW handlers and the means to arrange and inspect its state. */
+/**
+ * A mock of the service: MSW handlers and the means to arrange and inspect its state.
+ *
+ * @example
+ * ```ts
+ * const mock: MockBoundBook = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1' });
+ * setupServer(...mock.handlers).listen();
+ * const { token } = mock.createAccount();
+ * ```
+ */
 export interface MockBoundBook {
   /** Handlers for `${baseUrl}/*` and `${origin}/_sandbox/*`, for `setupServer` or `setupWorker`. */
   readonly handlers: readonly HttpHandler[];

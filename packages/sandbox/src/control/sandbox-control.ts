@@ -37,6 +37,13 @@ export interface SandboxTokenCreated {
  * The sandbox's control API (`/_sandbox`, documented in `openapi/sandbox.yaml`) as typed calls.
  * Every call but `createAccount` acts on the account of the token it is given. A refused call
  * rejects with a {@link SandboxControlError}.
+ *
+ * @example
+ * ```ts
+ * const sandbox: SandboxControl = connectSandbox('http://127.0.0.1:4010');
+ * const { token } = await sandbox.createAccount();
+ * const [latest] = await sandbox.deliveries.list(token);
+ * ```
  */
 export interface SandboxControl {
   /** The origin, such as `http://127.0.0.1:4010`. */
