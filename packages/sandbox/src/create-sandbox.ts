@@ -73,13 +73,6 @@ export interface Sandbox {
  * result with a Node HTTP transport for its webhook deliveries, and makes the Hapi server over
  * it, not yet listening (tests call `server.inject()` on it), and the dispatcher of its
  * deliveries, not yet sending.
- *
- * @example
- * ```ts
- * const sandbox = await createSandbox({ host: '127.0.0.1', port: 4010, data: './sandbox.json' });
- * await sandbox.start();
- * if (sandbox.fresh) console.log((await sandbox.createAccount()).token);
- * ```
  */
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const database = await openDatabase(options.data);

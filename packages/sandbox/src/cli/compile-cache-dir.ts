@@ -6,12 +6,6 @@ import { join } from 'node:path';
  * set (`off` for no cache), else `boundbook-sandbox` in the user's cache folder
  * (`$XDG_CACHE_HOME`, or `~/.cache`). A folder of the user's own, not a shared temporary one, so
  * that no other user can plant compiled code there.
- *
- * @example
- * ```ts
- * compileCacheDir({ BOUNDBOOK_SANDBOX_COMPILE_CACHE: 'off' }); // undefined
- * compileCacheDir({ XDG_CACHE_HOME: '/home/you/.cache' }); // '/home/you/.cache/boundbook-sandbox'
- * ```
  */
 export function compileCacheDir(env: NodeJS.ProcessEnv): string | undefined {
   const configured = env['BOUNDBOOK_SANDBOX_COMPILE_CACHE'];

@@ -12,11 +12,6 @@ export interface StartBannerInput {
  * The text the CLI prints once it listens: the API's base URL and where the data lives, then
  * either the token of the account it just made with a ready `curl` line, or (on an existing data
  * file, whose first token was printed when it was made) how to make a new account.
- *
- * @example
- * ```ts
- * formatStartBanner({ origin: 'http://127.0.0.1:4010', data: undefined, token: 'sbx_...' });
- * ```
  */
 export function formatStartBanner({ origin, data, token }: StartBannerInput): string {
   const apiUrl = `${origin}/rest/v1`;

@@ -22,12 +22,6 @@ export type CliCommand =
 /**
  * Reads the CLI's arguments with `node:util`'s `parseArgs`; a mistake throws a
  * {@link CliUsageError} whose message says what is wrong.
- *
- * @example
- * ```ts
- * parseCliArguments(['--port', '4011', '--memory']);
- * // { kind: 'start', port: 4011, host: '127.0.0.1', data: undefined, rateLimit: undefined, quiet: false }
- * ```
  */
 export function parseCliArguments(args: readonly string[], cwd = process.cwd()): CliCommand {
   let values;

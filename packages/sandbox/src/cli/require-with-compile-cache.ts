@@ -22,13 +22,6 @@ export interface CompiledModule<Exports> {
  * by a hash of the source and of V8's version and flags, so a rebuilt bundle or another Node
  * never reads a stale cache (V8 checks it again and ignores one it cannot use), and saving it
  * removes the caches of other builds. With `cacheDir` `undefined` the file runs without a cache.
- *
- * @example
- * ```ts
- * const program = requireWithCompileCache<{ main(): Promise<void> }>('/app/dist/program.cjs', tmpdir());
- * await program.exports.main();
- * program.saveCompileCache();
- * ```
  */
 export function requireWithCompileCache<Exports>(
   file: string,

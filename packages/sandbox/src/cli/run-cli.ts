@@ -18,11 +18,6 @@ export type CliOutcome = 'serving' | 'done';
  * and exits 0. A wrong command line exits 2 with a usage hint; a sandbox that cannot start
  * (port taken, unreadable data file) exits 1 with the reason. Resolves with `'serving'` once
  * the banner is printed, or with `'done'` once `--help` or a wrong command line is answered.
- *
- * @example
- * ```ts
- * await runCli(process.argv.slice(2));
- * ```
  */
 export async function runCli(args: readonly string[]): Promise<CliOutcome> {
   let command;

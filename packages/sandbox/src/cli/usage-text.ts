@@ -1,10 +1,5 @@
 /**
  * The text of `boundbook-sandbox --help`.
- *
- * @example
- * ```ts
- * process.stdout.write(usageText);
- * ```
  */
 export const usageText = `Usage: boundbook-sandbox [options]
 

@@ -28,14 +28,6 @@ export interface DeliveryDispatcherOptions {
  * nothing more, lets the attempts in flight finish for a grace period, then closes the core's
  * outbox: an attempt still in flight is abandoned, its delivery stays pending and is attempted
  * again after the next start.
- *
- * @example
- * ```ts
- * const dispatcher = new DeliveryDispatcher({ deliveries: core.deliveries, persist: () => persister.persist() });
- * dispatcher.start();
- * // ...
- * await dispatcher.stop();
- * ```
  */
 export class DeliveryDispatcher {
   readonly #deliveries: CoreDeliveries;

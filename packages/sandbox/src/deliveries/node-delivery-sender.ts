@@ -32,14 +32,6 @@ export interface NodeDeliverySender {
  * followed: `node:http` never follows one), once the status line and headers are in; the body is
  * read and dropped. Without a status within the time-out, or when the connection fails, it
  * resolves with the reason.
- *
- * @example
- * ```ts
- * const sender = createNodeDeliverySender();
- * const core = createSandboxCore({ sendDelivery: sender.send });
- * // ...
- * sender.close();
- * ```
  */
 export function createNodeDeliverySender(options: NodeDeliverySenderOptions = {}): NodeDeliverySender {
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_SECONDS * 1000;

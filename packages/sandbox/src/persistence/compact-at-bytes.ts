@@ -5,12 +5,6 @@ export const DEFAULT_COMPACT_AT_BYTES = 64 * 2 ** 20;
  * The journal size in bytes from which the sandbox folds the journal into the data file:
  * `BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES` when set, else {@link DEFAULT_COMPACT_AT_BYTES}. A value
  * that is not a whole number of at least 1 is a setup mistake and throws a `TypeError`.
- *
- * @example
- * ```ts
- * compactAtBytes({ BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES: '1048576' }); // 1048576
- * compactAtBytes({}); // 67108864
- * ```
  */
 export function compactAtBytes(environment: Readonly<Record<string, string | undefined>>): number {
   const text = environment['BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES'];

@@ -29,14 +29,6 @@ export interface JournalOptions {
  * file is renamed into place. A failed compaction deletes nothing and is tried again once the
  * journal has grown by `compactAtBytes` more. {@link CorePersister.close} folds the whole
  * journal into the data file.
- *
- * @example
- * ```ts
- * const persister = new CorePersister(core, database, { journal, compactAtBytes: 64 * 2 ** 20 });
- * const before = core.version;
- * const response = await core.handle(request);
- * if (core.version !== before) await persister.persist();
- * ```
  */
 export class CorePersister {
   readonly #core: SandboxCore;

@@ -1,15 +1,6 @@
 /**
  * A line of a journal segment that is not a change set although more lines follow it, so it
  * cannot be the trace of an append cut short by a crash.
- *
- * @example
- * ```ts
- * try {
- *   await readJournalSegment(path, apply);
- * } catch (error) {
- *   if (error instanceof CorruptJournalLine) console.error(`${path}:${error.line}`);
- * }
- * ```
  */
 export class CorruptJournalLine extends Error {
   override readonly name = 'CorruptJournalLine';

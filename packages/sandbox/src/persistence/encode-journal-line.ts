@@ -5,11 +5,6 @@ import type { CoreChangeSet } from '@boundbook/sandbox-core';
  * as UTF-8 bytes to append with one write. `JSON.stringify` escapes every newline inside
  * strings, so the only newline is the last byte: a line cut short by a crash has none, which is
  * how {@link readJournalSegment} recognises it.
- *
- * @example
- * ```ts
- * await journal.append(encodeJournalLine(core.takeChanges()));
- * ```
  */
 export function encodeJournalLine(changeSet: CoreChangeSet): Buffer {
   const { version, base, sequences, changes } = changeSet;

@@ -9,11 +9,6 @@ const CHUNK_CHARACTERS = 1 << 20;
  * loop answer requests while a large snapshot is written. Each record of a collection takes one
  * line, which keeps the file readable and lets {@link SnapshotLineParser} read it back one line
  * at a time. The bytes are always one JSON document equal in value to `JSON.stringify(snapshot)`.
- *
- * @example
- * ```ts
- * for (const chunk of encodeSnapshot(core.snapshot())) await handle.write(chunk);
- * ```
  */
 export function* encodeSnapshot(snapshot: SandboxSnapshot): Generator<Buffer, void, undefined> {
   let text = '{\n';

@@ -10,12 +10,6 @@ interface Batch {
  *
  * A promise returned by {@link GroupCommit.request} resolves only after a write that started
  * after the call has finished, so the state the caller saw is in that write.
- *
- * @example
- * ```ts
- * const commit = new GroupCommit(() => database.write());
- * await Promise.all([commit.request(), commit.request(), commit.request()]); // one or two writes
- * ```
  */
 export class GroupCommit {
   readonly #write: () => Promise<void>;

@@ -12,11 +12,6 @@ export interface JournalSegment {
 
 /**
  * The path of segment `number` of the journal of `dataFile`.
- *
- * @example
- * ```ts
- * journalSegmentPath('/tmp/sandbox.json', 3); // '/tmp/sandbox.json.journal.3'
- * ```
  */
 export function journalSegmentPath(dataFile: string, number: number): string {
   return `${dataFile}.journal.${number}`;
@@ -24,11 +19,6 @@ export function journalSegmentPath(dataFile: string, number: number): string {
 
 /**
  * The journal segments beside `dataFile`, by ascending number; none when its folder is missing.
- *
- * @example
- * ```ts
- * const segments = await listJournalSegments('./.boundbook/sandbox.json');
- * ```
  */
 export async function listJournalSegments(dataFile: string): Promise<JournalSegment[]> {
   const folder = dirname(dataFile);

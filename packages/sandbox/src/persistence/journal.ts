@@ -13,12 +13,6 @@ import { writeFully } from './write-fully';
  *
  * Appends are not synced to the disk: they survive the process being killed, not a power cut.
  * The caller runs one append at a time.
- *
- * @example
- * ```ts
- * const journal = await Journal.open('./.boundbook/sandbox.json');
- * await journal.append(encodeJournalLine(core.takeChanges()));
- * ```
  */
 export class Journal {
   readonly #dataFile: string;

@@ -13,12 +13,6 @@ export type SnapshotDatabase = Low<SandboxSnapshot | null>;
  * directories are created; see {@link SnapshotFile}), or lowdb's `Memory` adapter when `file` is
  * `undefined`. A missing file reads as `null`. The data file is the snapshot that the journal
  * beside it continues (see {@link replayJournal}).
- *
- * @example
- * ```ts
- * const database = await openDatabase('./.boundbook/sandbox.json');
- * const snapshot = await replayJournal(await Journal.open('./.boundbook/sandbox.json'), database.data);
- * ```
  */
 export async function openDatabase(file: string | undefined): Promise<SnapshotDatabase> {
   if (file === undefined) return new Low<SandboxSnapshot | null>(new Memory(), null);

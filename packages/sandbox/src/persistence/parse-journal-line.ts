@@ -6,11 +6,6 @@ const COLLECTIONS: ReadonlySet<unknown> = new Set(CORE_COLLECTIONS);
  * The change set of one journal line (without its newline), as {@link encodeJournalLine} wrote
  * it. Throws the `SyntaxError` of `JSON.parse` for text that is not JSON, and a `TypeError`
  * for JSON that is not a change set. The records themselves are taken as they are.
- *
- * @example
- * ```ts
- * const changeSet = parseJournalLine('{"v":2,"base":1,"sequences":{...},"changes":[]}');
- * ```
  */
 export function parseJournalLine(text: string): CoreChangeSet {
   const line = JSON.parse(text) as Record<string, unknown> | null;

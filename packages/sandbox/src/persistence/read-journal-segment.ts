@@ -15,11 +15,6 @@ export interface SegmentEnd {
  * append cut short by a crash: it was never acknowledged, so it is ignored. An unreadable line
  * anywhere else throws a {@link CorruptJournalLine}. Whatever `onChangeSet` throws stops the
  * reading and rejects the promise.
- *
- * @example
- * ```ts
- * const { tornTail } = await readJournalSegment(segment.path, (changeSet) => replay.apply(changeSet));
- * ```
  */
 export async function readJournalSegment(
   path: string,

@@ -9,13 +9,6 @@ const CHUNK_BYTES = 1 << 20;
  * without its newline) and whether a newline ended it, which only the last line may lack.
  * Splitting on the newline byte is safe in UTF-8, where no multi-byte character contains it.
  * Errors of the file system (`ENOENT` included) reject the promise as they are.
- *
- * @example
- * ```ts
- * await readLines('./sandbox.json.journal.1', (text, terminated) => {
- *   if (terminated) lines.push(text);
- * });
- * ```
  */
 export async function readLines(
   file: string,

@@ -12,12 +12,6 @@ const START_AFRESH = 'move the data file and its journal files away to start afr
  * {@link ChangeReplay}), the torn last line of a segment ignored. Answers `snapshot` itself
  * when no change set applies. A damaged line, or a change set that does not follow the state
  * before it (the data file replaced without its journal, say), throws a {@link DataFileError}.
- *
- * @example
- * ```ts
- * const journal = await Journal.open(file);
- * const snapshot = await replayJournal(journal, database.data);
- * ```
  */
 export async function replayJournal(
   journal: Journal,

@@ -27,12 +27,6 @@ const LEFT_THE_LAYOUT = Symbol('left the layout');
  * the file whole, unless the file is not in that layout (edited by hand, say): then it is
  * parsed whole. One write runs at a time: a write asked for while another runs starts when it
  * ends.
- *
- * @example
- * ```ts
- * const database = new Low<SandboxSnapshot | null>(new SnapshotFile('./sandbox.json'), null);
- * await database.read();
- * ```
  */
 export class SnapshotFile implements Adapter<SandboxSnapshot | null> {
   readonly #file: string;

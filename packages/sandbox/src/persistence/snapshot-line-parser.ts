@@ -11,13 +11,6 @@ type State = 'start' | 'members' | 'records' | 'done' | 'invalid';
  * file costs little more memory than the records themselves. {@link SnapshotLineParser.line}
  * answers `false` as soon as the lines leave that layout (a file edited by hand, pretty-printed
  * or cut short); the caller then parses the whole file with `JSON.parse` instead.
- *
- * @example
- * ```ts
- * const parser = new SnapshotLineParser();
- * for (const line of text.split('\n').slice(0, -1)) if (!parser.line(line)) break;
- * const snapshot = parser.end() ?? JSON.parse(text);
- * ```
  */
 export class SnapshotLineParser {
   readonly #snapshot: Record<string, unknown> = {};

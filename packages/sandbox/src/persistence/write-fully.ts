@@ -3,12 +3,6 @@ import type { FileHandle } from 'node:fs/promises';
 /**
  * Writes all of `bytes` at the file's position (at its end for a file opened to append): one
  * `write` call, followed by more only in the rare case that the system writes fewer bytes.
- *
- * @example
- * ```ts
- * const handle = await open('./sandbox.json.journal.1', 'a');
- * await writeFully(handle, Buffer.from('{"v":1}\n'));
- * ```
  */
 export async function writeFully(handle: FileHandle, bytes: Buffer): Promise<void> {
   let offset = 0;

@@ -12,12 +12,6 @@ const REQUEST_TIMEOUT_BODY = JSON.stringify({ message: 'The request took too lon
  * invalid Host) in the contract's error shape, where Node and Hapi would send a bare
  * `400 Bad Request` without a body, then closes the connection. When an earlier request on the
  * same connection is still being answered, it waits for that answer to finish first.
- *
- * @example
- * ```ts
- * listener.removeAllListeners('clientError');
- * listener.on('clientError', answerClientError);
- * ```
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   // Node keeps the response being written on this connection here (its own clientError

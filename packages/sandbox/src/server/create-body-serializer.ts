@@ -12,12 +12,6 @@ const END = Buffer.from('}');
  * change replaces the record object, so such bytes never go stale; a value that is not deeply
  * frozen plain data is serialised afresh every time. A page of 25 receipts, most of the work of
  * a read, is then at most a copy of cached bytes.
- *
- * @example
- * ```ts
- * const serialize = createBodySerializer();
- * serialize({ data: [receipt], meta: { total: 1 } }).toString(); // JSON.stringify of the same
- * ```
  */
 export function createBodySerializer(): BodySerializer {
   // The bytes of each immutable item, or null for an item found not to be immutable.

@@ -29,12 +29,6 @@ export interface SandboxServerOptions {
  * under `/rest/v1` and `/_sandbox` to the core as raw text, wait until a change it made is
  * saved, and answer with the core's response. Anything else is a 404, a body over 1 MB a 413,
  * and every error Hapi raises is answered in the contract's shape `{"message": string}`.
- *
- * @example
- * ```ts
- * const server = createSandboxServer({ core, persister });
- * const response = await server.inject({ method: 'GET', url: '/rest/v1/books' });
- * ```
  */
 export function createSandboxServer(options: SandboxServerOptions): Server {
   const { core, persister } = options;

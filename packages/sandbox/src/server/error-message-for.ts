@@ -8,11 +8,6 @@ export const ROUTE_NOT_FOUND_MESSAGE =
 /**
  * The `message` of the contract's error body for an error that Hapi raised before the core saw
  * the request (unknown route, oversized or unreadable request), or for a failure of the sandbox.
- *
- * @example
- * ```ts
- * errorMessageFor(Boom.notFound()); // 'Not found: the sandbox serves the API under /rest/v1 ...'
- * ```
  */
 export function errorMessageFor(error: Boom): string {
   const status = error.output.statusCode;

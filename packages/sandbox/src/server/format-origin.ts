@@ -1,12 +1,6 @@
 /**
  * The origin a client uses to reach a server listening on `host` and `port`: a wildcard address
  * becomes the loopback address of its family, and an IPv6 address is bracketed.
- *
- * @example
- * ```ts
- * formatOrigin('127.0.0.1', 4010); // 'http://127.0.0.1:4010'
- * formatOrigin('::', 4010); // 'http://[::1]:4010'
- * ```
  */
 export function formatOrigin(host: string, port: number): string {
   const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;

@@ -7,11 +7,6 @@ const oneShotHash = crypto.hash as typeof crypto.hash | undefined;
 /**
  * The lowercase hex SHA-256 of a string's UTF-8 bytes with `node:crypto`: the core's
  * `sha256Hex`, with which it hashes the token of every request.
- *
- * @example
- * ```ts
- * createSandboxCore({ sha256Hex: nodeSha256Hex });
- * ```
  */
 export function nodeSha256Hex(text: string): string {
   if (oneShotHash !== undefined) return oneShotHash('sha256', text, 'hex');

@@ -8,12 +8,6 @@ const DRAIN_LIMIT = 16 * 1_048_576;
  * that grows past the limit is read to its end and discarded instead of destroyed, so the
  * client, still sending, receives the 413 rather than a reset connection; a body that goes on
  * past 16 MB is cut off.
- *
- * @example
- * ```ts
- * const body = await readBody(request.payload as Readable, 1_048_576);
- * if (body === 'too-large') return h.response(...).code(413);
- * ```
  */
 export async function readBody(stream: Readable, maxBytes: number): Promise<Buffer | 'too-large'> {
   const chunks: Buffer[] = [];

@@ -7,11 +7,6 @@ import type { BodySerializer } from './create-body-serializer';
  * bytes of its JSON text (no body at all when the core gives none, as for a 204). Bytes rather
  * than a string spare Hapi measuring the text's UTF-8 length for `Content-Length`, and spare
  * the socket encoding it.
- *
- * @example
- * ```ts
- * handler: async (request, h) => replyWith(h, await core.handle(toSandboxRequest(request, body)), serialize);
- * ```
  */
 export function replyWith(h: ResponseToolkit, answer: SandboxResponse, serialize: BodySerializer): ResponseObject {
   const response =

@@ -6,11 +6,6 @@ import { errorMessageFor } from './error-message-for';
  * Hapi `onPreResponse` extension that answers every Boom error in the contract's error shape,
  * `{"message": string}`, keeping its status and headers (such as `Allow` on a 405), so Hapi's
  * default `{statusCode, error, message}` body never reaches a client.
- *
- * @example
- * ```ts
- * server.ext('onPreResponse', shapeErrorResponse);
- * ```
  */
 export function shapeErrorResponse(request: Request, h: ResponseToolkit): Lifecycle.ReturnValue {
   const { response } = request;

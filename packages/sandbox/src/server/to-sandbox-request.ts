@@ -5,11 +5,6 @@ import type { Request } from '@hapi/hapi';
  * Turns a Hapi request and its raw body into the core's transport-free request: upper-case
  * method, path as sent, raw query string, lower-case headers and the body as UTF-8 text
  * (`undefined` when the request has none).
- *
- * @example
- * ```ts
- * server.route({ method: '*', path: '/rest/v1/{path*}', handler: async (request) => core.handle(toSandboxRequest(request, await readBody(request.payload, MAX))) });
- * ```
  */
 export function toSandboxRequest(request: Request, payload: Buffer | undefined): SandboxRequest {
   const body = payload !== undefined && payload.length > 0 ? payload.toString('utf8') : undefined;

@@ -19,11 +19,6 @@ export interface WriteLoad {
 /**
  * Posts receipts from `workers` concurrent loops until the sandbox stops answering (it was
  * killed), telling `onAcknowledged` of every 201. Any other status fails the test.
- *
- * @example
- * ```ts
- * await writeUntilKilled({ apiUrl, token, workers: 8, nextNumber: () => (next += 1), onAcknowledged: (r) => seen.set(r.id, r.serial_number) });
- * ```
  */
 export async function writeUntilKilled(load: WriteLoad): Promise<void> {
   const worker = async (): Promise<void> => {
