@@ -16,5 +16,5 @@ export type {
 } from './control/sandbox-control';
 
 // Errors.
-export { DataFileError } from './persistence/data-file-error';
+export { DataFileError } from './persistence/data-file';
 export { SandboxControlError } from './control/sandbox-control-error';

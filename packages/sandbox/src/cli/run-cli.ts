@@ -1,6 +1,6 @@
 import type { Request } from '@hapi/hapi';
 import type { Sandbox } from '../create-sandbox';
-import { DataFileError } from '../persistence/data-file-error';
+import { DataFileError } from '../persistence/data-file';
 import { CliUsageError } from './cli-usage-error';
 import { formatStartBanner } from './format-start-banner';
 import { parseCliArguments } from './parse-cli-arguments';

@@ -3,7 +3,7 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import type { Readable } from 'node:stream';
 import * as Boom from '@hapi/boom';
 import { server as hapiServer, type Request, type ResponseToolkit, type Server } from '@hapi/hapi';
-import type { CorePersister } from '../persistence/core-persister';
+import type { CorePersister } from '../persistence/persister';
 import { createBodySerializer } from './create-body-serializer';
 import { answerClientError } from './answer-client-error';
 import { readBody } from './read-body';

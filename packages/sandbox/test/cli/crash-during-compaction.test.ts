@@ -4,7 +4,7 @@ import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SnapshotFile } from '../../src/persistence/snapshot-file';
+import { SnapshotFile } from '../../src/persistence/data-file';
 import { journalFiles } from '../persistence/state-on-disk';
 import { receiptBody } from '../receipt-body';
 import { fetchGetter, listReceipts } from '../sandbox-api';

@@ -1,14 +1,22 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createSandboxCore, type CoreChangeSet, type SandboxCoreInstance, type SandboxSnapshot } from '@boundbook/sandbox-core';
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DataFileError } from '../../src/persistence/data-file-error';
-import { Journal } from '../../src/persistence/journal';
-import { journalFiles } from './state-on-disk';
+import { DataFileError } from '../../src/persistence/data-file';
+import {
+  CorruptJournalLine,
+  encodeJournalLine,
+  Journal,
+  parseJournalLine,
+  readJournalSegment,
+  replayJournal,
+} from '../../src/persistence/journal';
+import { receiptBody } from '../receipt-body';
+import { canonical, journalFiles } from './state-on-disk';
 
 let dir: string;
 let file: string;
-const line = (text: string): Buffer => Buffer.from(`${text}\n`);
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'boundbook-journal-'));
@@ -20,6 +28,8 @@ afterEach(async () => {
 });
 
 describe('Journal', () => {
+  const line = (text: string): Buffer => Buffer.from(`${text}\n`);
+
   it('open() lists the segments beside the data file by number, ignoring other files', async () => {
     for (const name of ['sandbox.json.journal.10', 'sandbox.json.journal.2', 'sandbox.json.journal.x', 'other.json.journal.1']) {
       await writeFile(join(dir, name), 'ab\n');
@@ -61,5 +71,199 @@ describe('Journal', () => {
     await expect(journal.append(line('a'))).resolves.toBeUndefined();
     expect(await readFile(`${file}.journal.2`, 'utf8')).toBe('a\n');
     await journal.close();
+  });
+});
+
+const SEQUENCES = { account: 1, token: 1, book: 1, receipt: 2, audit: 2, webhook: 0, document: 0 };
+
+const changeSet = (): CoreChangeSet => ({
+  base: 3,
+  version: 5,
+  sequences: SEQUENCES,
+  changes: [
+    { op: 'upsert', collection: 'receipts', record: { id: 2, model: 'Line\nbreak "quoted"' } as never },
+    { op: 'remove', collection: 'receipts', id: 1 },
+    { op: 'upsert', collection: 'deliveries', record: { id: 'a-b', body: '{"x":"\\n"}' } as never },
+  ],
+});
+
+describe('encodeJournalLine(changeSet)', () => {
+  it('writes one line of JSON {v, base, sequences, changes} ended by its only newline', () => {
+    const bytes = encodeJournalLine(changeSet());
+    const text = bytes.toString('utf8');
+    expect(text.indexOf('\n')).toBe(text.length - 1);
+    expect(text.startsWith('{"v":5,"base":3,"sequences":')).toBe(true);
+    expect(JSON.parse(text)).toEqual({ v: 5, base: 3, sequences: SEQUENCES, changes: changeSet().changes });
+  });
+});
+
+describe('parseJournalLine(text)', () => {
+  it('gives back the change set encodeJournalLine wrote', () => {
+    const text = encodeJournalLine(changeSet()).toString('utf8').slice(0, -1);
+    expect(parseJournalLine(text)).toEqual(changeSet());
+  });
+
+  it('throws the SyntaxError of JSON.parse for a line cut short', () => {
+    const text = encodeJournalLine(changeSet()).toString('utf8');
+    expect(() => parseJournalLine(text.slice(0, 40))).toThrow(SyntaxError);
+  });
+
+  it.each([
+    ['null', 'null'],
+    ['no version', '{"base":1,"sequences":{},"changes":[]}'],
+    ['a base above the version', '{"v":1,"base":2,"sequences":{},"changes":[]}'],
+    ['no sequences', '{"v":2,"base":1,"changes":[]}'],
+    ['changes that are not a list', '{"v":2,"base":1,"sequences":{},"changes":{}}'],
+    ['an unknown operation', '{"v":2,"base":1,"sequences":{},"changes":[{"op":"drop","collection":"receipts","id":1}]}'],
+    ['an unknown collection', '{"v":2,"base":1,"sequences":{},"changes":[{"op":"remove","collection":"users","id":1}]}'],
+    ['an upsert without a record', '{"v":2,"base":1,"sequences":{},"changes":[{"op":"upsert","collection":"receipts"}]}'],
+    ['a removal without an id', '{"v":2,"base":1,"sequences":{},"changes":[{"op":"remove","collection":"receipts"}]}'],
+  ])('throws a TypeError for JSON with %s', (_, text) => {
+    expect(() => parseJournalLine(text)).toThrow(TypeError);
+  });
+});
+
+describe('readJournalSegment(path, onChangeSet)', () => {
+  const SEGMENT_SEQUENCES = { account: 1, token: 1, book: 1, receipt: 0, audit: 0, webhook: 0, document: 0 };
+
+  /** The journal line leading from version `base` to `base + 1`. */
+  const line = (base: number): string =>
+    encodeJournalLine({ base, version: base + 1, sequences: SEGMENT_SEQUENCES, changes: [] }).toString('utf8');
+
+  let segment: string;
+
+  beforeEach(() => {
+    segment = join(dir, 'sandbox.json.journal.1');
+  });
+
+  const read = async () => {
+    const seen: [number, number][] = [];
+    const end = await readJournalSegment(segment, (changeSet: CoreChangeSet, number) => seen.push([changeSet.version, number]));
+    return { seen, ...end };
+  };
+
+  it('hands over every change set in order, with its line number', async () => {
+    await writeFile(segment, line(1) + line(2) + line(3));
+    expect(await read()).toEqual({ seen: [[2, 1], [3, 2], [4, 3]], tornTail: false });
+  });
+
+  it('ignores a last line without its newline: an append cut short, never acknowledged', async () => {
+    await writeFile(segment, line(1) + line(2) + line(3).slice(0, -1));
+    expect(await read()).toEqual({ seen: [[2, 1], [3, 2]], tornTail: true });
+  });
+
+  it('ignores a last line that does not parse', async () => {
+    await writeFile(segment, `${line(1)}{"v":3,"ba\n`);
+    expect(await read()).toEqual({ seen: [[2, 1]], tornTail: true });
+  });
+
+  it('throws a CorruptJournalLine for an unreadable line that other lines follow', async () => {
+    await writeFile(segment, `${line(1)}garbage\n${line(3)}`);
+    await expect(read()).rejects.toThrow(CorruptJournalLine);
+    await expect(read()).rejects.toMatchObject({ line: 2 });
+  });
+
+  it('reads an empty segment as no change sets', async () => {
+    await writeFile(segment, '');
+    expect(await read()).toEqual({ seen: [], tornTail: false });
+  });
+});
+
+/** A core that records its changes, with an account; `post(n)` makes receipt `n`. */
+function recordingCore() {
+  const core = createSandboxCore({ recordChanges: true, rateLimit: 0 });
+  const { token } = core.createAccount();
+  const post = (n: number) =>
+    core.handle({
+      method: 'POST',
+      path: '/rest/v1/receipts',
+      query: '',
+      headers: { authorization: `Bearer ${token}` },
+      body: receiptBody(n),
+    });
+  /** The journal line of the changes since the last one. */
+  const line = (): string => encodeJournalLine(core.takeChanges()).toString('utf8');
+  return { core, post, line };
+}
+
+const viaJson = (core: SandboxCoreInstance): SandboxSnapshot =>
+  JSON.parse(JSON.stringify(core.snapshot())) as SandboxSnapshot;
+
+const replay = async (snapshot: SandboxSnapshot | null) => replayJournal(await Journal.open(file), snapshot);
+
+describe('replayJournal(journal, snapshot)', () => {
+  it('applies every segment in order to the data file', async () => {
+    const { core, post, line } = recordingCore();
+    core.takeChanges();
+    const start = viaJson(core);
+    await post(1);
+    await post(2);
+    await writeFile(`${file}.journal.1`, line());
+    await post(3);
+    const third = line();
+    await post(4);
+    await writeFile(`${file}.journal.2`, third + line());
+    expect(canonical(await replay(start))).toEqual(canonical(core.snapshot()));
+  });
+
+  it('skips the commits the data file already holds', async () => {
+    const { core, post, line } = recordingCore();
+    await post(1);
+    const first = line();
+    await post(2);
+    const second = line();
+    const middle = viaJson(core);
+    await post(3);
+    await writeFile(`${file}.journal.1`, first + second + line());
+    const replayed = await replay(middle);
+    expect(canonical(replayed)).toEqual(canonical(core.snapshot()));
+    expect(replayed).toMatchObject({ version: core.version });
+  });
+
+  it('ignores the torn last line of a segment, which a restarted sandbox continues in the next', async () => {
+    const { core, post, line } = recordingCore();
+    core.takeChanges();
+    const start = viaJson(core);
+    await post(1);
+    await writeFile(`${file}.journal.1`, line());
+    const acknowledged = viaJson(core);
+    await post(2);
+    await appendFile(`${file}.journal.1`, line().slice(0, 100));
+    // The restarted sandbox holds receipt 1 only; its next commit continues from there.
+    const restarted = createSandboxCore({ snapshot: acknowledged, recordChanges: true });
+    restarted.createAccount();
+    await writeFile(`${file}.journal.2`, encodeJournalLine(restarted.takeChanges()).toString('utf8'));
+    expect(canonical(await replay(start))).toEqual(canonical(restarted.snapshot()));
+  });
+
+  it('answers the snapshot itself when the journal holds nothing newer', async () => {
+    const { core, post, line } = recordingCore();
+    await post(1);
+    await writeFile(`${file}.journal.1`, line());
+    const snapshot = viaJson(core);
+    expect(await replay(snapshot)).toBe(snapshot);
+    await rm(`${file}.journal.1`);
+    await writeFile(`${file}.journal.2`, '');
+    expect(await replay(null)).toBeNull();
+  });
+
+  it('throws a DataFileError naming the segment and the line for a damaged line', async () => {
+    const { post, line } = recordingCore();
+    await post(1);
+    await writeFile(`${file}.journal.3`, `${line()}{oops}\n${line()}`);
+    await expect(replay(null)).rejects.toThrow(DataFileError);
+    await expect(replay(null)).rejects.toThrow(`line 2 of the journal ${file}.journal.3 is damaged`);
+  });
+
+  it('throws a DataFileError when changes are missing between the data file and the journal', async () => {
+    const { core, post, line } = recordingCore();
+    const start = viaJson(core);
+    line();
+    await post(1);
+    line();
+    await post(2);
+    await writeFile(`${file}.journal.1`, line());
+    await expect(replay(start)).rejects.toThrow(/continues from version 2, but the data file and the journal before it reach version 1/);
+    expect(core.version).toBe(3);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox } from '../../src/create-sandbox';
-import { DataFileError } from '../../src/persistence/data-file-error';
+import { DataFileError } from '../../src/persistence/data-file';
 import { injectAccount, injectGetter, injectReceipt, listReceipts } from '../sandbox-api';
 import { canonical, journalFiles, journalLines, readStateOnDisk } from './state-on-disk';
 

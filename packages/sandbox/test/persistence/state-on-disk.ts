@@ -1,9 +1,8 @@
 import { createSandboxCore, type SandboxSnapshot } from '@boundbook/sandbox-core';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { Journal } from '../../src/persistence/journal';
-import { openDatabase } from '../../src/persistence/open-database';
-import { replayJournal } from '../../src/persistence/replay-journal';
+import { openDatabase } from '../../src/persistence/data-file';
+import { Journal, replayJournal } from '../../src/persistence/journal';
 
 /** The state a sandbox restarted on `file` would begin with: the data file and its journal. */
 export async function readStateOnDisk(file: string): Promise<SandboxSnapshot | null> {

@@ -2,8 +2,8 @@ import { connect } from 'node:net';
 import { request } from 'node:http';
 import type { Server } from '@hapi/hapi';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CorePersister } from '../../src/persistence/core-persister';
-import { openDatabase } from '../../src/persistence/open-database';
+import { openDatabase } from '../../src/persistence/data-file';
+import { CorePersister } from '../../src/persistence/persister';
 import { createSandboxServer } from '../../src/server/create-sandbox-server';
 import { createFakeCore, type FakeCore } from '../fake-core';
 

@@ -1,8 +1,38 @@
 import type { CoreChangeSet, SandboxCore, SandboxSnapshot } from '@boundbook/sandbox-core';
-import { encodeJournalLine } from './encode-journal-line';
-import { GroupCommit } from './group-commit';
-import type { Journal } from './journal';
-import type { SnapshotDatabase } from './open-database';
+import type { SnapshotDatabase } from './data-file';
+import { encodeJournalLine, type Journal } from './journal';
+
+// The persister: when and how the core's changes reach the disk.
+//
+// Performance: group commit lets every request that arrives while a write is in flight share
+// the next single write, so the number of writes follows the disk, not the request rate; it
+// relies on the write reading the core's state when it starts, not when it was asked for. With
+// a journal, a commit costs one appended line the size of the change (O(changes)); compaction
+// folds the journal into the data file in the background once it reaches `compactAtBytes`,
+// relying on the snapshot and the change set being taken in one synchronous step (so they are
+// of the same version) and on the sealed segments being deleted only after the data file is
+// renamed into place. The write benchmark's targets (at 100k receipts 20x json-server's rate
+// with p99 under 200 ms; at 1M receipts POST p99 under 50 ms) rest on these.
+
+/** The journal size from which it is folded into the data file, unless told otherwise: 64 MiB. */
+export const DEFAULT_COMPACT_AT_BYTES = 64 * 2 ** 20;
+
+/**
+ * The journal size in bytes from which the sandbox folds the journal into the data file:
+ * `BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES` when set, else {@link DEFAULT_COMPACT_AT_BYTES}. A value
+ * that is not a whole number of at least 1 is a setup mistake and throws a `TypeError`.
+ */
+export function compactAtBytes(environment: Readonly<Record<string, string | undefined>>): number {
+  const text = environment['BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES'];
+  if (text === undefined || text === '') return DEFAULT_COMPACT_AT_BYTES;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1) {
+    throw new TypeError(
+      `[@boundbook/sandbox] BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES must be a whole number of bytes of at least 1, not ${JSON.stringify(text)}`,
+    );
+  }
+  return value;
+}
 
 /** How a persister keeps a journal beside the data file. */
 export interface JournalOptions {
@@ -165,4 +195,67 @@ export class CorePersister {
     this.#database.data = snapshot;
     await this.#database.write();
   }
+}
+
+interface Batch {
+  readonly promise: Promise<void>;
+  resolve(): void;
+  reject(reason: unknown): void;
+}
+
+/**
+ * Runs one write at a time and lets every request that arrives while a write is in flight share
+ * the next single write, so that the number of writes follows the disk, not the request rate.
+ *
+ * A promise returned by {@link GroupCommit.request} resolves only after a write that started
+ * after the call has finished, so the state the caller saw is in that write.
+ */
+export class GroupCommit {
+  readonly #write: () => Promise<void>;
+  #writing: Promise<void> | undefined;
+  #next: Batch | undefined;
+
+  constructor(write: () => Promise<void>) {
+    this.#write = write;
+  }
+
+  /** Asks for a write; resolves once a write that started after this call is done. */
+  request(): Promise<void> {
+    this.#next ??= createBatch();
+    const { promise } = this.#next;
+    this.#writing ??= this.#drain();
+    return promise;
+  }
+
+  /** Resolves once no write is in flight or waiting. */
+  async idle(): Promise<void> {
+    while (this.#writing !== undefined) await this.#writing;
+  }
+
+  async #drain(): Promise<void> {
+    try {
+      while (this.#next !== undefined) {
+        const batch = this.#next;
+        this.#next = undefined;
+        try {
+          await this.#write();
+          batch.resolve();
+        } catch (error) {
+          batch.reject(error);
+        }
+      }
+    } finally {
+      this.#writing = undefined;
+    }
+  }
+}
+
+function createBatch(): Batch {
+  let resolve!: () => void;
+  let reject!: (reason: unknown) => void;
+  const promise = new Promise<void>((onResolve, onReject) => {
+    resolve = onResolve;
+    reject = onReject;
+  });
+  return { promise, resolve, reject };
 }

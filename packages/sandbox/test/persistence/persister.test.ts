@@ -3,10 +3,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CorePersister } from '../../src/persistence/core-persister';
-import { DataFileError } from '../../src/persistence/data-file-error';
+import { DataFileError, openDatabase, type SnapshotDatabase } from '../../src/persistence/data-file';
 import { Journal } from '../../src/persistence/journal';
-import { openDatabase, type SnapshotDatabase } from '../../src/persistence/open-database';
+import {
+  compactAtBytes,
+  CorePersister,
+  DEFAULT_COMPACT_AT_BYTES,
+  GroupCommit,
+} from '../../src/persistence/persister';
 import { receiptBody } from '../receipt-body';
 import { canonical, journalFiles, readStateOnDisk } from './state-on-disk';
 
@@ -15,7 +19,7 @@ let file: string;
 const open: { close(): Promise<void> }[] = [];
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'boundbook-core-persister-'));
+  dir = await mkdtemp(join(tmpdir(), 'boundbook-persister-'));
   file = join(dir, 'sandbox.json');
 });
 
@@ -175,5 +179,98 @@ describe('CorePersister with a journal', () => {
     held.release();
     await persister.close();
     expect(held.writes()).toBe(0);
+  });
+});
+
+/** A write whose completion the test controls, recording what state each write saw. */
+function controlledWrites(state: { value: number }) {
+  const seen: number[] = [];
+  const finishers: (() => void)[] = [];
+  const write = () => {
+    seen.push(state.value);
+    return new Promise<void>((resolve) => finishers.push(resolve));
+  };
+  const finishNext = async () => {
+    finishers.shift()?.();
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { seen, write, finishNext, pending: () => finishers.length };
+}
+
+describe('GroupCommit', () => {
+  it('request() starts a write at once and resolves when it finishes', async () => {
+    const state = { value: 1 };
+    const writes = controlledWrites(state);
+    const commit = new GroupCommit(writes.write);
+    let done = false;
+    void commit.request().then(() => (done = true));
+    expect(writes.seen).toEqual([1]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(done).toBe(false);
+    await writes.finishNext();
+    expect(done).toBe(true);
+  });
+
+  it('requests made during a write share the next single write, which sees their state', async () => {
+    const state = { value: 1 };
+    const writes = controlledWrites(state);
+    const commit = new GroupCommit(writes.write);
+    const first = commit.request();
+    const later: Promise<void>[] = [];
+    for (let index = 0; index < 50; index += 1) {
+      state.value += 1;
+      later.push(commit.request());
+    }
+    let laterDone = false;
+    void Promise.all(later).then(() => (laterDone = true));
+    await writes.finishNext();
+    await first;
+    expect(laterDone).toBe(false);
+    expect(writes.seen).toEqual([1, 51]);
+    await writes.finishNext();
+    expect(laterDone).toBe(true);
+    expect(writes.seen).toHaveLength(2);
+  });
+
+  it('rejects the requests of a failed write and goes on writing for the next ones', async () => {
+    let fail = true;
+    const commit = new GroupCommit(async () => {
+      if (fail) throw new Error('disk full');
+    });
+    await expect(commit.request()).rejects.toThrow('disk full');
+    fail = false;
+    await expect(commit.request()).resolves.toBeUndefined();
+  });
+
+  it('idle() waits for the write in flight and the one queued behind it', async () => {
+    const state = { value: 1 };
+    const writes = controlledWrites(state);
+    const commit = new GroupCommit(writes.write);
+    void commit.request();
+    void commit.request();
+    let idle = false;
+    void commit.idle().then(() => (idle = true));
+    await writes.finishNext();
+    expect(idle).toBe(false);
+    await writes.finishNext();
+    expect(idle).toBe(true);
+    expect(writes.pending()).toBe(0);
+  });
+});
+
+describe('compactAtBytes(environment)', () => {
+  it('answers 64 MiB when BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES is unset or empty', () => {
+    expect(compactAtBytes({})).toBe(64 * 2 ** 20);
+    expect(compactAtBytes({ BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES: '' })).toBe(DEFAULT_COMPACT_AT_BYTES);
+  });
+
+  it('answers the whole number of bytes it is set to', () => {
+    expect(compactAtBytes({ BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES: '16384' })).toBe(16_384);
+  });
+
+  it.each(['0', '-5', '1.5', '1e6', 'lots', '99999999999999999999'])('throws a TypeError for %j', (text) => {
+    expect(() => compactAtBytes({ BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES: text })).toThrow(
+      /^\[@boundbook\/sandbox\] BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES must be a whole number/,
+    );
   });
 });

@@ -1,0 +1,344 @@
+import { mkdir, open, readFile, rename, type FileHandle } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import type { SandboxSnapshot } from '@boundbook/sandbox-core';
+import { Low, Memory, type Adapter } from 'lowdb';
+
+// The data file: one JSON document holding the snapshot of every account, which the journal
+// beside it (journal.ts) continues. Here are its reading, its writing, its layout, and the two
+// file primitives the journal shares (reading line by line, writing a buffer fully).
+//
+// Performance: the layout puts each record of a collection on a line of its own, so a data file
+// of a million receipts is read one line at a time (SnapshotLineParser), never held whole as
+// text, and written in chunks of about 1 MB, each awaited (encodeSnapshot), so that requests go
+// on being answered while a compaction writes it. The write benchmarks' targets at 100k and 1M
+// receipts (open time, peak RSS, POST p99) rely on both. `bench/extend-data-file.mjs` writes
+// the same layout to seed its files: a change to it is a change there too.
+
+/**
+ * The sandbox's data file cannot be read or written: the message names the file, the cause and
+ * what to do next.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await startSandbox({ data: './sandbox.json' });
+ * } catch (error) {
+ *   if (error instanceof DataFileError) console.error(error.message, error.file);
+ * }
+ * ```
+ */
+export class DataFileError extends Error {
+  override readonly name = 'DataFileError';
+  /** Path of the data file. */
+  readonly file: string;
+
+  constructor(file: string, message: string, options?: ErrorOptions) {
+    super(`[@boundbook/sandbox] ${message}`, options);
+    this.file = file;
+  }
+}
+
+/** A lowdb database holding one sandbox snapshot; `data` is `null` until something is saved. */
+export type SnapshotDatabase = Low<SandboxSnapshot | null>;
+
+/**
+ * Opens the sandbox's lowdb database and reads it: the JSON data file at `file` (its
+ * directories are created; see {@link SnapshotFile}), or lowdb's `Memory` adapter when `file` is
+ * `undefined`. A missing file reads as `null`. The journal beside the file is read apart (see
+ * `replayJournal`).
+ */
+export async function openDatabase(file: string | undefined): Promise<SnapshotDatabase> {
+  if (file === undefined) return new Low<SandboxSnapshot | null>(new Memory(), null);
+  try {
+    await mkdir(dirname(file), { recursive: true });
+  } catch (error) {
+    throw new DataFileError(file, `cannot make the folder of the data file ${file} (${String(error)})`, {
+      cause: error,
+    });
+  }
+  const database = new Low<SandboxSnapshot | null>(new SnapshotFile(file), null);
+  await database.read();
+  return database;
+}
+
+/** Error codes of a rename that another process (an indexer, an antivirus) briefly blocks. */
+const TRANSIENT_RENAME_ERRORS = new Set(['EPERM', 'EACCES', 'EBUSY']);
+const RENAME_ATTEMPTS = 10;
+const RENAME_RETRY_MS = 100;
+
+/** Thrown inside the line reader to stop it once the file is not in the line layout. */
+const LEFT_THE_LAYOUT = Symbol('left the layout');
+
+/**
+ * lowdb adapter of the sandbox's JSON data file.
+ *
+ * A write goes to a temporary file beside the data file (`.NAME.tmp`, as lowdb's own writer
+ * names it), which is then renamed over it, so the data file is always one complete JSON
+ * document, whenever the process is killed. The bytes come from {@link encodeSnapshot} in chunks
+ * of about 1 MB, each awaited. Reading goes line by line ({@link SnapshotLineParser}) unless the
+ * file is not in that layout (edited by hand, say): then it is parsed whole. One write runs at a
+ * time: a write asked for while another runs starts when it ends.
+ */
+export class SnapshotFile implements Adapter<SandboxSnapshot | null> {
+  readonly #file: string;
+  readonly #temporary: string;
+  #queue: Promise<void> = Promise.resolve();
+
+  constructor(file: string) {
+    this.#file = file;
+    this.#temporary = join(dirname(file), `.${basename(file)}.tmp`);
+  }
+
+  /** The snapshot in the file, or `null` when there is no file. */
+  async read(): Promise<SandboxSnapshot | null> {
+    const parser = new SnapshotLineParser();
+    try {
+      await readLines(this.#file, (text) => {
+        if (!parser.line(text)) throw LEFT_THE_LAYOUT;
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      if (error !== LEFT_THE_LAYOUT) throw this.#error(`cannot read the data file ${this.#file}`, error);
+    }
+    const value = parser.end() ?? (await this.#readWhole());
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      throw this.#error(
+        `the data file ${this.#file} does not hold a sandbox snapshot`,
+        undefined,
+        'move it away to start afresh',
+      );
+    }
+    return value as SandboxSnapshot;
+  }
+
+  /** Replaces the file with `snapshot`, atomically. */
+  write(snapshot: SandboxSnapshot | null): Promise<void> {
+    const written = this.#queue.then(() => this.#write(snapshot));
+    this.#queue = written.catch(() => undefined);
+    return written;
+  }
+
+  async #readWhole(): Promise<unknown> {
+    let text: string;
+    try {
+      text = await readFile(this.#file, 'utf8');
+    } catch (error) {
+      throw this.#error(`cannot read the data file ${this.#file}`, error);
+    }
+    try {
+      return JSON.parse(text) as unknown;
+    } catch (error) {
+      throw this.#error(`the data file ${this.#file} is not valid JSON`, error, 'move it away to start afresh');
+    }
+  }
+
+  async #write(snapshot: SandboxSnapshot | null): Promise<void> {
+    const chunks = snapshot === null ? [Buffer.from('null\n')] : encodeSnapshot(snapshot);
+    try {
+      const handle = await open(this.#temporary, 'w');
+      try {
+        for (const chunk of chunks) await writeFully(handle, chunk);
+      } finally {
+        await handle.close();
+      }
+      await renameWithRetries(this.#temporary, this.#file);
+    } catch (error) {
+      throw this.#error(
+        `cannot write the data file ${this.#file}`,
+        error,
+        'check the free space and the permissions of its folder',
+      );
+    }
+  }
+
+  #error(problem: string, cause: unknown, advice?: string): DataFileError {
+    const reason =
+      cause === undefined ? '' : ` (${cause instanceof Error ? cause.message : String(cause)})`;
+    const next = advice === undefined ? '' : `: ${advice}`;
+    return new DataFileError(this.#file, `${problem}${reason}${next}`, { cause });
+  }
+}
+
+async function renameWithRetries(from: string, to: string): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await rename(from, to);
+      return;
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      if (attempt >= RENAME_ATTEMPTS || !TRANSIENT_RENAME_ERRORS.has(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, RENAME_RETRY_MS));
+    }
+  }
+}
+
+/** About how many bytes each chunk of {@link encodeSnapshot} holds. */
+const CHUNK_CHARACTERS = 1 << 20;
+
+/**
+ * The bytes of the data file for `snapshot`, as chunks of about 1 MB to write in order, each
+ * made only when asked for: a writer that awaits its write between two chunks lets the event
+ * loop answer requests while a large snapshot is written. Each record of a collection takes one
+ * line, which keeps the file readable and lets {@link SnapshotLineParser} read it back one line
+ * at a time. The bytes are always one JSON document equal in value to `JSON.stringify(snapshot)`.
+ */
+export function* encodeSnapshot(snapshot: SandboxSnapshot): Generator<Buffer, void, undefined> {
+  let text = '{\n';
+  let first = true;
+  for (const [key, value] of Object.entries(snapshot)) {
+    if (value === undefined || typeof value === 'function') continue;
+    if (!first) text += ',\n';
+    first = false;
+    if (!Array.isArray(value) || value.length === 0) {
+      text += `${JSON.stringify(key)}: ${JSON.stringify(value)}`;
+      continue;
+    }
+    text += `${JSON.stringify(key)}: [\n`;
+    for (let index = 0; index < value.length; index += 1) {
+      if (index > 0) text += ',\n';
+      text += JSON.stringify(value[index]) ?? 'null';
+      if (text.length >= CHUNK_CHARACTERS) {
+        yield Buffer.from(text);
+        text = '';
+      }
+    }
+    text += '\n]';
+  }
+  text += first ? '}\n' : '\n}\n';
+  yield Buffer.from(text);
+}
+
+const MEMBER = /^("(?:[^"\\]|\\.)*"): (.*)$/s;
+
+type ParserState = 'start' | 'members' | 'records' | 'done' | 'invalid';
+
+/**
+ * Parses a data file line by line, as {@link readLines} hands the lines over, when the file is
+ * in the layout that {@link encodeSnapshot} writes: `{`, one member per line, each record of a
+ * collection on a line of its own, `}`. Only one line is held at a time, so reading a large
+ * file costs little more memory than the records themselves. {@link SnapshotLineParser.line}
+ * answers `false` as soon as the lines leave that layout (a file edited by hand, pretty-printed
+ * or cut short); the caller then parses the whole file with `JSON.parse` instead.
+ */
+export class SnapshotLineParser {
+  readonly #snapshot: Record<string, unknown> = {};
+  #state: ParserState = 'start';
+  #members = 0;
+  #key = '';
+  #records: unknown[] = [];
+  /** Whether the last member or record line ended with the comma that announces another. */
+  #comma = false;
+
+  /** Takes the next line (without its newline); answers `false` once the layout is left. */
+  line(text: string): boolean {
+    try {
+      this.#state = this.#next(text);
+    } catch {
+      this.#state = 'invalid';
+    }
+    return this.#state !== 'invalid';
+  }
+
+  /** The snapshot, or `undefined` when the lines left the layout or stopped before `}`. */
+  end(): SandboxSnapshot | undefined {
+    return this.#state === 'done' ? (this.#snapshot as SandboxSnapshot) : undefined;
+  }
+
+  #next(text: string): ParserState {
+    if (this.#state === 'start') return text === '{' ? 'members' : 'invalid';
+    if (this.#state === 'members') return this.#member(text);
+    if (this.#state === 'records') return this.#record(text);
+    return 'invalid';
+  }
+
+  #member(text: string): ParserState {
+    if (text === '}') return this.#members === 0 || !this.#comma ? 'done' : 'invalid';
+    if (this.#members > 0 && !this.#comma) return 'invalid';
+    const match = MEMBER.exec(text);
+    if (match === null) return 'invalid';
+    const key = JSON.parse(match[1]!) as string;
+    // An own member named __proto__ cannot be assigned; JSON.parse of the whole file keeps it.
+    if (key === '__proto__' || Object.hasOwn(this.#snapshot, key)) return 'invalid';
+    const rest = match[2]!;
+    this.#members += 1;
+    if (rest === '[') {
+      this.#key = key;
+      this.#records = [];
+      this.#comma = false;
+      return 'records';
+    }
+    this.#comma = rest.endsWith(',');
+    this.#snapshot[key] = JSON.parse(this.#comma ? rest.slice(0, -1) : rest) as unknown;
+    return 'members';
+  }
+
+  #record(text: string): ParserState {
+    if (text.startsWith(']')) {
+      if (this.#records.length === 0 || this.#comma || (text !== ']' && text !== '],')) return 'invalid';
+      this.#snapshot[this.#key] = this.#records;
+      this.#comma = text === '],';
+      return 'members';
+    }
+    if (this.#records.length > 0 && !this.#comma) return 'invalid';
+    this.#comma = text.endsWith(',');
+    this.#records.push(JSON.parse(this.#comma ? text.slice(0, -1) : text) as unknown);
+    return 'records';
+  }
+}
+
+const NEWLINE = 0x0a;
+/** Bytes {@link readLines} reads from the file at a time. */
+const READ_CHUNK_BYTES = 1 << 20;
+
+/**
+ * Reads a file line by line without holding it whole: `onLine` gets each line's text (UTF-8,
+ * without its newline) and whether a newline ended it, which only the last line may lack.
+ * Splitting on the newline byte is safe in UTF-8, where no multi-byte character contains it.
+ * Errors of the file system (`ENOENT` included) reject the promise as they are. The journal
+ * reads its segments with it too.
+ */
+export async function readLines(
+  file: string,
+  onLine: (text: string, terminated: boolean) => void,
+): Promise<void> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
+    let pending: Buffer[] = [];
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, 0, READ_CHUNK_BYTES, null);
+      if (bytesRead === 0) break;
+      const chunk = buffer.subarray(0, bytesRead);
+      let start = 0;
+      for (let end = chunk.indexOf(NEWLINE); end !== -1; end = chunk.indexOf(NEWLINE, start)) {
+        if (pending.length === 0) {
+          onLine(chunk.toString('utf8', start, end), true);
+        } else {
+          pending.push(chunk.subarray(start, end));
+          onLine(Buffer.concat(pending).toString('utf8'), true);
+          pending = [];
+        }
+        start = end + 1;
+      }
+      // The buffer is reused for the next read, so the start of an unfinished line is copied.
+      if (start < bytesRead) pending.push(Buffer.from(chunk.subarray(start)));
+    }
+    if (pending.length > 0) onLine(Buffer.concat(pending).toString('utf8'), false);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes all of `bytes` at the file's position (at its end for a file opened to append): one
+ * `write` call, followed by more only in the rare case that the system writes fewer bytes. The
+ * journal appends with it too.
+ */
+export async function writeFully(handle: FileHandle, bytes: Buffer): Promise<void> {
+  let offset = 0;
+  while (offset < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
+    if (bytesWritten <= 0) throw new Error(`wrote ${offset} of ${bytes.length} bytes`);
+    offset += bytesWritten;
+  }
+}
