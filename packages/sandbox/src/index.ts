@@ -3,18 +3,18 @@ export { startSandbox } from './start-sandbox';
 export type { RunningSandbox, StartSandboxOptions } from './start-sandbox';
 
 // Typed calls of a running sandbox's control API (/_sandbox), by its URL.
-export { connectSandbox } from './control/connect-sandbox';
-export type { ConnectSandboxOptions } from './control/connect-sandbox';
+export { connectSandbox } from './control-client';
 export type {
   AccountCreate,
+  ConnectSandboxOptions,
   DocumentCreate,
   E4473Put,
   SandboxAccountCreated,
   SandboxControl,
   SandboxTokenCreated,
   TokenCreate,
-} from './control/sandbox-control';
+} from './control-client';
 
 // Errors.
 export { DataFileError } from './persistence/data-file';
-export { SandboxControlError } from './control/sandbox-control-error';
+export { SandboxControlError } from './control-client';

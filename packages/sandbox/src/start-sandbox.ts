@@ -1,6 +1,5 @@
-import { connectSandbox } from './control/connect-sandbox';
-import type { SandboxControl } from './control/sandbox-control';
-import { createSandbox } from './create-sandbox';
+import { connectSandbox, type SandboxControl } from './control-client';
+import { createSandbox } from './sandbox';
 
 /** Options of {@link startSandbox}; every one is optional. */
 export interface StartSandboxOptions {

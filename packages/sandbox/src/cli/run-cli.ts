@@ -1,5 +1,5 @@
 import type { Request } from '@hapi/hapi';
-import type { Sandbox } from '../create-sandbox';
+import type { Sandbox } from '../sandbox';
 import { DataFileError } from '../persistence/data-file';
 import { CliUsageError } from './cli-usage-error';
 import { formatStartBanner } from './format-start-banner';
@@ -55,7 +55,7 @@ export async function runCli(args: readonly string[]): Promise<CliOutcome> {
   let token: string | undefined;
   try {
     // Loaded only now, so that --help and a wrong command line answer without loading the server.
-    const { createSandbox } = await import('../create-sandbox');
+    const { createSandbox } = await import('../sandbox');
     sandbox = await createSandbox(command);
     await sandbox.start();
     if (sandbox.fresh) ({ token } = await sandbox.createAccount());

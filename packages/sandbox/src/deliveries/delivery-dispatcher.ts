@@ -28,6 +28,11 @@ export interface DeliveryDispatcherOptions {
  * nothing more, lets the attempts in flight finish for a grace period, then closes the core's
  * outbox: an attempt still in flight is abandoned, its delivery stays pending and is attempted
  * again after the next start.
+ *
+ * The webhooks benchmark (event to delivery p50 under 20 ms, 1,000 deliveries/s) relies on the
+ * dispatcher looking once per turn of the event loop however many deliveries were enqueued, on
+ * its save sharing the group commit of the requests' saves, and on the sender's keep-alive
+ * connections.
  */
 export class DeliveryDispatcher {
   readonly #deliveries: CoreDeliveries;

@@ -1,5 +1,5 @@
 import type { SandboxDelivery, WebhookEndpoint } from '@boundbook/types';
-import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/create-sandbox';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox';
 import { receiptBody } from '../receipt-body';
 import { startReceiver, type LocalReceiver, type Received, type Reply } from './local-receiver';
 

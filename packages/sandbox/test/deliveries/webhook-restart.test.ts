@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox } from '../../src/create-sandbox';
+import { createSandbox } from '../../src/sandbox';
 import { receiptBody } from '../receipt-body';
 import { client, closeAll, openReceiver, openSandbox, openWorld } from './sandbox-world';
 

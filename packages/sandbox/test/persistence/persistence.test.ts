@@ -2,8 +2,8 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../src/create-sandbox';
 import { DataFileError } from '../../src/persistence/data-file';
+import { createSandbox, type Sandbox } from '../../src/sandbox';
 import { injectAccount, injectGetter, injectReceipt, listReceipts } from '../sandbox-api';
 import { canonical, journalFiles, journalLines, readStateOnDisk } from './state-on-disk';
 

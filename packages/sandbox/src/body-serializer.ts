@@ -11,7 +11,9 @@ const END = Buffer.from('}');
  * list page the core answers again from its cache). The core's records are deeply frozen and a
  * change replaces the record object, so such bytes never go stale; a value that is not deeply
  * frozen plain data is serialised afresh every time. A page of 25 receipts, most of the work of
- * a read, is then at most a copy of cached bytes.
+ * a read, is then at most a copy of cached bytes. The reads benchmark (`GET /receipts` at 0.9x a
+ * bare Hapi route answering the same bytes) relies on it, and so on the core's records being
+ * deeply frozen: were they not, every read would serialise them afresh, still correctly.
  */
 export function createBodySerializer(): BodySerializer {
   // The bytes of each immutable item, or null for an item found not to be immutable.

@@ -2,10 +2,10 @@ import { connect } from 'node:net';
 import { request } from 'node:http';
 import type { Server } from '@hapi/hapi';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/persistence/data-file';
-import { CorePersister } from '../../src/persistence/persister';
-import { createSandboxServer } from '../../src/server/create-sandbox-server';
-import { createFakeCore, type FakeCore } from '../fake-core';
+import { openDatabase } from '../src/persistence/data-file';
+import { CorePersister } from '../src/persistence/persister';
+import { createSandboxServer } from '../src/server';
+import { createFakeCore, type FakeCore } from './fake-core';
 
 let core: FakeCore;
 let server: Server;

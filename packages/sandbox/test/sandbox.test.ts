@@ -1,6 +1,18 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { nodeSha256Hex } from '../../src/server/node-sha256-hex';
+import { formatOrigin, nodeSha256Hex } from '../src/sandbox';
+
+describe('formatOrigin(host, port)', () => {
+  it.each([
+    ['127.0.0.1', 4010, 'http://127.0.0.1:4010'],
+    ['localhost', 80, 'http://localhost:80'],
+    ['0.0.0.0', 4010, 'http://127.0.0.1:4010'],
+    ['::', 4010, 'http://[::1]:4010'],
+    ['::1', 4011, 'http://[::1]:4011'],
+  ])('formatOrigin(%j, %j) is %j', (host, port, origin) => {
+    expect(formatOrigin(host, port)).toBe(origin);
+  });
+});
 
 describe('nodeSha256Hex(text)', () => {
   it('returns the lowercase hex SHA-256 of the UTF-8 bytes of the text', () => {

@@ -1,3 +1,4 @@
+import * as crypto from 'node:crypto';
 import {
   createSandboxCore,
   type CreateAccountInput,
@@ -7,14 +8,15 @@ import {
 } from '@boundbook/sandbox-core';
 import type { Server } from '@hapi/hapi';
 import { DeliveryDispatcher } from './deliveries/delivery-dispatcher';
-import { nodeHmacSha256Hex } from './deliveries/node-hmac-sha256-hex';
 import { createNodeDeliverySender } from './deliveries/node-delivery-sender';
 import { openDatabase, type SnapshotDatabase } from './persistence/data-file';
 import { Journal, replayJournal } from './persistence/journal';
 import { compactAtBytes, CorePersister } from './persistence/persister';
-import { createSandboxServer } from './server/create-sandbox-server';
-import { formatOrigin } from './server/format-origin';
-import { nodeSha256Hex } from './server/node-sha256-hex';
+import { createSandboxServer } from './server';
+
+// The sandbox assembled: the core made from the data file and its journal, with Node's crypto
+// and HTTP for its hashing and its webhook deliveries, the Hapi server over it, the persister
+// and the delivery dispatcher. The CLI and `startSandbox()` both start one of these.
 
 /** Everything {@link createSandbox} needs; the CLI and `startSandbox()` fill in the defaults. */
 export interface SandboxOptions {
@@ -128,4 +130,34 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       return stopping;
     },
   };
+}
+
+/**
+ * The origin a client uses to reach a server listening on `host` and `port`: a wildcard address
+ * becomes the loopback address of its family, and an IPv6 address is bracketed.
+ */
+export function formatOrigin(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
+}
+
+// crypto.hash() (Node 20.12 and later) hashes in one call, without making a Hash object; the
+// package supports every Node 20, so older ones make the Hash object.
+const oneShotHash = crypto.hash as typeof crypto.hash | undefined;
+
+/**
+ * The lowercase hex SHA-256 of a string's UTF-8 bytes with `node:crypto`: the core's
+ * `sha256Hex`, with which it hashes the token of every request.
+ */
+export function nodeSha256Hex(text: string): string {
+  if (oneShotHash !== undefined) return oneShotHash('sha256', text, 'hex');
+  return crypto.createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/**
+ * The lowercase hex HMAC-SHA256 of a string's UTF-8 bytes keyed with another string's UTF-8
+ * bytes, with `node:crypto`: the core's `hmacSha256Hex`, with which it signs every delivery.
+ */
+function nodeHmacSha256Hex(key: string, message: string): string {
+  return crypto.createHmac('sha256', key).update(message, 'utf8').digest('hex');
 }

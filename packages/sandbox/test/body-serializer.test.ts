@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createBodySerializer } from '../../src/server/create-body-serializer';
+import { createBodySerializer } from '../src/body-serializer';
 
 const receipt = (id: number) =>
   Object.freeze({

@@ -1,0 +1,245 @@
+import type {
+  AuditEntry,
+  Book,
+  Receipt,
+  ReceiptDocument,
+  SandboxAccount,
+  SandboxClock,
+  SandboxComponents,
+  SandboxDelivery,
+  SandboxRequestLogEntry,
+  SandboxToken,
+  WebhookEndpoint,
+} from '@boundbook/types';
+
+// The typed client of the sandbox's control API (`/_sandbox`): what `connectSandbox()` and
+// `startSandbox()` resolve to, the calls' input types, and the error a refused call rejects
+// with. It speaks to the sandbox over HTTP only, so it works as well against a sandbox started
+// in another process.
+
+/** Body of `POST /_sandbox/accounts`: every field optional (a dealer with the book `Main`). */
+export type AccountCreate = SandboxComponents['schemas']['AccountCreate'];
+/** Body of `POST /_sandbox/tokens`. */
+export type TokenCreate = SandboxComponents['schemas']['TokenCreate'];
+/** Body of `POST /_sandbox/receipts/{id}/documents`. */
+export type DocumentCreate = SandboxComponents['schemas']['DocumentCreate'];
+/** Body of `PUT /_sandbox/receipts/{id}/e4473`. */
+export type E4473Put = SandboxComponents['schemas']['E4473Put'];
+
+/** A new account and its first token (read, write and delete), shown only here. */
+export interface SandboxAccountCreated {
+  readonly account: SandboxAccount;
+  readonly token: string;
+}
+
+/** A new token: its record and the token itself, shown only here. */
+export interface SandboxTokenCreated {
+  readonly record: SandboxToken;
+  readonly token: string;
+}
+
+/**
+ * The sandbox's control API (`/_sandbox`, documented in `openapi/sandbox.yaml`) as typed calls.
+ * Every call but `createAccount` acts on the account of the token it is given. A refused call
+ * rejects with a {@link SandboxControlError}.
+ *
+ * @example
+ * ```ts
+ * const sandbox: SandboxControl = connectSandbox('http://127.0.0.1:4010');
+ * const { token } = await sandbox.createAccount();
+ * const [latest] = await sandbox.deliveries.list(token);
+ * ```
+ */
+export interface SandboxControl {
+  /** The origin, such as `http://127.0.0.1:4010`. */
+  readonly url: string;
+  /** The service API's base address: `url + '/rest/v1'`. */
+  readonly apiUrl: string;
+  /** `POST /_sandbox/accounts`: an isolated account (a dealer unless told otherwise) and its token. */
+  createAccount(options?: AccountCreate): Promise<SandboxAccountCreated>;
+  /** `POST /_sandbox/reset`: empties the account, keeping its tokens, clock and request log. */
+  reset(token: string): Promise<void>;
+  readonly tokens: {
+    /** `POST /_sandbox/tokens`: another token of the account, with the given permissions. */
+    create(token: string, input: TokenCreate): Promise<SandboxTokenCreated>;
+    /** `DELETE /_sandbox/tokens/{id}`: revokes a token; the next request with it is a 401. */
+    revoke(token: string, id: number): Promise<void>;
+  };
+  readonly books: {
+    /** `POST /_sandbox/books`: another book of the account. */
+    create(token: string, name: string): Promise<Book>;
+  };
+  readonly clock: {
+    /** `GET /_sandbox/clock`: the account's time and how far it is ahead of real time. */
+    now(token: string): Promise<SandboxClock>;
+    /**
+     * `POST /_sandbox/clock/advance`: moves the account's clock forward by 1 to 31,536,000 seconds,
+     * making every delivery attempt that falls due in the skipped time before it resolves.
+     */
+    advance(token: string, seconds: number): Promise<SandboxClock>;
+  };
+  readonly deliveries: {
+    /** `GET /_sandbox/deliveries`: the account's webhook deliveries with their attempts, newest first. */
+    list(token: string): Promise<SandboxDelivery[]>;
+    /** `POST /_sandbox/deliveries/{id}/redeliver`: one more attempt of a delivery, now. */
+    redeliver(token: string, id: string): Promise<SandboxDelivery>;
+  };
+  readonly webhooks: {
+    /** `POST /_sandbox/webhooks/{id}/ping`: delivers a `ping` event to the endpoint, now. */
+    ping(token: string, id: number): Promise<SandboxDelivery>;
+    /** `POST /_sandbox/webhooks/{id}/enable`: re-enables an endpoint disabled after failures. */
+    enable(token: string, id: number): Promise<WebhookEndpoint>;
+  };
+  readonly receipts: {
+    /** `GET /_sandbox/receipts/{id}/audit`: the receipt's audit trail, oldest first. */
+    audit(token: string, id: number): Promise<AuditEntry[]>;
+    /** `POST /_sandbox/receipts/{id}/documents`: attaches a document, as the service's web app does. */
+    attachDocument(token: string, id: number, input: DocumentCreate): Promise<ReceiptDocument>;
+    /** `PUT /_sandbox/receipts/{id}/e4473`: sets the receipt's E4473 data. */
+    putE4473(token: string, id: number, input: E4473Put): Promise<Receipt>;
+  };
+  /** `GET /_sandbox/requests`: the account's last 100 API requests, newest first. */
+  requests(token: string): Promise<SandboxRequestLogEntry[]>;
+}
+
+/**
+ * A call of the sandbox's control API that was not answered with success: carries the status and
+ * the contract's error body (`{ message }`, plus `errors` for a 422).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await sandbox.clock.advance(token, 0);
+ * } catch (error) {
+ *   if (error instanceof SandboxControlError) error.status; // 422
+ * }
+ * ```
+ */
+export class SandboxControlError extends Error {
+  override readonly name = 'SandboxControlError';
+  /** The status answered; `0` when no answer came. */
+  readonly status: number;
+  /** The body answered, parsed when it was JSON. */
+  readonly body: unknown;
+
+  constructor(status: number, body: unknown, message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/** Options of {@link connectSandbox}. */
+export interface ConnectSandboxOptions {
+  /** The `fetch` to call the control API with; defaults to the global one, looked up per call. */
+  fetch?: typeof fetch;
+}
+
+/**
+ * Typed calls of the control API of a sandbox that is already running, known by its origin: a
+ * sandbox started by a vitest global setup and handed to test workers as a URL, or one started
+ * with `pnpm start` or `boundbook-sandbox`.
+ *
+ * @example
+ * ```ts
+ * const sandbox = connectSandbox(inject('sandboxUrl'));
+ * const { token } = await sandbox.createAccount({ books: ['Consignment'] });
+ * await sandbox.clock.advance(token, 60); // the first retry of a failed delivery falls due
+ * const [delivery] = await sandbox.deliveries.list(token);
+ * ```
+ */
+export function connectSandbox(url: string, options: ConnectSandboxOptions = {}): SandboxControl {
+  const origin = readOrigin(url);
+
+  async function call<T>(method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const send = options.fetch ?? globalThis.fetch;
+    let response: Response;
+    try {
+      response = await send(`${origin}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    } catch (error) {
+      throw new SandboxControlError(0, undefined, `[@boundbook/sandbox] ${method} ${path}: no answer from ${origin}; is the sandbox running?`, { cause: error });
+    }
+    const text = await response.text();
+    const parsed: unknown = text === '' ? undefined : parseJson(text);
+    if (response.ok && response.status !== 204 && (typeof parsed !== 'object' || parsed === null)) {
+      throw new SandboxControlError(
+        response.status,
+        parsed,
+        `[@boundbook/sandbox] ${method} ${path} answered ${response.status} without JSON: is ${origin} a BoundBook sandbox?`,
+      );
+    }
+    if (!response.ok) {
+      const message = (parsed as { message?: unknown } | undefined)?.message;
+      throw new SandboxControlError(
+        response.status,
+        parsed,
+        `[@boundbook/sandbox] ${method} ${path} answered ${response.status}: ${typeof message === 'string' ? message : text}`,
+      );
+    }
+    return parsed as T;
+  }
+
+  const data = async <T>(answer: Promise<{ data: T }>): Promise<T> => (await answer).data;
+
+  return {
+    url: origin,
+    apiUrl: `${origin}/rest/v1`,
+    async createAccount(input = {}) {
+      const { data: account, token } = await call<{ data: SandboxAccount; token: string }>('POST', '/_sandbox/accounts', undefined, input);
+      return { account, token };
+    },
+    reset: (token) => call('POST', '/_sandbox/reset', token),
+    tokens: {
+      async create(token, input) {
+        const { data: record, token: created } = await call<{ data: SandboxToken; token: string }>('POST', '/_sandbox/tokens', token, input);
+        return { record, token: created };
+      },
+      revoke: (token, id) => call('DELETE', `/_sandbox/tokens/${id}`, token),
+    },
+    books: {
+      create: (token, name) => data(call('POST', '/_sandbox/books', token, { name })),
+    },
+    clock: {
+      now: (token) => data(call('GET', '/_sandbox/clock', token)),
+      advance: (token, seconds) => data(call('POST', '/_sandbox/clock/advance', token, { seconds })),
+    },
+    deliveries: {
+      list: (token) => data(call('GET', '/_sandbox/deliveries', token)),
+      redeliver: (token, id) => data(call('POST', `/_sandbox/deliveries/${encodeURIComponent(id)}/redeliver`, token)),
+    },
+    webhooks: {
+      ping: (token, id) => data(call('POST', `/_sandbox/webhooks/${id}/ping`, token)),
+      enable: (token, id) => data(call('POST', `/_sandbox/webhooks/${id}/enable`, token)),
+    },
+    receipts: {
+      audit: (token, id) => data(call('GET', `/_sandbox/receipts/${id}/audit`, token)),
+      attachDocument: (token, id, input) => data(call('POST', `/_sandbox/receipts/${id}/documents`, token, input)),
+      putE4473: (token, id, input) => data(call('PUT', `/_sandbox/receipts/${id}/e4473`, token, input)),
+    },
+    requests: (token) => data(call('GET', '/_sandbox/requests', token)),
+  };
+}
+
+function readOrigin(url: string): string {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
+    throw new TypeError(`[@boundbook/sandbox] connectSandbox(): url must be the sandbox's http(s) origin, such as http://127.0.0.1:4010; got ${JSON.stringify(url)}`);
+  }
+  return parsed.origin;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}

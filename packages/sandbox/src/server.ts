@@ -1,0 +1,259 @@
+import { createServer, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Readable } from 'node:stream';
+import {
+  MAX_BODY_BYTES,
+  PAYLOAD_TOO_LARGE_MESSAGE,
+  type SandboxCore,
+  type SandboxRequest,
+  type SandboxResponse,
+} from '@boundbook/sandbox-core';
+import * as Boom from '@hapi/boom';
+import {
+  server as hapiServer,
+  type Lifecycle,
+  type Request,
+  type ResponseObject,
+  type ResponseToolkit,
+  type Server,
+} from '@hapi/hapi';
+import { createBodySerializer, type BodySerializer } from './body-serializer';
+import type { CorePersister } from './persistence/persister';
+
+// The Hapi server of the sandbox: a thin adapter that hands each request to the core as raw
+// text and answers with the core's response, plus the answers in the contract's error shape
+// for what never reaches the core (unknown route, oversized body, unparsable request).
+
+/** What {@link createSandboxServer} serves and where. */
+export interface SandboxServerOptions {
+  /** The core that answers every request under `/rest/v1` and `/_sandbox`. */
+  core: SandboxCore;
+  /** Saves the core's state; a request that changed it is answered only once it is saved. */
+  persister: CorePersister;
+  /** Interface to listen on; defaults to `127.0.0.1`. */
+  host?: string;
+  /** Port to listen on; defaults to `0` (any free port). */
+  port?: number;
+}
+
+/**
+ * Makes the Hapi server of the sandbox (not yet started): catch-all routes hand every request
+ * under `/rest/v1` and `/_sandbox` to the core as raw text, wait until a change it made is
+ * saved, and answer with the core's response. Anything else is a 404, a body over 1 MB a 413,
+ * and every error Hapi raises is answered in the contract's shape `{"message": string}`.
+ */
+export function createSandboxServer(options: SandboxServerOptions): Server {
+  const { core, persister } = options;
+  // Hapi serves a listener of ours, which starts listening once Hapi has started: given `host`,
+  // Hapi would check it against a regular expression of every IP address form, whose first use
+  // alone costs each start about 10 ms (the cold-start benchmark).
+  const listener = createServer();
+  const server = hapiServer({
+    listener,
+    autoListen: false,
+    debug: false,
+    // Nothing is gained by compressing on the loopback interface, and bodies stay byte-exact.
+    compression: false,
+    routes: {
+      // Cookies mean nothing to the API: a malformed Cookie header must not fail a request.
+      state: { parse: false, failAction: 'ignore' },
+      // The API answers whole JSON documents; a Range header is ignored.
+      response: { ranges: false },
+    },
+  });
+
+  const serialize = createBodySerializer();
+  const handler = async (request: Request, h: ResponseToolkit) => {
+    const body =
+      request.payload === null || request.payload === undefined
+        ? undefined
+        : await readBody(request.payload as Readable, MAX_BODY_BYTES);
+    if (body === 'too-large') throw Boom.entityTooLarge();
+    const before = core.version;
+    const answer = await core.handle(toSandboxRequest(request, body));
+    if (core.version !== before) await persister.persist();
+    return replyWith(h, answer, serialize);
+  };
+  const routeOptions = {
+    payload: {
+      parse: false,
+      // A stream, read by readBody(): Hapi's own limit destroys the socket of a chunked body that
+      // grows past it, so the client would never see the 413. A declared Content-Length over the
+      // limit is still refused by Hapi before anything is read.
+      output: 'stream',
+      maxBytes: MAX_BODY_BYTES,
+      // The core judges the body; Hapi must not refuse a request over its Content-Type.
+      override: 'application/octet-stream',
+    },
+  } as const;
+
+  server.route([
+    { method: '*', path: '/rest/v1/{path*}', options: routeOptions, handler },
+    { method: '*', path: '/_sandbox/{path*}', options: routeOptions, handler },
+  ]);
+  server.ext('onPreResponse', shapeErrorResponse);
+  // Hapi answers a request the HTTP parser refused with a bare 400; this one answers in the
+  // contract's error shape.
+  listener.removeAllListeners('clientError');
+  listener.on('clientError', answerClientError);
+  server.ext('onPostStart', () => listen(listener, options.port ?? 0, options.host ?? '127.0.0.1'));
+  return server;
+}
+
+/** Starts `listener` listening; rejects with the error of a port in use or an unknown address. */
+function listen(listener: HttpServer, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    listener.once('error', reject);
+    listener.listen(port, host, () => {
+      listener.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** Bytes of an oversized body the server reads and discards so that the client gets its 413. */
+const DRAIN_LIMIT = 16 * 1_048_576;
+
+/**
+ * Reads a request body of at most `maxBytes` bytes. A body without a declared length (chunked)
+ * that grows past the limit is read to its end and discarded instead of destroyed, so the
+ * client, still sending, receives the 413 rather than a reset connection; a body that goes on
+ * past 16 MB is cut off.
+ */
+async function readBody(stream: Readable, maxBytes: number): Promise<Buffer | 'too-large'> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > DRAIN_LIMIT) {
+      stream.destroy();
+      break;
+    }
+    if (size <= maxBytes) chunks.push(chunk);
+  }
+  return size > maxBytes ? 'too-large' : Buffer.concat(chunks, size);
+}
+
+/**
+ * Turns a Hapi request and its raw body into the core's transport-free request: upper-case
+ * method, path as sent, raw query string, lower-case headers and the body as UTF-8 text
+ * (`undefined` when the request has none).
+ */
+function toSandboxRequest(request: Request, payload: Buffer | undefined): SandboxRequest {
+  const body = payload !== undefined && payload.length > 0 ? payload.toString('utf8') : undefined;
+  // The raw request target, not `request.url`: Hapi cannot build a URL when the Host header is
+  // malformed, and the core needs only the path and the query string.
+  const target = request.raw.req.url ?? '/';
+  const mark = target.indexOf('?');
+  return {
+    method: request.method.toUpperCase(),
+    path: mark === -1 ? target : target.slice(0, mark),
+    query: mark === -1 ? '' : target.slice(mark + 1),
+    headers: toHeaders(request.raw.req.headers),
+    body,
+  };
+}
+
+function toHeaders(incoming: NodeJS.Dict<string | string[]>): Record<string, string | undefined> {
+  const headers: Record<string, string | undefined> = {};
+  for (const name of Object.keys(incoming)) {
+    const value = incoming[name];
+    headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
+}
+
+/**
+ * Turns the core's answer into a Hapi response: its status and headers, and its body as the
+ * bytes of its JSON text (no body at all when the core gives none, as for a 204). Bytes rather
+ * than a string spare Hapi measuring the text's UTF-8 length for `Content-Length`, and spare
+ * the socket encoding it (the reads benchmark).
+ */
+function replyWith(h: ResponseToolkit, answer: SandboxResponse, serialize: BodySerializer): ResponseObject {
+  const response =
+    answer.body === undefined
+      ? h.response()
+      : h.response(serialize(answer.body)).type('application/json; charset=utf-8');
+  response.code(answer.status);
+  for (const [name, value] of Object.entries(answer.headers)) response.header(name, value);
+  return response;
+}
+
+/** The message for a path that neither the service API nor the control API serves. */
+const ROUTE_NOT_FOUND_MESSAGE =
+  'Not found: the sandbox serves the API under /rest/v1 and its control API under /_sandbox.';
+
+/**
+ * Hapi `onPreResponse` extension that answers every Boom error in the contract's error shape,
+ * `{"message": string}`, keeping its status and headers (such as `Allow` on a 405), so Hapi's
+ * default `{statusCode, error, message}` body never reaches a client.
+ */
+function shapeErrorResponse(request: Request, h: ResponseToolkit): Lifecycle.ReturnValue {
+  const { response } = request;
+  if (!Boom.isBoom(response)) return h.continue;
+  const reply = h
+    .response(JSON.stringify({ message: errorMessageFor(response) }))
+    .type('application/json; charset=utf-8')
+    .code(response.output.statusCode);
+  for (const [name, value] of Object.entries(response.output.headers)) {
+    if (value !== undefined) reply.header(name, String(value));
+  }
+  return reply;
+}
+
+/**
+ * The `message` of the contract's error body for an error that Hapi raised before the core saw
+ * the request (unknown route, oversized or unreadable request), or for a failure of the sandbox.
+ */
+function errorMessageFor(error: Boom.Boom): string {
+  const status = error.output.statusCode;
+  if (status === 404) return ROUTE_NOT_FOUND_MESSAGE;
+  if (status === 413) return PAYLOAD_TOO_LARGE_MESSAGE;
+  const specific = error.message !== '' && error.message !== error.output.payload.error;
+  if (status >= 500) {
+    return `The sandbox failed to answer this request${specific ? ` (${error.message})` : ''}.`;
+  }
+  if (status === 400) {
+    return `The request is malformed${specific ? ` (${error.message})` : ''}: check its URL and headers.`;
+  }
+  return sentence(specific ? error.message : error.output.payload.error);
+}
+
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+const BAD_REQUEST_BODY = JSON.stringify({
+  message: 'The request is malformed: check its request line and headers (such as Host).',
+});
+const REQUEST_TIMEOUT_BODY = JSON.stringify({ message: 'The request took too long to arrive.' });
+
+/**
+ * Answers a request that Node's HTTP parser refused before Hapi saw it (a malformed request
+ * line or header, or bytes left over after a body sent without a length; Node 24 also refuses an
+ * invalid Host) in the contract's error shape, where Node and Hapi would send a bare
+ * `400 Bad Request` without a body, then closes the connection. When an earlier request on the
+ * same connection is still being answered, it waits for that answer to finish first.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  // Node keeps the response being written on this connection here (its own clientError
+  // handler reads the same property).
+  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (inFlight && !inFlight.writableFinished) {
+    inFlight.once('close', () => answerClientError(error, socket));
+    return;
+  }
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const body = timedOut ? REQUEST_TIMEOUT_BODY : BAD_REQUEST_BODY;
+  socket.end(
+    `HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+}
