@@ -58,11 +58,11 @@ export const cliProgramOptions: Options = {
 
 /**
  * The CLI's executable (`dist/cli.js`, the package's `bin`): a small launcher that runs the
- * program with the code V8 compiled for it in an earlier start (see requireWithCompileCache).
+ * program with the code V8 compiled for it in an earlier start (see src/cli/compile-cache.ts).
  */
 export const cliLauncherOptions: Options = {
   ...shared,
-  entry: { cli: packagePath('src/cli.ts') },
+  entry: { cli: packagePath('src/cli/launcher.ts') },
   format: ['esm'],
 };
 

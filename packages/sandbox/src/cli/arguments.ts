@@ -1,6 +1,15 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { CliUsageError } from './cli-usage-error';
+
+// The command line of `boundbook-sandbox`: its flags, their reading, and the help text.
+
+/**
+ * The command line is wrong: an unknown flag, a missing or malformed value, or flags that
+ * contradict each other. The CLI prints the message with a usage hint and exits with code 2.
+ */
+export class CliUsageError extends Error {
+  override readonly name = 'CliUsageError';
+}
 
 /** The default data file, relative to the working directory. */
 export const DEFAULT_DATA_FILE = './.boundbook/sandbox.json';
@@ -73,3 +82,23 @@ function wholeNumber(flag: string, text: string | undefined, fallback: number, m
   }
   return value;
 }
+
+/** The text of `boundbook-sandbox --help`. */
+export const usageText = `Usage: boundbook-sandbox [options]
+
+Starts a local sandbox of the A&D Logbook Service: the API under /rest/v1 and the sandbox
+control API under /_sandbox, saved to one JSON file.
+
+Options:
+  --port <number>        Port to listen on (default 4010; 0 picks a free port)
+  --host <address>       Interface to listen on (default 127.0.0.1)
+  --data <file>          JSON data file, created with its directories when missing
+                         (default ./.boundbook/sandbox.json)
+  --memory               Keep everything in memory; save nothing
+  --rate-limit <number>  Requests per minute per token (default 60; 0 lifts the limit)
+  --quiet                Do not print a line for each request
+  --help                 Show this help
+
+On a new data file the sandbox makes a dealer account with the book Main and prints its token.
+More accounts: curl -X POST http://127.0.0.1:4010/_sandbox/accounts
+`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatStartBanner } from '../../src/cli/format-start-banner';
+import { formatStartBanner } from '../../src/cli/run-cli';
 
 describe('formatStartBanner(input)', () => {
   it('on a new data file prints the base URL, the token and a ready curl line', () => {

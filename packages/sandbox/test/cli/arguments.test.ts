@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CliUsageError } from '../../src/cli/cli-usage-error';
-import { parseCliArguments } from '../../src/cli/parse-cli-arguments';
+import { CliUsageError, parseCliArguments } from '../../src/cli/arguments';
 
 const cwd = '/work/project';
 

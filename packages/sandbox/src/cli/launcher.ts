@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 import { fileURLToPath } from 'node:url';
-import type { runCli } from './cli/run-cli';
-import { compileCacheDir } from './cli/compile-cache-dir';
-import { requireWithCompileCache } from './cli/require-with-compile-cache';
+import { compileCacheDir, requireWithCompileCache } from './compile-cache';
+import type { runCli } from './run-cli';
 
-// The program is bundled apart (cli-program.cjs, see tsup.cli.config.ts) so that V8's compiled
-// code for it can be reused from one start to the next.
+// The executable, `dist/cli.js`. The program (run-cli.ts) is bundled apart, as cli-program.cjs
+// beside this file (see tsup.cli.config.ts), so that V8's compiled code for it can be reused
+// from one start to the next.
 try {
   const program = requireWithCompileCache<{ runCli: typeof runCli }>(
     fileURLToPath(new URL('./cli-program.cjs', import.meta.url)),
