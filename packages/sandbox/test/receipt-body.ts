@@ -1,3 +1,5 @@
+import type { SandboxRequest } from '@boundbook/sandbox-core';
+
 /**
  * A valid `POST /rest/v1/receipts` body for the book `Main`, with a serial number unique to `n`.
  */
@@ -14,4 +16,15 @@ export function receiptBody(n: number): string {
     received_from: 'Example Firearms Wholesale LLC',
     ffl_license: '9-99-999-01-6A-00001',
   });
+}
+
+/** The core's request for `POST /rest/v1/receipts` of {@link receiptBody}`(n)` with `token`. */
+export function receiptRequest(token: string, n: number): SandboxRequest {
+  return {
+    method: 'POST',
+    path: '/rest/v1/receipts',
+    query: '',
+    headers: { authorization: `Bearer ${token}` },
+    body: receiptBody(n),
+  };
 }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { receiptBody } from '../receipt-body';
-import { spawnCli, waitForApiUrl, type CliProcess } from './spawn-cli';
+import { killIfRunning, spawnCli, waitForApiUrl, type CliProcess } from './spawn-cli';
 
 let dir: string;
 const running: CliProcess[] = [];
@@ -29,12 +29,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const cli of running.splice(0)) {
-    if (cli.child.exitCode === null && cli.child.signalCode === null) {
-      cli.child.kill('SIGKILL');
-      await cli.exit;
-    }
-  }
+  for (const cli of running.splice(0)) await killIfRunning(cli);
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SnapshotFile } from '../../src/persistence/data-file';
 import { journalFiles } from '../persistence/state-on-disk';
-import { receiptBody } from '../receipt-body';
+import { receiptRequest } from '../receipt-body';
 import { fetchGetter, listReceipts } from '../sandbox-api';
-import { spawnCli, waitForApiUrl, type CliProcess } from './spawn-cli';
+import { killIfRunning, spawnCli, waitForApiUrl, type CliProcess } from './spawn-cli';
 import { writeUntilKilled } from './write-until-killed';
 
 const ROUNDS = 6;
@@ -27,10 +27,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (cli !== undefined && cli.child.exitCode === null && cli.child.signalCode === null) {
-    cli.child.kill('SIGKILL');
-    await cli.exit;
-  }
+  await killIfRunning(cli);
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -39,13 +36,7 @@ async function seed(file: string): Promise<{ token: string; receipts: Map<number
   const core = createSandboxCore({ rateLimit: 0 });
   const { token } = core.createAccount();
   for (let n = 1; n <= SEEDED; n += 1) {
-    const { status } = await core.handle({
-      method: 'POST',
-      path: '/rest/v1/receipts',
-      query: '',
-      headers: { authorization: `Bearer ${token}` },
-      body: receiptBody(n),
-    });
+    const { status } = await core.handle(receiptRequest(token, n));
     if (status !== 201) throw new Error(`seeding receipt ${n} answered ${status}`);
   }
   const snapshot = core.snapshot();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchGetter, listReceipts } from '../sandbox-api';
-import { spawnCli, waitForApiUrl, type CliProcess } from './spawn-cli';
+import { killIfRunning, spawnCli, waitForApiUrl, type CliProcess } from './spawn-cli';
 import { writeUntilKilled } from './write-until-killed';
 
 const ROUNDS = 10;
@@ -29,10 +29,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (cli !== undefined && cli.child.exitCode === null && cli.child.signalCode === null) {
-    cli.child.kill('SIGKILL');
-    await cli.exit;
-  }
+  await killIfRunning(cli);
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -64,3 +64,10 @@ export async function waitForApiUrl(cli: CliProcess): Promise<string> {
   const [, apiUrl] = await cli.waitFor(/listening on (http:\/\/\S+\/rest\/v1)\n/);
   return apiUrl!;
 }
+
+/** Kills the CLI with SIGKILL unless it has ended already, and resolves once it has ended. */
+export async function killIfRunning(cli: CliProcess | undefined): Promise<void> {
+  if (cli === undefined || cli.child.exitCode !== null || cli.child.signalCode !== null) return;
+  cli.child.kill('SIGKILL');
+  await cli.exit;
+}

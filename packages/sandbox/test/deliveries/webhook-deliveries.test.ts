@@ -10,6 +10,9 @@ afterEach(closeAll);
 const hmacHex = (secret: string, body: string): string =>
   createHmac('sha256', Buffer.from(secret, 'utf8')).update(Buffer.from(body, 'utf8')).digest('hex');
 
+/** A disposal with a Form 4473 serial in place of the recipient's address. */
+const DISPOSAL = { disposition_date: '2025-03-14', disposed_to: 'John Q. Example', form_4473_serial: '2025-000123' };
+
 describe('webhook deliveries of a started sandbox, to a local receiver', () => {
   it('POSTs receipt.created at once, signed, with the headers and body the contract gives', async () => {
     const world = await openWorld();
@@ -42,11 +45,7 @@ describe('webhook deliveries of a started sandbox, to a local receiver', () => {
     const world = await openWorld();
     const id = await world.receipt();
     await world.api('PUT', `/receipts/${id}`, { model: 'EX-9 Full Size' });
-    await world.api('POST', `/receipts/${id}/dispose`, {
-      disposition_date: '2025-03-14',
-      disposed_to: 'John Q. Example',
-      form_4473_serial: '2025-000123',
-    });
+    await world.api('POST', `/receipts/${id}/dispose`, DISPOSAL);
     await world.api('DELETE', `/receipts/${id}`);
     const ping = await world.control<{ data: SandboxDelivery }>('POST', `/webhooks/${world.webhook.id}/ping`);
     expect(ping.body.data).toMatchObject({ event: 'ping', state: 'succeeded', attempts: [{ status_code: 200 }] });
@@ -71,11 +70,7 @@ describe('webhook deliveries of a started sandbox, to a local receiver', () => {
     await world.endpoint(`${world.receiver.url}/subset`, ['receipt.disposed', 'receipt.deleted']);
     const id = await world.receipt();
     await world.api('PUT', `/receipts/${id}`, { model: 'EX-9 Full Size' });
-    await world.api('POST', `/receipts/${id}/dispose`, {
-      disposition_date: '2025-03-14',
-      disposed_to: 'John Q. Example',
-      form_4473_serial: '2025-000123',
-    });
+    await world.api('POST', `/receipts/${id}/dispose`, DISPOSAL);
     await world.api('DELETE', `/receipts/${id}`);
     await world.receiver.got(6);
     await world.advance(1);

@@ -12,7 +12,7 @@ import {
   readJournalSegment,
   replayJournal,
 } from '../../src/persistence/journal';
-import { receiptBody } from '../receipt-body';
+import { receiptRequest } from '../receipt-body';
 import { canonical, journalFiles } from './state-on-disk';
 
 let dir: string;
@@ -173,14 +173,7 @@ describe('readJournalSegment(path, onChangeSet)', () => {
 function recordingCore() {
   const core = createSandboxCore({ recordChanges: true, rateLimit: 0 });
   const { token } = core.createAccount();
-  const post = (n: number) =>
-    core.handle({
-      method: 'POST',
-      path: '/rest/v1/receipts',
-      query: '',
-      headers: { authorization: `Bearer ${token}` },
-      body: receiptBody(n),
-    });
+  const post = (n: number) => core.handle(receiptRequest(token, n));
   /** The journal line of the changes since the last one. */
   const line = (): string => encodeJournalLine(core.takeChanges()).toString('utf8');
   return { core, post, line };

@@ -11,7 +11,7 @@ import {
   DEFAULT_COMPACT_AT_BYTES,
   GroupCommit,
 } from '../../src/persistence/persister';
-import { receiptBody } from '../receipt-body';
+import { receiptRequest } from '../receipt-body';
 import { canonical, journalFiles, readStateOnDisk } from './state-on-disk';
 
 let dir: string;
@@ -42,13 +42,7 @@ async function persisted(compactAtBytes: number) {
   const { token } = core.createAccount();
   await persister.persist();
   const post = async (n: number): Promise<void> => {
-    const response = await core.handle({
-      method: 'POST',
-      path: '/rest/v1/receipts',
-      query: '',
-      headers: { authorization: `Bearer ${token}` },
-      body: receiptBody(n),
-    });
+    const response = await core.handle(receiptRequest(token, n));
     if (response.status !== 201) throw new Error(`POST answered ${response.status}`);
     await persister.persist();
   };
