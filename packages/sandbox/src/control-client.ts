@@ -132,7 +132,7 @@ export class SandboxControlError extends Error {
 /** Options of {@link connectSandbox}. */
 export interface ConnectSandboxOptions {
   /** The `fetch` to call the control API with; defaults to the global one, looked up per call. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
 }
 
 /**

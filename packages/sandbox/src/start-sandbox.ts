@@ -1,18 +1,18 @@
 import { connectSandbox, type SandboxControl } from './control-client';
 import { createSandbox } from './sandbox';
 
-/** Options of {@link startSandbox}; every one is optional. */
+/** Options of {@link startSandbox}; every one is optional, and `undefined` means its default. */
 export interface StartSandboxOptions {
   /** Port to listen on; defaults to `0`, any free port (read it from `url`). */
-  port?: number;
+  port?: number | undefined;
   /** Interface to listen on; defaults to `127.0.0.1`. */
-  host?: string;
+  host?: string | undefined;
   /** Path of a JSON data file to load and save; by default the state lives in memory only. */
-  data?: string;
+  data?: string | undefined;
   /** Requests per minute per token; `0` lifts the limit. Defaults to 60, as the service. */
-  rateLimit?: number;
+  rateLimit?: number | undefined;
   /** Wall clock in milliseconds since the epoch; each account's clock adds its own offset. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /**

@@ -27,6 +27,11 @@ describe('connectSandbox(url)', () => {
     expect(control.apiUrl).toBe(`${running.url}/rest/v1`);
   });
 
+  it('calls the global fetch when the fetch option is undefined', async () => {
+    const { token } = await connectSandbox(running.url, { fetch: undefined }).createAccount();
+    expect(token).toMatch(/^sbx_/);
+  });
+
   it('throws a TypeError naming the package for a URL that is not http(s)', () => {
     expect(() => connectSandbox('ftp://127.0.0.1')).toThrow(/^\[@boundbook\/sandbox\] connectSandbox\(\): url must be/);
     expect(() => connectSandbox('not a url')).toThrow(TypeError);

@@ -85,6 +85,15 @@ describe('startSandbox()', () => {
     expect(await response.json()).toMatchObject({ data: [{ serial_number: 'SBX0000007' }] });
   });
 
+  it('takes an option given as undefined as its default', async () => {
+    const sandbox = await start({ port: undefined, host: undefined, data: undefined, rateLimit: undefined, now: undefined });
+    expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(sandbox.url).not.toBe('http://127.0.0.1:0');
+    const { token } = await sandbox.createAccount();
+    const response = await fetch(`${sandbox.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } });
+    expect(response.headers.get('x-ratelimit-limit')).toBe('60');
+  });
+
   it('stop() closes the port', async () => {
     const sandbox = await start();
     await sandbox.stop();
