@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectSandbox, SandboxControlError, startSandbox, type RunningSandbox, type SandboxControl } from '../src/index';
-import { startReceiver } from './deliveries/local-receiver';
-import { receiptBody } from './receipt-body';
+import { startReceiver } from './support/local-receiver';
+import { receiptBody } from './support/receipt-body';
 
 let running: RunningSandbox;
 let sandbox: SandboxControl;

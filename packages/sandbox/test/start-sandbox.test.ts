@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../src/index';
-import { readStateOnDisk } from './persistence/state-on-disk';
-import { receiptBody } from './receipt-body';
+import { readStateOnDisk } from './support/state-on-disk';
+import { receiptBody } from './support/receipt-body';
 
 const started: RunningSandbox[] = [];
 const dirs: string[] = [];

@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SnapshotFile } from '../../src/persistence/data-file';
-import { journalFiles } from '../persistence/state-on-disk';
-import { receiptRequest } from '../receipt-body';
-import { fetchGetter, listReceipts } from '../sandbox-api';
+import { journalFiles } from '../support/state-on-disk';
+import { receiptRequest } from '../support/receipt-body';
+import { fetchGetter, listReceipts } from '../support/sandbox-api';
 import { killIfRunning, spawnCli, waitForApiUrl, type CliProcess } from './spawn-cli';
 import { writeUntilKilled } from './write-until-killed';
 

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fetchGetter, listReceipts } from '../sandbox-api';
+import { fetchGetter, listReceipts } from '../support/sandbox-api';
 import { killIfRunning, spawnCli, waitForApiUrl, type CliProcess } from './spawn-cli';
 import { writeUntilKilled } from './write-until-killed';
 

@@ -1,4 +1,4 @@
-import { receiptBody } from '../receipt-body';
+import { receiptBody } from '../support/receipt-body';
 
 /** A receipt the sandbox acknowledged with 201. */
 export interface AcknowledgedReceipt {

@@ -1,7 +1,7 @@
 import { createSandboxCore, type DeliveryOutcome, type DeliveryRequest } from '@boundbook/sandbox-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeliveryDispatcher } from '../../src/deliveries/delivery-dispatcher';
-import { receiptBody } from '../receipt-body';
+import { receiptBody } from '../support/receipt-body';
 
 const START = Date.UTC(2025, 2, 14, 15, 4, 5);
 

@@ -1,7 +1,7 @@
 import type { SandboxDelivery, WebhookEndpoint } from '@boundbook/types';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox';
-import { receiptBody } from '../receipt-body';
-import { startReceiver, type LocalReceiver, type Received, type Reply } from './local-receiver';
+import { receiptBody } from '../support/receipt-body';
+import { startReceiver, type LocalReceiver, type Received, type Reply } from '../support/local-receiver';
 
 /** An answer of the sandbox over HTTP. */
 export interface Answer<T = unknown> {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/sandbox';
-import { receiptBody } from '../receipt-body';
+import { receiptBody } from '../support/receipt-body';
 import { client, closeAll, openReceiver, openSandbox, openWorld } from './sandbox-world';
 
 /** A wall clock that stands still, so that only the advances move the account's clock. */

@@ -12,8 +12,8 @@ import {
   readJournalSegment,
   replayJournal,
 } from '../../src/persistence/journal';
-import { receiptRequest } from '../receipt-body';
-import { canonical, journalFiles } from './state-on-disk';
+import { receiptRequest } from '../support/receipt-body';
+import { canonical, journalFiles } from '../support/state-on-disk';
 
 let dir: string;
 let file: string;

@@ -4,8 +4,8 @@ import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DataFileError } from '../../src/persistence/data-file';
 import { createSandbox, type Sandbox } from '../../src/sandbox';
-import { injectAccount, injectGetter, injectReceipt, listReceipts } from '../sandbox-api';
-import { canonical, journalFiles, journalLines, readStateOnDisk } from './state-on-disk';
+import { injectAccount, injectGetter, injectReceipt, listReceipts } from '../support/sandbox-api';
+import { canonical, journalFiles, journalLines, readStateOnDisk } from '../support/state-on-disk';
 
 let dir: string;
 let file: string;

@@ -11,8 +11,8 @@ import {
   DEFAULT_COMPACT_AT_BYTES,
   GroupCommit,
 } from '../../src/persistence/persister';
-import { receiptRequest } from '../receipt-body';
-import { canonical, journalFiles, readStateOnDisk } from './state-on-disk';
+import { receiptRequest } from '../support/receipt-body';
+import { canonical, journalFiles, readStateOnDisk } from '../support/state-on-disk';
 
 let dir: string;
 let file: string;
