@@ -49,6 +49,12 @@ export async function extendDataFile(file, { templateId, count }) {
       copies.audit.push(JSON.stringify({ ...entry, id: ++sequences.audit, receipt_id: id }).replaceAll(quotedSerial, quoted));
     }
   }
+  // Books keep the last record number they gave, which the copies move on.
+  for (const book of snapshot.books ?? []) {
+    if (book.account_id === template.user_id && book.name === template.book && 'last_record' in book) {
+      book.last_record = template.record + count - 1;
+    }
+  }
   if (typeof snapshot.version === 'number') snapshot.version += count - 1;
   await writeSnapshot(file, snapshot, copies);
 }
@@ -65,7 +71,7 @@ async function journalBytes(file) {
 
 /**
  * Writes the snapshot in the sandbox's own layout (one record per line, see the sandbox's
- * encode-snapshot.ts), with `extra[key]`, serialised records, appended to array `key`.
+ * persistence/data-file.ts), with `extra[key]`, serialised records, appended to array `key`.
  */
 async function writeSnapshot(file, snapshot, extra) {
   const handle = await open(file, 'w');

@@ -1,4 +1,4 @@
-import type { CreateAccountInput } from '@boundbook/sandbox-core';
+import type { SandboxAccountCreate } from '@boundbook/types';
 import { ApiError, BoundBook } from '@boundbook/sdk';
 import { verifySignature } from '@boundbook/webhooks';
 import type { Face } from './faces/face';
@@ -34,7 +34,7 @@ export class ScenarioContext {
   }
 
   /** Makes an account on the face, records it, and answers its token. */
-  async account(input?: CreateAccountInput): Promise<string> {
+  async account(input?: SandboxAccountCreate): Promise<string> {
     const created = await this.face.createAccount(input);
     this.#transcript.record({ note: 'account', value: created });
     return created.token;

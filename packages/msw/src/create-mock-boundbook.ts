@@ -1,4 +1,4 @@
-import { ApiError, createSandboxCore, PAYLOAD_TOO_LARGE_MESSAGE, type SandboxCoreInstance, type SandboxRequest, type SandboxResponse } from '@boundbook/sandbox-core';
+import { ApiError, createSandboxCore, PAYLOAD_TOO_LARGE_MESSAGE, type SandboxCore, type SandboxRequest, type SandboxResponse } from '@boundbook/sandbox-core';
 import { http, type HttpHandler, type HttpResponse } from 'msw';
 import { createCapturingSender } from './create-capturing-sender';
 import { createContractHttp } from './create-contract-http';
@@ -30,7 +30,7 @@ import { toSandboxRequest } from './to-sandbox-request';
 export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBook {
   const { apiUrl, origin, deliverWebhooks, rateLimit, now } = readMockOptions(options);
   const captured: CapturedDelivery[] = [];
-  const makeCore = (): SandboxCoreInstance =>
+  const makeCore = (): SandboxCore =>
     createSandboxCore({
       sendDelivery: createCapturingSender(captured, deliverWebhooks),
       ...(rateLimit === undefined ? {} : { rateLimit }),
@@ -66,13 +66,7 @@ export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBoo
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    if (response.status !== 200) {
-      throw new MockBoundBookError(
-        response.status,
-        response.body,
-        `[@boundbook/msw] ${method} ${path} answered ${response.status}: ${JSON.stringify(response.body)}`,
-      );
-    }
+    if (response.status !== 200) throw refusal(`${method} ${path}`, response.status, response.body);
     return (response.body as { data: MockClockState }).data;
   }
 
@@ -90,9 +84,8 @@ export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBoo
       try {
         return core.createAccount(input);
       } catch (error) {
-        if (!(error instanceof TypeError && error.cause instanceof ApiError)) throw error;
-        const { message, errors } = error.cause.body;
-        throw new TypeError(`[@boundbook/msw] createAccount(): ${message} ${JSON.stringify(errors ?? {})}`, { cause: error.cause });
+        if (!(error instanceof ApiError)) throw error;
+        throw refusal('createAccount()', error.status, error.body);
       }
     },
     clock: {
@@ -106,4 +99,9 @@ export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBoo
       captured.length = 0;
     },
   };
+}
+
+/** The error of a control call the core refused, with its status and the contract's body. */
+function refusal(call: string, status: number, body: unknown): MockBoundBookError {
+  return new MockBoundBookError(status, body, `[@boundbook/msw] ${call} answered ${status}: ${JSON.stringify(body)}`);
 }

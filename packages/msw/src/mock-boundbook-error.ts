@@ -1,5 +1,5 @@
 /**
- * A control call of the mock (`clock.now`, `clock.advance`) that the core refused: carries the
+ * A call of the mock (`createAccount`, `clock.now`, `clock.advance`) that the core refused: carries the
  * status and the contract's error body.
  *
  * @example

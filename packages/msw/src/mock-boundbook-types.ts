@@ -1,6 +1,8 @@
-import type { CreateAccountInput, CreatedAccount } from '@boundbook/sandbox-core';
+import type { CreatedAccount } from '@boundbook/sandbox-core';
+import type { SandboxAccountCreate } from '@boundbook/types';
 import type { SandboxClock } from '@boundbook/types';
 import type { HttpHandler } from 'msw';
+import type { MockBoundBookError } from './mock-boundbook-error';
 import type { ContractHttp } from './contract-http-types';
 
 /** Options of {@link createMockBoundBook}. */
@@ -77,8 +79,11 @@ export interface MockBoundBook {
    * `@boundbook/types`.
    */
   readonly http: ContractHttp;
-  /** Makes an isolated account with the book `Main` and a token holding every permission. */
-  createAccount(options?: CreateAccountInput): CreatedAccount;
+  /**
+   * Makes an isolated account with the book `Main` and a token holding every permission. Options
+   * the control API would refuse throw a {@link MockBoundBookError} with its 422 body.
+   */
+  createAccount(options?: SandboxAccountCreate): CreatedAccount;
   /** The per-account clock. */
   readonly clock: MockClock;
   /** Every attempt of a webhook delivery so far, in the order made. */

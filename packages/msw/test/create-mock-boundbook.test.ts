@@ -41,8 +41,11 @@ describe('createMockBoundBook(options)', () => {
     expect(make).toThrow(message);
   });
 
-  it('createAccount(options) throws a TypeError naming the package for an account the service refuses', () => {
-    expect(() => mock.createAccount({ account_type: 'gunsmith' as never })).toThrow(/^\[@boundbook\/msw\] createAccount\(\): .*account_type/);
+  it('createAccount(options) throws a MockBoundBookError with the 422 for an account the service refuses', () => {
+    expect(() => mock.createAccount({ account_type: 'gunsmith' as never })).toThrow(MockBoundBookError);
+    expect(() => mock.createAccount({ account_type: 'gunsmith' as never })).toThrow(
+      /^\[@boundbook\/msw\] createAccount\(\) answered 422: .*account_type/,
+    );
   });
 
   it('answers the base URL itself with the 404 of an unknown route, and HEAD without a body', async () => {

@@ -4,33 +4,22 @@ import type {
   Receipt,
   ReceiptDocument,
   SandboxAccount,
+  SandboxAccountCreate,
   SandboxClock,
-  SandboxComponents,
   SandboxDelivery,
+  SandboxDocumentCreate,
+  SandboxE4473Put,
   SandboxRequestLogEntry,
   SandboxToken,
+  SandboxTokenCreate,
   WebhookEndpoint,
 } from '@boundbook/types';
+import type { CreatedAccount } from '@boundbook/sandbox-core';
 
 // The typed client of the sandbox's control API (`/_sandbox`): what `connectSandbox()` and
 // `startSandbox()` resolve to, the calls' input types, and the error a refused call rejects
 // with. It speaks to the sandbox over HTTP only, so it works as well against a sandbox started
 // in another process.
-
-/** Body of `POST /_sandbox/accounts`: every field optional (a dealer with the book `Main`). */
-export type AccountCreate = SandboxComponents['schemas']['AccountCreate'];
-/** Body of `POST /_sandbox/tokens`. */
-export type TokenCreate = SandboxComponents['schemas']['TokenCreate'];
-/** Body of `POST /_sandbox/receipts/{id}/documents`. */
-export type DocumentCreate = SandboxComponents['schemas']['DocumentCreate'];
-/** Body of `PUT /_sandbox/receipts/{id}/e4473`. */
-export type E4473Put = SandboxComponents['schemas']['E4473Put'];
-
-/** A new account and its first token (read, write and delete), shown only here. */
-export interface SandboxAccountCreated {
-  readonly account: SandboxAccount;
-  readonly token: string;
-}
 
 /** A new token: its record and the token itself, shown only here. */
 export interface SandboxTokenCreated {
@@ -56,12 +45,12 @@ export interface SandboxControl {
   /** The service API's base address: `url + '/rest/v1'`. */
   readonly apiUrl: string;
   /** `POST /_sandbox/accounts`: an isolated account (a dealer unless told otherwise) and its token. */
-  createAccount(options?: AccountCreate): Promise<SandboxAccountCreated>;
+  createAccount(options?: SandboxAccountCreate): Promise<CreatedAccount>;
   /** `POST /_sandbox/reset`: empties the account, keeping its tokens, clock and request log. */
   reset(token: string): Promise<void>;
   readonly tokens: {
     /** `POST /_sandbox/tokens`: another token of the account, with the given permissions. */
-    create(token: string, input: TokenCreate): Promise<SandboxTokenCreated>;
+    create(token: string, input: SandboxTokenCreate): Promise<SandboxTokenCreated>;
     /** `DELETE /_sandbox/tokens/{id}`: revokes a token; the next request with it is a 401. */
     revoke(token: string, id: number): Promise<void>;
   };
@@ -94,9 +83,9 @@ export interface SandboxControl {
     /** `GET /_sandbox/receipts/{id}/audit`: the receipt's audit trail, oldest first. */
     audit(token: string, id: number): Promise<AuditEntry[]>;
     /** `POST /_sandbox/receipts/{id}/documents`: attaches a document, as the service's web app does. */
-    attachDocument(token: string, id: number, input: DocumentCreate): Promise<ReceiptDocument>;
+    attachDocument(token: string, id: number, input: SandboxDocumentCreate): Promise<ReceiptDocument>;
     /** `PUT /_sandbox/receipts/{id}/e4473`: sets the receipt's E4473 data. */
-    putE4473(token: string, id: number, input: E4473Put): Promise<Receipt>;
+    putE4473(token: string, id: number, input: SandboxE4473Put): Promise<Receipt>;
   };
   /** `GET /_sandbox/requests`: the account's last 100 API requests, newest first. */
   requests(token: string): Promise<SandboxRequestLogEntry[]>;

@@ -4,16 +4,14 @@ export type { RunningSandbox, StartSandboxOptions } from './start-sandbox';
 
 // Typed calls of a running sandbox's control API (/_sandbox), by its URL.
 export { connectSandbox } from './control-client';
+export type { ConnectSandboxOptions, SandboxControl, SandboxTokenCreated } from './control-client';
+export type { CreatedAccount } from '@boundbook/sandbox-core';
 export type {
-  AccountCreate,
-  ConnectSandboxOptions,
-  DocumentCreate,
-  E4473Put,
-  SandboxAccountCreated,
-  SandboxControl,
-  SandboxTokenCreated,
-  TokenCreate,
-} from './control-client';
+  SandboxAccountCreate,
+  SandboxDocumentCreate,
+  SandboxE4473Put,
+  SandboxTokenCreate,
+} from '@boundbook/types';
 
 // Errors.
 export { DataFileError } from './persistence/data-file';

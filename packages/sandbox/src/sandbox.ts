@@ -1,11 +1,11 @@
 import * as crypto from 'node:crypto';
 import {
   createSandboxCore,
-  type CreateAccountInput,
   type CreatedAccount,
-  type SandboxCoreInstance,
+  type SandboxCore,
   type SandboxCoreOptions,
 } from '@boundbook/sandbox-core';
+import type { SandboxAccountCreate } from '@boundbook/types';
 import type { Server } from '@hapi/hapi';
 import { DeliveryDispatcher } from './deliveries/delivery-dispatcher';
 import { createNodeDeliverySender } from './deliveries/node-delivery-sender';
@@ -43,7 +43,7 @@ export interface SandboxOptions {
 export interface Sandbox {
   /** Whether the sandbox began without saved state (a new data file, or memory). */
   readonly fresh: boolean;
-  readonly core: SandboxCoreInstance;
+  readonly core: SandboxCore;
   readonly database: SnapshotDatabase;
   /** Writes the core's changes: to the journal and the data file, or to memory. */
   readonly persister: CorePersister;
@@ -58,7 +58,7 @@ export interface Sandbox {
    */
   start(): Promise<void>;
   /** Makes an isolated account and resolves once it is saved. */
-  createAccount(input?: CreateAccountInput): Promise<CreatedAccount>;
+  createAccount(input?: SandboxAccountCreate): Promise<CreatedAccount>;
   /**
    * Stops listening and lets requests in flight finish; stops sending deliveries, giving the
    * attempts in flight a grace period to finish (any still in flight is abandoned, to be

@@ -27,7 +27,7 @@ import type { CorePersister } from './persistence/persister';
 /** What {@link createSandboxServer} serves and where. */
 export interface SandboxServerOptions {
   /** The core that answers every request under `/rest/v1` and `/_sandbox`. */
-  core: SandboxCore;
+  core: Pick<SandboxCore, 'handle' | 'version'>;
   /** Saves the core's state; a request that changed it is answered only once it is saved. */
   persister: CorePersister;
   /** Interface to listen on; defaults to `127.0.0.1`. */

@@ -11,11 +11,11 @@ import { request } from 'node:http';
 import type { Server } from '@hapi/hapi';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/persistence/data-file';
-import { CorePersister } from '../src/persistence/persister';
+import { CorePersister, type PersistedCore } from '../src/persistence/persister';
 import { createSandboxServer } from '../src/server';
 
 /** The fake core, with what it saw and what it keeps, for assertions. */
-interface FakeCore extends SandboxCore {
+interface FakeCore extends PersistedCore, Pick<SandboxCore, 'handle' | 'createAccount'> {
   readonly requests: SandboxRequest[];
   /** Records kept by the fake: a POST adds one, so its `version` moves. */
   readonly items: { id: number; text: string | undefined }[];

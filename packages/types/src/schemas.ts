@@ -92,6 +92,14 @@ export type SearchQuery = operations['searchReceipts']['parameters']['query'];
 
 /** A sandbox account (control API). */
 export type SandboxAccount = sandboxComponents['schemas']['Account'];
+/** Body of `POST /_sandbox/accounts`: every field optional (a dealer with the book `Main`). */
+export type SandboxAccountCreate = sandboxComponents['schemas']['AccountCreate'];
+/** Body of `POST /_sandbox/tokens`. */
+export type SandboxTokenCreate = sandboxComponents['schemas']['TokenCreate'];
+/** Body of `POST /_sandbox/receipts/{id}/documents`. */
+export type SandboxDocumentCreate = sandboxComponents['schemas']['DocumentCreate'];
+/** Body of `PUT /_sandbox/receipts/{id}/e4473`. */
+export type SandboxE4473Put = sandboxComponents['schemas']['E4473Put'];
 /** A sandbox API token record; the token string itself is shown only when it is made. */
 export type SandboxToken = sandboxComponents['schemas']['Token'];
 /** The sandbox account's clock. */

@@ -1,4 +1,5 @@
-import type { CreateAccountInput, CreatedAccount } from '@boundbook/sandbox-core';
+import type { CreatedAccount } from '@boundbook/sandbox-core';
+import type { SandboxAccountCreate } from '@boundbook/types';
 
 /** How a face is started; both faces take the same options, so a scenario sees one service. */
 export interface FaceOptions {
@@ -18,7 +19,7 @@ export interface Face {
   /** The service API's base URL: `origin + '/rest/v1'`. */
   readonly apiUrl: string;
   /** Makes an isolated account (dealer unless told otherwise) with the book `Main`, and its token. */
-  createAccount(input?: CreateAccountInput): Promise<CreatedAccount>;
+  createAccount(input?: SandboxAccountCreate): Promise<CreatedAccount>;
   /** Stops answering; resolves once everything the face started has ended. */
   stop(): Promise<void>;
 }

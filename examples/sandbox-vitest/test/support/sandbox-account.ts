@@ -1,5 +1,5 @@
 import { BoundBook } from '@boundbook/sdk';
-import { connectSandbox, type AccountCreate } from '@boundbook/sandbox';
+import { connectSandbox, type SandboxAccountCreate } from '@boundbook/sandbox';
 import type { SandboxAccount, SandboxRequestLogEntry } from '@boundbook/types';
 import { inject } from 'vitest';
 
@@ -22,7 +22,7 @@ export interface TestAccount {
  * await receiveFirearm(bb, firearm);
  * ```
  */
-export async function sandboxAccount(options: AccountCreate = {}): Promise<TestAccount> {
+export async function sandboxAccount(options: SandboxAccountCreate = {}): Promise<TestAccount> {
   const sandbox = connectSandbox(inject('sandboxUrl'));
   const { account, token } = await sandbox.createAccount(options);
   return {

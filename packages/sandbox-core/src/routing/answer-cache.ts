@@ -1,44 +1,37 @@
-import { requestOrigin } from '../http/request-origin';
-import type { AccountContext, AccountOperation, OperationResult } from './operation';
+import { requestOrigin } from '../support/request';
+import type { AccountContext, AccountOperation, OperationResult } from '../state/operation';
 
 /** Answers kept by default: enough for every page a few clients walk, small next to the state. */
 export const ANSWER_CACHE_LIMIT = 256;
 
 /**
- * The answers of read-only operations (lists) while the state's version is unchanged, keyed by
- * account, origin, path and query as sent: what such an answer depends on. Any write moves the
- * version and empties the cache; past `limit` answers, the least recently used is dropped. Only
+ * The answers of read-only operations (lists) while the state is unchanged, keyed by
+ * account, origin, path and query as sent: what such an answer depends on. Any change to the
+ * state empties the cache; past `limit` answers, the least recently used is dropped. Only
  * the operation is skipped: authentication, rate limiting and the request log run per request.
  * A kept answer's body is frozen and the same object on every hit, so a serializer may keep its
  * bytes by identity.
- *
- * @example
- * ```ts
- * const answers = new AnswerCache();
- * const result = answers.answer(listReceipts, context); // runs listReceipts
- * answers.answer(listReceipts, context) === result; // true until the next write
- * ```
  */
 export class AnswerCache {
   readonly #entries = new Map<string, OperationResult>();
   readonly #limit: number;
-  #version = -1;
+  #revision = -1;
 
   constructor(limit = ANSWER_CACHE_LIMIT) {
     this.#limit = limit;
   }
 
-  /** Answers kept now (at the state's version of the last call). */
+  /** Answers kept now (at the state's revision of the last call). */
   get size(): number {
     return this.#entries.size;
   }
 
   /** The answer of `operation` to `context`: the kept one, or a new one, then kept. */
   answer(operation: AccountOperation, context: AccountContext): OperationResult {
-    const { state, account, request } = context;
-    if (state.version !== this.#version) {
+    const { store, account, request } = context;
+    if (store.revision !== this.#revision) {
       this.#entries.clear();
-      this.#version = state.version;
+      this.#revision = store.revision;
     }
     const key = `${account.record.id} ${requestOrigin(request.headers)}${request.path}?${request.query}`;
     const kept = this.#entries.get(key);

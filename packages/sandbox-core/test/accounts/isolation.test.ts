@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dispositionBody, receiptBody, withAccount } from '../support/harness';
+import { dispositionBody, receiptBody, withAccount } from '../harness/harness';
 
 describe('isolation between accounts', () => {
   it('answers 404 for another account’s ids and never shows its data', async () => {

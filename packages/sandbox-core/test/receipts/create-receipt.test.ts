@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataOf, receiptBody, withAccount } from '../support/harness';
+import { dataOf, receiptBody, withAccount } from '../harness/harness';
 
 describe('POST /rest/v1/receipts', () => {
   it('answers 201 with the full receipt, on hand, in the contract order', async () => {

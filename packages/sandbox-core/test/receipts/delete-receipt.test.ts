@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataOf, dispositionBody, receiptBody, withAccount } from '../support/harness';
+import { dataOf, dispositionBody, receiptBody, withAccount } from '../harness/harness';
 
 describe('DELETE /rest/v1/receipts/{id}', () => {
   it('soft-deletes: 204, then 404 for every call, out of lists, search, inventory and counts', async () => {

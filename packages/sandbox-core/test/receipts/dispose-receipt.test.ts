@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataOf, dispositionBody, errorsOf, receiptBody, withAccount } from '../support/harness';
+import { dataOf, dispositionBody, errorsOf, receiptBody, withAccount } from '../harness/harness';
 
 async function withReceipt() {
   const world = await withAccount();

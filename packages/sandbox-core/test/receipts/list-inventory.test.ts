@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page, Receipt } from '@boundbook/types';
-import { dispositionBody, errorsOf, receiptBody, withAccount } from '../support/harness';
+import { dispositionBody, errorsOf, receiptBody, withAccount } from '../harness/harness';
 
 describe('GET /rest/v1/inventory', () => {
   it('lists the on-hand receipts, optionally of one book', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page, Receipt } from '@boundbook/types';
-import { dispositionBody, errorsOf, receiptBody, withAccount } from '../support/harness';
+import { dispositionBody, errorsOf, receiptBody, withAccount } from '../harness/harness';
 
 async function withReceipts(count: number) {
   const world = await withAccount({ books: ['Consignment'] }, { rateLimit: 0 });

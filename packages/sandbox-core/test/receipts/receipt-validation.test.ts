@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorsOf, receiptBody, withAccount } from '../support/harness';
+import { errorsOf, receiptBody, withAccount } from '../harness/harness';
 
 async function rejected(body: Record<string, unknown>, input: Record<string, unknown> = {}) {
   const { api } = await withAccount({ books: ['Consignment'], ...input });

@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AnswerCache } from '../../src/routing/answer-cache';
-import type { AccountContext, AccountOperation } from '../../src/routing/operation';
-import { receiptBody, withAccount } from '../support/harness';
+import type { AccountContext, AccountOperation } from '../../src/state/operation';
+import { receiptBody, withAccount } from '../harness/harness';
 
-/** A context with only what the cache reads: the state's version, the account and the request. */
-function contextFor(accountId: number, query: string, state = { version: 1 }, host = 'sandbox.test'): AccountContext {
+/** A context with only what the cache reads: the store's revision, the account and the request. */
+function contextFor(accountId: number, query: string, store = { revision: 1 }, host = 'sandbox.test'): AccountContext {
   const request = { method: 'GET', path: '/rest/v1/receipts', query, headers: { host } };
-  return { state, account: { record: { id: accountId } }, request } as unknown as AccountContext;
+  return { store, account: { record: { id: accountId } }, request } as unknown as AccountContext;
 }
 
 const listing = (): AccountOperation => vi.fn(() => ({ status: 200, body: { data: [{ id: 1 }], meta: { total: 1 } } }));
@@ -28,17 +28,17 @@ describe('AnswerCache', () => {
     answers.answer(operation, contextFor(1, ''));
     answers.answer(operation, contextFor(2, ''));
     answers.answer(operation, contextFor(1, 'page=2'));
-    answers.answer(operation, contextFor(1, '', { version: 1 }, 'other.test'));
+    answers.answer(operation, contextFor(1, '', { revision: 1 }, 'other.test'));
     expect(operation).toHaveBeenCalledTimes(4);
   });
 
   it('answer(operation, context) runs the operation again once the version moved', () => {
     const answers = new AnswerCache();
     const operation = listing();
-    const state = { version: 1 };
-    answers.answer(operation, contextFor(1, '', state));
-    state.version += 1;
-    answers.answer(operation, contextFor(1, '', state));
+    const store = { revision: 1 };
+    answers.answer(operation, contextFor(1, '', store));
+    store.revision += 1;
+    answers.answer(operation, contextFor(1, '', store));
     expect(operation).toHaveBeenCalledTimes(2);
     expect(answers.size).toBe(1);
   });

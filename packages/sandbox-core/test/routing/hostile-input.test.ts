@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTES } from '../../src/routing/route-table';
-import { dispositionBody, receiptBody, withAccount } from '../support/harness';
+import { ROUTES } from '../../src/routing/routes';
+import { dispositionBody, receiptBody, withAccount } from '../harness/harness';
 
 const FIELDS = [
   ...Object.keys(receiptBody()),

@@ -1,4 +1,11 @@
-import type { CoreChangeSet, SandboxCore, SandboxSnapshot } from '@boundbook/sandbox-core';
+import type { CoreChangeSet, SandboxSnapshot } from '@boundbook/sandbox-core';
+
+/** What a persister needs of a core: its version, its snapshot and its changes. */
+export interface PersistedCore {
+  readonly version: number;
+  snapshot(): SandboxSnapshot;
+  takeChanges(): CoreChangeSet;
+}
 import type { SnapshotDatabase } from './data-file';
 import { encodeJournalLine, type Journal } from './journal';
 
@@ -61,7 +68,7 @@ export interface JournalOptions {
  * journal into the data file.
  */
 export class CorePersister {
-  readonly #core: SandboxCore;
+  readonly #core: PersistedCore;
   readonly #database: SnapshotDatabase;
   readonly #journaling: JournalOptions | undefined;
   readonly #commit: GroupCommit;
@@ -75,7 +82,7 @@ export class CorePersister {
   #closing = false;
 
   /** Takes the core's current state as already saved: the core was just made from the file. */
-  constructor(core: SandboxCore, database: SnapshotDatabase, journaling?: JournalOptions) {
+  constructor(core: PersistedCore, database: SnapshotDatabase, journaling?: JournalOptions) {
     this.#core = core;
     this.#database = database;
     this.#journaling = journaling;

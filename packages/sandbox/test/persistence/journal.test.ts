@@ -1,4 +1,4 @@
-import { createSandboxCore, type CoreChangeSet, type SandboxCoreInstance, type SandboxSnapshot } from '@boundbook/sandbox-core';
+import { createSandboxCore, type CoreChangeSet, type SandboxCore, type SandboxSnapshot } from '@boundbook/sandbox-core';
 import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -179,7 +179,7 @@ function recordingCore() {
   return { core, post, line };
 }
 
-const viaJson = (core: SandboxCoreInstance): SandboxSnapshot =>
+const viaJson = (core: SandboxCore): SandboxSnapshot =>
   JSON.parse(JSON.stringify(core.snapshot())) as SandboxSnapshot;
 
 const replay = async (snapshot: SandboxSnapshot | null) => replayJournal(await Journal.open(file), snapshot);

@@ -98,6 +98,7 @@ describe('a sandbox on a data file', () => {
       sequences: { receipt: 1, audit: 1 },
       changes: [
         { op: 'upsert', collection: 'receipts', record: { id: receipt.id, serial_number: receipt.serial_number } },
+        { op: 'upsert', collection: 'books', record: { name: 'Main', last_record: 1 } },
         { op: 'upsert', collection: 'audit', record: { receipt_id: receipt.id } },
       ],
     });

@@ -1,0 +1,80 @@
+import { ACCOUNT_TYPES, type SandboxAccount, type SandboxAccountCreate } from '@boundbook/types';
+import Joi from 'joi';
+import type { AccountOperation, CoreEnv, PublicOperation } from '../state/operation';
+import type { AccountRecord } from '../state/records';
+import type { CoreStore } from '../state/store';
+import { inputShape, readInput, reportDuplicates, trimmedString } from '../support/input';
+import { formatTimestamp } from '../support/time';
+import { addBook } from './books';
+import { issueToken } from './tokens';
+
+// Sandbox accounts: isolated licensees, each with its books, tokens and clock.
+
+/** A new account and its first token (read, write and delete), shown only here. */
+export interface CreatedAccount {
+  account: SandboxAccount;
+  token: string;
+}
+
+const ACCOUNT_INPUT = inputShape<SandboxAccountCreate>(
+  ['account_type', 'name', 'books'],
+  () =>
+    Joi.object({
+      account_type: Joi.string().valid(...ACCOUNT_TYPES),
+      name: trimmedString(255),
+      books: Joi.array().max(50).items(trimmedString(100)),
+    }),
+  [],
+);
+
+/** Reads and checks an account's input; every field is optional. */
+export function readAccountInput(body: string | undefined | Record<string, unknown>): SandboxAccountCreate {
+  return readInput(ACCOUNT_INPUT, body, (value, errors) => {
+    const books = value.books ?? [];
+    reportDuplicates('books', books, errors);
+    books.forEach((name, position) => {
+      if (name === 'Main') {
+        errors.add(`books.${position}`, `The books.${position} field must not be Main, which every account has.`);
+      }
+    });
+  });
+}
+
+/**
+ * Makes an isolated account (a dealer called `Sandbox account` unless told otherwise) with the
+ * book `Main` plus the named books, and a token holding read, write and delete.
+ */
+export function addAccount(store: CoreStore, env: CoreEnv, input: SandboxAccountCreate): CreatedAccount {
+  const nowMs = env.now();
+  const account = store.addAccount({
+    id: store.nextId('account'),
+    name: input.name ?? 'Sandbox account',
+    account_type: input.account_type ?? 'dealer',
+    created_at: formatTimestamp(nowMs),
+    offset_seconds: 0,
+  });
+  for (const name of ['Main', ...(input.books ?? [])]) addBook(store, account, name, nowMs);
+  const { token } = issueToken(store, env, account, ['read', 'write', 'delete'], null, nowMs);
+  return { account: renderAccount(account.record), token };
+}
+
+/** The control API's `Account`: never the clock's offset. */
+export function renderAccount(record: AccountRecord): SandboxAccount {
+  return { id: record.id, name: record.name, account_type: record.account_type, created_at: record.created_at };
+}
+
+/** `POST /_sandbox/accounts`: a new account, without a token. */
+export const createAccount: PublicOperation = ({ store, env, request }) => {
+  const { account, token } = addAccount(store, env, readAccountInput(request.body));
+  return { status: 201, body: { data: account, token } };
+};
+
+/**
+ * `POST /_sandbox/reset`: empties the account's receipts (with their audit trails), books (back
+ * to a new `Main`), endpoints and deliveries; its tokens, clock and request log stay.
+ */
+export const resetAccount: AccountOperation = ({ store, account, nowMs }) => {
+  store.clearContents(account);
+  addBook(store, account, 'Main', nowMs);
+  return { status: 204 };
+};

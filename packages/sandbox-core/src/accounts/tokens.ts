@@ -1,0 +1,84 @@
+import { PERMISSIONS, type Permission, type SandboxToken } from '@boundbook/types';
+import Joi from 'joi';
+import type { AccountOperation, CoreEnv } from '../state/operation';
+import type { TokenRecord } from '../state/records';
+import type { AccountState, CoreStore } from '../state/store';
+import { randomBase62 } from '../support/crypto';
+import { recordNotFound } from '../support/errors';
+import { inputShape, readInput, reportDuplicates, trimmedString } from '../support/input';
+import { formatTimestamp } from '../support/time';
+
+// API tokens: made in the service's dashboard, here through the control API. Only a token's hash
+// is stored; its value is shown once, when it is made.
+
+const TOKEN_LENGTH = 32;
+const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
+
+/** A new token's record and its value, which is shown once and never stored. */
+export interface IssuedToken {
+  record: TokenRecord;
+  token: string;
+}
+
+/** Makes a token of the account: `sbx_` and 32 random base62 characters. */
+export function issueToken(
+  store: CoreStore,
+  env: CoreEnv,
+  account: AccountState,
+  permissions: readonly Permission[],
+  name: string | null,
+  nowMs: number,
+): IssuedToken {
+  const token = `sbx_${randomBase62(env.randomBytes, TOKEN_LENGTH)}`;
+  const record: TokenRecord = {
+    id: store.nextId('token'),
+    name,
+    permissions: [...permissions],
+    created_at: formatTimestamp(nowMs),
+    account_id: account.record.id,
+    hash: env.sha256Hex(token),
+    revoked_at: null,
+  };
+  store.put(account, 'tokens', record);
+  return { record, token };
+}
+
+/** The token an `Authorization: Bearer` header names, revoked ones included. */
+export function findToken(store: CoreStore, authorization: string | undefined, env: CoreEnv): TokenRecord | undefined {
+  if (authorization === undefined) return undefined;
+  const match = BEARER.exec(authorization);
+  if (match === null || match[1] === undefined) return undefined;
+  return store.tokensByHash.get(env.sha256Hex(match[1]));
+}
+
+/** The control API's `Token`: never the owner, the hash or the value. */
+export function renderToken(record: TokenRecord): SandboxToken {
+  return { id: record.id, name: record.name, permissions: record.permissions, created_at: record.created_at };
+}
+
+const TOKEN_INPUT = inputShape<{ permissions: Permission[]; name?: string | null }>(
+  ['permissions', 'name'],
+  () =>
+    Joi.object({
+      permissions: Joi.array().max(3).items(Joi.string().trim().valid(...PERMISSIONS)).required(),
+      name: trimmedString(255).allow(null),
+    }),
+  ['permissions'],
+);
+
+/** `POST /_sandbox/tokens`: another token of the same account, with the permissions asked for. */
+export const createToken: AccountOperation = ({ store, env, request, account, nowMs }) => {
+  const input = readInput(TOKEN_INPUT, request.body, (value, errors) => {
+    if (value.permissions !== undefined) reportDuplicates('permissions', value.permissions, errors);
+  });
+  const { record, token } = issueToken(store, env, account, input.permissions, input.name ?? null, nowMs);
+  return { status: 201, body: { data: renderToken(record), token } };
+};
+
+/** `DELETE /_sandbox/tokens/{id}`: revokes a token; it gets 401 from then on. */
+export const revokeToken: AccountOperation = ({ store, account, id, nowMs }) => {
+  const token = account.tokens.get(id);
+  if (token === undefined || token.revoked_at !== null) throw recordNotFound();
+  store.put(account, 'tokens', { ...token, revoked_at: formatTimestamp(nowMs) });
+  return { status: 204 };
+};

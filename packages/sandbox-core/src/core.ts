@@ -1,0 +1,185 @@
+import { RATE_LIMIT_PER_MINUTE, type SandboxAccountCreate } from '@boundbook/types';
+import { type CreatedAccount, addAccount, readAccountInput } from './accounts/accounts';
+import { AnswerCache } from './routing/answer-cache';
+import { type CoreRuntime, dispatchRequest } from './routing/dispatch';
+import { FixedWindowLimiter } from './routing/rate-limiter';
+import { logRequest } from './routing/request-log';
+import { isApiPath } from './routing/routes';
+import type { CoreChangeSet, CoreSnapshot, SandboxSnapshot } from './state/records';
+import { applyChanges, restoreStore, snapshotStore } from './state/snapshot';
+import { CoreStore } from './state/store';
+import {
+  type HmacSha256Hex,
+  type RandomBytes,
+  type Sha256Hex,
+  checkedHmacSha256Hex,
+  checkedSha256Hex,
+  pooledRandomBytes,
+  webRandomBytes,
+} from './support/crypto';
+import type { SandboxRequest, SandboxResponse } from './support/request';
+import { accountNow } from './support/time';
+import { type DeliverySender, sendWithoutTransport } from './webhooks/attempts';
+import { PendingAnswer } from './webhooks/deliveries';
+import { type CoreDeliveries, DeliveryEngine } from './webhooks/delivery-engine';
+
+/** How a core is made: everything that varies between runs comes in here. */
+export interface SandboxCoreOptions {
+  /** Wall-clock milliseconds since the epoch; each account's clock adds its own offset. */
+  now?: (() => number) | undefined;
+  /** Fills a buffer with random bytes (tokens, secrets, delivery ids). */
+  randomBytes?: RandomBytes | undefined;
+  /**
+   * The lowercase hex SHA-256 of a string's UTF-8 bytes, with which tokens are hashed for
+   * storage and lookup. Defaults to a plain JavaScript implementation that runs everywhere; a
+   * server on Node passes `node:crypto`'s, which is faster.
+   */
+  sha256Hex?: Sha256Hex | undefined;
+  /** Requests per minute per token; `0` lifts the limit. Defaults to 60, as the service. */
+  rateLimit?: number | undefined;
+  /**
+   * The transport of webhook deliveries: sends one signed request and resolves with its status
+   * or the reason it got none. The core never touches the network itself: without a transport,
+   * every attempt fails with a reason saying so.
+   */
+  sendDelivery?: DeliverySender | undefined;
+  /**
+   * The lowercase hex HMAC-SHA256 of a message's UTF-8 bytes keyed with a key's UTF-8 bytes, with
+   * which deliveries are signed. Defaults to a plain JavaScript implementation that runs
+   * everywhere; a server on Node passes `node:crypto`'s, which is faster.
+   */
+  hmacSha256Hex?: HmacSha256Hex | undefined;
+  /** State to start from, as returned by {@link SandboxCore.snapshot}. */
+  snapshot?: SandboxSnapshot | undefined;
+  /**
+   * Change sets of {@link SandboxCore.takeChanges} to apply to `snapshot` (or to the empty state)
+   * in order before starting; those the snapshot already holds are skipped.
+   */
+  changes?: Iterable<CoreChangeSet> | undefined;
+  /**
+   * Whether the core keeps its changes for {@link SandboxCore.takeChanges}, as a persister
+   * needs. Off by default, so that a core nobody persists does not accumulate them.
+   */
+  recordChanges?: boolean | undefined;
+}
+
+/** The service's behaviour as a transport-free state machine. */
+export interface SandboxCore {
+  /** Answers one request to `/rest/v1/*` or `/_sandbox/*`; anything else is a 404. */
+  handle(request: SandboxRequest): Promise<SandboxResponse>;
+  /**
+   * Makes an isolated account with the book `Main` and a token holding every permission, as
+   * `POST /_sandbox/accounts` does. Input the control API would refuse throws that refusal: an
+   * `ApiError` with its status (422) and body.
+   */
+  createAccount(input?: SandboxAccountCreate): CreatedAccount;
+  /** Increases by one with every handled request (or delivery attempt) that changed the state. */
+  readonly version: number;
+  /** The persistent state: arrays of the stored records and the id sequences. */
+  snapshot(): CoreSnapshot;
+  /**
+   * The record-level changes since the last call (or since the core was made), leading to the
+   * current `version`. Needs {@link SandboxCoreOptions.recordChanges}; throws a `TypeError`
+   * otherwise. The changes stay revertible until {@link confirmChanges} is called with them.
+   */
+  takeChanges(): CoreChangeSet;
+  /** Tells the core that a change set taken is durable: it is no longer reverted. */
+  confirmChanges(changeSet: CoreChangeSet): void;
+  /**
+   * Takes back every change not yet confirmed, the id sequences and the version with them: the
+   * state is the durable one again, as a persister needs when a write fails.
+   */
+  revertChanges(): void;
+  /** The outbox of webhook deliveries, for a dispatcher. */
+  readonly deliveries: CoreDeliveries;
+}
+
+/**
+ * Makes a sandbox core: the service's behaviour as a transport-free state machine. Each core
+ * holds its own state; two cores share nothing.
+ *
+ * @example
+ * ```ts
+ * import { createSandboxCore } from '@boundbook/sandbox-core';
+ *
+ * const core = createSandboxCore({ now: () => Date.UTC(2025, 2, 14, 15) });
+ * const { token } = core.createAccount();
+ * const response = await core.handle({
+ *   method: 'GET',
+ *   path: '/rest/v1/books',
+ *   query: '',
+ *   headers: { authorization: `Bearer ${token}` },
+ * });
+ * response.status; // 200
+ * ```
+ */
+export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore {
+  const rateLimit = options.rateLimit ?? RATE_LIMIT_PER_MINUTE;
+  if (!Number.isSafeInteger(rateLimit) || rateLimit < 0) {
+    throw new TypeError(
+      `[@boundbook/sandbox-core] rateLimit must be a whole number of requests per minute, or 0 to lift the limit; got ${String(rateLimit)}`,
+    );
+  }
+  if (options.sendDelivery !== undefined && typeof options.sendDelivery !== 'function') {
+    throw new TypeError(
+      '[@boundbook/sandbox-core] sendDelivery must be a function that sends a delivery request and resolves with { status } or { error }',
+    );
+  }
+  const snapshot = options.changes === undefined ? options.snapshot : applyChanges(options.snapshot, options.changes);
+  const store = snapshot === undefined ? new CoreStore() : restoreStore(snapshot);
+  const runtime: CoreRuntime = {
+    store,
+    env: {
+      now: options.now ?? (() => Date.now()),
+      randomBytes: options.randomBytes ?? pooledRandomBytes(webRandomBytes),
+      sha256Hex: checkedSha256Hex(options.sha256Hex),
+    },
+    limiter: new FixedWindowLimiter(rateLimit),
+    answers: new AnswerCache(),
+  };
+  const { env } = runtime;
+  if (options.recordChanges === true) store.startRecording();
+  const deliveries = new DeliveryEngine({
+    store,
+    now: env.now,
+    send: options.sendDelivery ?? sendWithoutTransport,
+    hmacSha256Hex: checkedHmacSha256Hex(options.hmacSha256Hex),
+  });
+
+  function answer(request: SandboxRequest): SandboxResponse {
+    const startedMs = env.now();
+    const { response, token } = dispatchRequest(runtime, request);
+    const account = token === undefined ? undefined : store.accounts.get(token.account_id);
+    if (account !== undefined && isApiPath(request.path)) {
+      logRequest(store, account, {
+        request,
+        status: response.status,
+        receivedMs: accountNow(startedMs, account.record),
+        durationMs: Math.max(0, env.now() - startedMs),
+      });
+    }
+    return response;
+  }
+
+  return {
+    async handle(request) {
+      const response = answer(request);
+      // Started before the listeners hear of new work, so that the attempts this answer waits
+      // for (and a clock advance's hold on its account) are taken first.
+      const completion = response.body instanceof PendingAnswer ? deliveries.complete(response.body) : undefined;
+      deliveries.notifyIfScheduled();
+      return completion === undefined ? response : { ...response, body: await completion };
+    },
+    createAccount(input = {}) {
+      return store.transaction(() => addAccount(store, env, readAccountInput({ ...input })));
+    },
+    get version() {
+      return store.version;
+    },
+    snapshot: () => snapshotStore(store),
+    takeChanges: () => store.takeChanges(),
+    confirmChanges: (changeSet) => store.confirm(changeSet),
+    revertChanges: () => store.revert(),
+    deliveries,
+  };
+}

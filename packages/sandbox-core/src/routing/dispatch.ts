@@ -1,0 +1,92 @@
+import { ELIGIBLE_ACCOUNT_TYPES, type Permission } from '@boundbook/types';
+import { findToken } from '../accounts/tokens';
+import type { CoreEnv, OperationResult } from '../state/operation';
+import type { TokenRecord } from '../state/records';
+import type { CoreStore } from '../state/store';
+import {
+  ApiError,
+  ineligibleAccount,
+  missingPermission,
+  routeNotFound,
+  tooManyRequests,
+  unauthenticated,
+} from '../support/errors';
+import type { SandboxRequest, SandboxResponse } from '../support/request';
+import { accountNow } from '../support/time';
+import type { AnswerCache } from './answer-cache';
+import type { FixedWindowLimiter } from './rate-limiter';
+import { isApiPath, matchRoute } from './routes';
+
+/** One core's state and the services its requests use. */
+export interface CoreRuntime {
+  readonly store: CoreStore;
+  readonly env: CoreEnv;
+  readonly limiter: FixedWindowLimiter;
+  /** The answers of cached routes, kept while the state is unchanged. */
+  readonly answers: AnswerCache;
+}
+
+/** The answer to a request, and the token it named (revoked ones included), for the log. */
+export interface DispatchOutcome {
+  response: SandboxResponse;
+  token: TokenRecord | undefined;
+}
+
+/**
+ * Answers one request: finds its route (404 without a token when none), then checks in the
+ * contract's order 401, 429 (service API only), 403 (service API only), and runs the operation
+ * in one transaction of the store, which checks 404 and 422: an operation that throws changes
+ * nothing. Every `ApiError` becomes the response here, with the rate-limit headers of a counted
+ * request; any other exception is a defect and propagates.
+ */
+export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): DispatchOutcome {
+  const { store, env, limiter, answers } = runtime;
+  const method = request.method.toUpperCase();
+  const match = matchRoute(method, request.path);
+  // Service API requests name their token even on an unknown route, for the request log.
+  const needsToken = isApiPath(request.path) || (match !== undefined && match.route.scope !== 'public');
+  const token = needsToken ? findToken(store, request.headers['authorization'], env) : undefined;
+  let rateHeaders: Record<string, string> = {};
+  try {
+    if (match === undefined) throw routeNotFound(method, request.path);
+    const { route, id, key } = match;
+    if (route.scope === 'public') {
+      const result = store.transaction(() => route.operation({ store, env, request }));
+      return { response: toResponse(result, {}), token };
+    }
+    const account = token?.revoked_at === null ? store.accounts.get(token.account_id) : undefined;
+    if (token === undefined || account === undefined) throw unauthenticated();
+    const nowMs = accountNow(env.now(), account.record);
+    if (route.scope === 'api') {
+      const decision = limiter.hit(token.id, nowMs);
+      rateHeaders = decision.headers;
+      if (!decision.allowed) throw tooManyRequests();
+      if (!(ELIGIBLE_ACCOUNT_TYPES as readonly string[]).includes(account.record.account_type)) {
+        throw ineligibleAccount(account.record.account_type);
+      }
+      const permission = requiredPermission(method);
+      if (!token.permissions.includes(permission)) throw missingPermission(permission);
+    }
+    const context = { store, env, request, account, token, id, key, nowMs };
+    const result =
+      route.cached === true
+        ? answers.answer(route.operation, context)
+        : store.transaction(() => route.operation(context));
+    return { response: toResponse(result, rateHeaders), token };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const headers = { ...rateHeaders, ...error.headers };
+    return { response: { status: error.status, headers, body: error.body }, token };
+  }
+}
+
+/** The permission a method needs on the service API: read for GET, write for POST and PUT, delete for DELETE. */
+function requiredPermission(method: string): Permission {
+  if (method === 'GET') return 'read';
+  if (method === 'DELETE') return 'delete';
+  return 'write';
+}
+
+function toResponse(result: OperationResult, headers: Record<string, string>): SandboxResponse {
+  return result.body === undefined ? { status: result.status, headers } : { status: result.status, headers, body: result.body };
+}

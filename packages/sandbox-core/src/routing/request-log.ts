@@ -1,0 +1,72 @@
+import type { SandboxRequestLogEntry } from '@boundbook/types';
+import type { AccountOperation } from '../state/operation';
+import type { RequestLogRecord } from '../state/records';
+import type { AccountState, CoreStore } from '../state/store';
+import type { SandboxRequest } from '../support/request';
+import { formatTimestamp } from '../support/time';
+
+// The account's recent service API requests, for the control API: diagnostics, not data. The log
+// does not move the state's version and is not part of a snapshot, so a request answered with an
+// error still changes no persistent state.
+
+/** Requests kept per account; older ones are dropped. */
+const REQUEST_LOG_LIMIT = 100;
+
+// Headers that carry credentials besides the bearer token; an integrator's proxy or client may
+// add them, and the log must never show them back.
+const SECRET_HEADERS = new Set(['cookie', 'proxy-authorization', 'x-api-key']);
+
+/** What is known of a request once it is answered. */
+export interface AnsweredRequest {
+  request: SandboxRequest;
+  status: number;
+  /** The account's clock when the request arrived. */
+  receivedMs: number;
+  durationMs: number;
+}
+
+/** Records a service API request in the account's log, with credentials redacted. */
+export function logRequest(store: CoreStore, account: AccountState, answered: AnsweredRequest): void {
+  const { request } = answered;
+  account.requests.push(Object.freeze({
+    id: (store.lastRequestId += 1),
+    method: request.method.toUpperCase(),
+    path: request.path,
+    query: request.query,
+    status: answered.status,
+    duration_ms: answered.durationMs,
+    received_ms: answered.receivedMs,
+    headers: Object.freeze(redactHeaders(request.headers)),
+  }));
+  if (account.requests.length > REQUEST_LOG_LIMIT) account.requests.shift();
+}
+
+function redactHeaders(headers: SandboxRequest['headers']): Record<string, string> {
+  const copy: Record<string, string> = {};
+  for (const name of Object.keys(headers)) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    const lower = name.toLowerCase();
+    copy[lower] = lower === 'authorization' ? 'Bearer [redacted]' : SECRET_HEADERS.has(lower) ? '[redacted]' : value;
+  }
+  return copy;
+}
+
+/** `GET /_sandbox/requests`: the account's last service API requests, newest first. */
+export const listRequests: AccountOperation = ({ account }) => {
+  const data = account.requests.map(renderRequest).reverse();
+  return { status: 200, body: { data } };
+};
+
+function renderRequest(record: RequestLogRecord): SandboxRequestLogEntry {
+  return {
+    id: record.id,
+    method: record.method,
+    path: record.path,
+    query: record.query,
+    status: record.status,
+    duration_ms: record.duration_ms,
+    at: formatTimestamp(record.received_ms),
+    headers: record.headers,
+  };
+}

@@ -1,0 +1,136 @@
+import { advanceClock, getClock } from '../accounts/clock';
+import { createAccount, resetAccount } from '../accounts/accounts';
+import { createBook, listBooks } from '../accounts/books';
+import { createToken, revokeToken } from '../accounts/tokens';
+import { getReceiptAudit } from '../receipts/audit';
+import { getReceipt, listInventory, listReceipts, searchReceipts } from '../receipts/receipt-reads';
+import {
+  attachDocument,
+  createReceipt,
+  deleteReceipt,
+  disposeReceipt,
+  putE4473,
+  updateReceipt,
+} from '../receipts/receipt-writes';
+import type { AccountOperation, PublicOperation } from '../state/operation';
+import { listDeliveries, redeliverDelivery } from '../webhooks/deliveries';
+import {
+  createWebhook,
+  deleteWebhook,
+  enableWebhook,
+  listWebhooks,
+  pingWebhook,
+} from '../webhooks/endpoints';
+import { listRequests } from './request-log';
+
+/** The base path of the service API. */
+export const API_PREFIX = '/rest/v1';
+/** The base path of the sandbox control API. */
+const CONTROL_PREFIX = '/_sandbox';
+
+/**
+ * A route: its operation, and who may call it. Service API routes are authenticated,
+ * rate-limited and permission-checked; control routes only authenticated; public ones neither.
+ */
+export type Route = (
+  | { scope: 'api' | 'control'; operation: AccountOperation }
+  | { scope: 'public'; operation: PublicOperation }
+) & {
+  method: string;
+  path: string;
+  /**
+   * A read of the account whose answer depends only on the state, the path, the query and the
+   * origin: kept in the `AnswerCache` while the state is unchanged.
+   */
+  cached?: boolean;
+  /** `path` split at `/`, for matching. */
+  segments: readonly string[];
+};
+
+type RouteDefinition = Omit<Route, 'segments'>;
+
+/** Every route the core answers; `:id` stands for a numeric id, `:uuid` for a delivery's id. */
+export const ROUTES: readonly Route[] = (
+  [
+    { method: 'GET', path: `${API_PREFIX}/receipts`, scope: 'api', operation: listReceipts, cached: true },
+    { method: 'POST', path: `${API_PREFIX}/receipts`, scope: 'api', operation: createReceipt },
+    { method: 'GET', path: `${API_PREFIX}/receipts/:id`, scope: 'api', operation: getReceipt },
+    { method: 'PUT', path: `${API_PREFIX}/receipts/:id`, scope: 'api', operation: updateReceipt },
+    { method: 'DELETE', path: `${API_PREFIX}/receipts/:id`, scope: 'api', operation: deleteReceipt },
+    { method: 'POST', path: `${API_PREFIX}/receipts/:id/dispose`, scope: 'api', operation: disposeReceipt },
+    { method: 'GET', path: `${API_PREFIX}/books`, scope: 'api', operation: listBooks, cached: true },
+    { method: 'GET', path: `${API_PREFIX}/inventory`, scope: 'api', operation: listInventory },
+    { method: 'GET', path: `${API_PREFIX}/search`, scope: 'api', operation: searchReceipts },
+    { method: 'GET', path: `${API_PREFIX}/webhooks`, scope: 'api', operation: listWebhooks, cached: true },
+    { method: 'POST', path: `${API_PREFIX}/webhooks`, scope: 'api', operation: createWebhook },
+    { method: 'DELETE', path: `${API_PREFIX}/webhooks/:id`, scope: 'api', operation: deleteWebhook },
+    { method: 'POST', path: `${CONTROL_PREFIX}/accounts`, scope: 'public', operation: createAccount },
+    { method: 'POST', path: `${CONTROL_PREFIX}/tokens`, scope: 'control', operation: createToken },
+    { method: 'DELETE', path: `${CONTROL_PREFIX}/tokens/:id`, scope: 'control', operation: revokeToken },
+    { method: 'POST', path: `${CONTROL_PREFIX}/books`, scope: 'control', operation: createBook },
+    { method: 'GET', path: `${CONTROL_PREFIX}/clock`, scope: 'control', operation: getClock },
+    { method: 'POST', path: `${CONTROL_PREFIX}/clock/advance`, scope: 'control', operation: advanceClock },
+    { method: 'GET', path: `${CONTROL_PREFIX}/deliveries`, scope: 'control', operation: listDeliveries },
+    { method: 'POST', path: `${CONTROL_PREFIX}/deliveries/:uuid/redeliver`, scope: 'control', operation: redeliverDelivery },
+    { method: 'POST', path: `${CONTROL_PREFIX}/webhooks/:id/ping`, scope: 'control', operation: pingWebhook },
+    { method: 'POST', path: `${CONTROL_PREFIX}/webhooks/:id/enable`, scope: 'control', operation: enableWebhook },
+    { method: 'GET', path: `${CONTROL_PREFIX}/receipts/:id/audit`, scope: 'control', operation: getReceiptAudit },
+    { method: 'POST', path: `${CONTROL_PREFIX}/receipts/:id/documents`, scope: 'control', operation: attachDocument },
+    { method: 'PUT', path: `${CONTROL_PREFIX}/receipts/:id/e4473`, scope: 'control', operation: putE4473 },
+    { method: 'GET', path: `${CONTROL_PREFIX}/requests`, scope: 'control', operation: listRequests },
+    { method: 'POST', path: `${CONTROL_PREFIX}/reset`, scope: 'control', operation: resetAccount },
+  ] satisfies RouteDefinition[]
+).map((route): Route => ({ ...route, segments: route.path.split('/') }));
+
+/** Whether a path is under the service API's base path `/rest/v1`. */
+export function isApiPath(path: string): boolean {
+  return path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
+}
+
+/**
+ * A route that answers a request, with its numeric `:id` (`0` when it has none) and the text of
+ * its `:id` or `:uuid` segment, the UUID in lower case (`''` when it has none).
+ */
+export interface RouteMatch {
+  route: Route;
+  id: number;
+  key: string;
+}
+
+const ID_SEGMENT = /^\d+$/;
+const UUID_SEGMENT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Finds the route of a method and path; `undefined` when none answers them. An `:id` segment
+ * matches digits only, so `/receipts/abc` is an unknown route; a `:uuid` segment matches a UUID.
+ */
+export function matchRoute(method: string, path: string): RouteMatch | undefined {
+  const segments = path.split('/');
+  for (const route of ROUTES) {
+    if (route.method !== method) continue;
+    const match = matchPath(route.segments, segments);
+    if (match !== undefined) return { route, ...match };
+  }
+  return undefined;
+}
+
+function matchPath(pattern: readonly string[], segments: readonly string[]): { id: number; key: string } | undefined {
+  if (pattern.length !== segments.length) return undefined;
+  let id = 0;
+  let key = '';
+  for (let position = 0; position < pattern.length; position += 1) {
+    const expected = pattern[position];
+    const actual = segments[position] ?? '';
+    if (expected === ':id') {
+      if (!ID_SEGMENT.test(actual)) return undefined;
+      id = Number(actual);
+      key = actual;
+    } else if (expected === ':uuid') {
+      if (!UUID_SEGMENT.test(actual)) return undefined;
+      key = actual.toLowerCase();
+    } else if (expected !== actual) {
+      return undefined;
+    }
+  }
+  return { id, key };
+}

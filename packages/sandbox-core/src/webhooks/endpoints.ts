@@ -1,0 +1,130 @@
+import {
+  SECRET_PREFIX,
+  WEBHOOK_EVENT_NAMES,
+  WILDCARD_SUBSCRIPTION,
+  type WebhookEndpoint,
+  type WebhookSubscription,
+} from '@boundbook/types';
+import Joi from 'joi';
+import type { AccountOperation } from '../state/operation';
+import type { WebhookRecord } from '../state/records';
+import { randomBase62 } from '../support/crypto';
+import { recordNotFound } from '../support/errors';
+import {
+  fieldInvalid,
+  inputShape,
+  laravelMessage,
+  readInput,
+  reportDuplicates,
+  httpUrl,
+} from '../support/input';
+import { formatTimestamp } from '../support/time';
+import { cancelDeliveries, newDelivery, pendingDelivery } from './deliveries';
+
+// Webhook endpoints: the service API's `/webhooks`, and the dashboard's Test and re-enable
+// actions as control calls.
+
+const SECRET_LENGTH = 40;
+const PING_MESSAGE = 'Webhook test ping.';
+
+/** The contract's `WebhookEndpoint`: never the owner, the secret or the failure count. */
+export function renderWebhook(record: WebhookRecord): WebhookEndpoint {
+  return {
+    id: record.id,
+    url: record.url,
+    events: record.events,
+    enabled: record.enabled,
+    created_at: record.created_at,
+    updated_at: record.updated_at,
+  };
+}
+
+/** `GET /webhooks`: the account's endpoints in id order, unpaginated. */
+export const listWebhooks: AccountOperation = ({ account }) => ({
+  status: 200,
+  body: { data: Array.from(account.webhooks.values(), renderWebhook) },
+});
+
+const WEBHOOK_INPUT = inputShape<{ url: string; events: WebhookSubscription[] }>(['url', 'events'], () =>
+  Joi.object({
+    url: httpUrl(255).required(),
+    events: Joi.array()
+      .min(1)
+      .items(Joi.string().trim().valid(...WEBHOOK_EVENT_NAMES, WILDCARD_SUBSCRIPTION))
+      .required(),
+  }),
+);
+
+/**
+ * `POST /webhooks`: a new enabled endpoint with a new signing secret, which this answer alone
+ * shows. `events` holds event names, each once, or `*` alone.
+ */
+export const createWebhook: AccountOperation = ({ store, env, request, account, nowMs }) => {
+  const { url, events } = readInput(WEBHOOK_INPUT, request.body, (value, errors) => {
+    if (value.events === undefined) return;
+    reportDuplicates('events', value.events, errors);
+    if (value.events.length > 1 && value.events.includes(WILDCARD_SUBSCRIPTION)) {
+      errors.add('events', laravelMessage({ type: 'array.wildcard', label: 'events', required: true }));
+    }
+  });
+  const timestamp = formatTimestamp(nowMs);
+  const secret = `${SECRET_PREFIX}${randomBase62(env.randomBytes, SECRET_LENGTH)}`;
+  const webhook: WebhookRecord = {
+    id: store.nextId('webhook'),
+    url,
+    events,
+    enabled: true,
+    created_at: timestamp,
+    updated_at: timestamp,
+    account_id: account.record.id,
+    secret,
+    consecutive_failures: 0,
+  };
+  store.put(account, 'webhooks', webhook);
+  return { status: 201, body: { data: renderWebhook(webhook), secret } };
+};
+
+/** `DELETE /webhooks/{id}`: deletes an endpoint and cancels its pending deliveries. */
+export const deleteWebhook: AccountOperation = ({ store, account, id }) => {
+  const webhook = account.webhooks.get(id);
+  if (webhook === undefined) throw recordNotFound();
+  store.remove(account, 'webhooks', webhook);
+  cancelDeliveries(store, account, id);
+  return { status: 204 };
+};
+
+/**
+ * `POST /_sandbox/webhooks/{id}/enable`: the dashboard's re-enable. The endpoint is enabled and
+ * its count of consecutive failures starts again from zero.
+ */
+export const enableWebhook: AccountOperation = ({ store, account, id, nowMs }) => {
+  const webhook = account.webhooks.get(id);
+  if (webhook === undefined) throw recordNotFound();
+  if (webhook.enabled && webhook.consecutive_failures === 0) return { status: 200, body: { data: renderWebhook(webhook) } };
+  store.put(account, 'webhooks', {
+    ...webhook,
+    consecutive_failures: 0,
+    ...(!webhook.enabled && { enabled: true, updated_at: formatTimestamp(nowMs) }),
+  });
+  return { status: 200, body: { data: renderWebhook(account.webhooks.get(id)!) } };
+};
+
+/**
+ * `POST /_sandbox/webhooks/{id}/ping`: the dashboard's Test. A `ping` delivery to the endpoint,
+ * whatever events it takes, answered once its first attempt is recorded.
+ */
+export const pingWebhook: AccountOperation = ({ store, env, account, id, nowMs }) => {
+  const webhook = account.webhooks.get(id);
+  if (webhook === undefined) throw recordNotFound();
+  if (!webhook.enabled) {
+    throw fieldInvalid(
+      'webhook_id',
+      `The webhook endpoint ${id} is disabled: enable it with POST /_sandbox/webhooks/${id}/enable before testing it.`,
+    );
+  }
+  const timestamp = formatTimestamp(nowMs);
+  const body = JSON.stringify({ event: 'ping', timestamp, data: { webhook_id: id, message: PING_MESSAGE } });
+  const delivery = newDelivery(env.randomBytes, { accountId: account.record.id, webhookId: id, event: 'ping', body, timestamp });
+  store.put(account, 'deliveries', delivery);
+  return { status: 200, body: pendingDelivery(account, delivery, true) };
+};

@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { createSandboxCore } from '../src/core';
+import { ApiError } from '../src/index';
+import { sha256Hex as referenceSha256Hex } from '../src/support/crypto';
+import { countingBytes, dataOf, harness, receiptBody, START, withAccount } from './harness/harness';
+
+describe('createSandboxCore(options)', () => {
+  it('throws a TypeError naming the package for a rateLimit that is not a whole number', () => {
+    expect(() => createSandboxCore({ rateLimit: -1 })).toThrow(/^\[@boundbook\/sandbox-core\] rateLimit/);
+    expect(() => createSandboxCore({ rateLimit: 1.5 })).toThrow(TypeError);
+  });
+
+  it('makes cores that share nothing: the same token and ids mean different accounts', async () => {
+    const one = harness();
+    const two = harness();
+    const a = one.core.createAccount();
+    const b = two.core.createAccount();
+    expect(a.token).toBe(b.token);
+    await one.call('POST', '/rest/v1/receipts', { token: a.token, body: receiptBody() });
+    const listed = await two.call('GET', '/rest/v1/receipts', { token: b.token });
+    expect((listed.body as { meta: { total: number } }).meta.total).toBe(0);
+  });
+
+  it('draws tokens from the injected byte source and the default Web Crypto one', () => {
+    const seeded = createSandboxCore({ now: () => START, randomBytes: countingBytes() });
+    const again = createSandboxCore({ now: () => START, randomBytes: countingBytes() });
+    expect(seeded.createAccount().token).toBe(again.createAccount().token);
+    const random = createSandboxCore();
+    expect(random.createAccount().token).toMatch(/^sbx_[A-Za-z0-9]{32}$/);
+    expect(random.createAccount().token).not.toBe(random.createAccount().token);
+  });
+
+  it('hashes tokens with the injected sha256Hex, for storage and for every lookup', async () => {
+    const hashed: string[] = [];
+    const sha256Hex = (text: string): string => {
+      hashed.push(text);
+      return referenceSha256Hex(text);
+    };
+    const { core, call } = harness({ sha256Hex });
+    const { token } = core.createAccount();
+    expect(hashed.at(-1)).toBe(token);
+    const before = hashed.length;
+    expect((await call('GET', '/rest/v1/books', { token })).status).toBe(200);
+    expect(hashed.slice(before)).toEqual([token]);
+    expect(core.snapshot().tokens[0]?.hash).toBe(referenceSha256Hex(token));
+  });
+
+  it('throws a TypeError naming the package for a sha256Hex that is not SHA-256 in lowercase hex', () => {
+    expect(() => createSandboxCore({ sha256Hex: (text) => referenceSha256Hex(text).toUpperCase() })).toThrow(
+      /^\[@boundbook\/sandbox-core\] sha256Hex must return/,
+    );
+    expect(() => createSandboxCore({ sha256Hex: () => '' })).toThrow(TypeError);
+  });
+});
+
+describe('core.createAccount(input)', () => {
+  it('returns the account and a token holding every permission', async () => {
+    const { core, call } = harness();
+    const { account, token } = core.createAccount({ name: 'Example Firearms Retail LLC', books: ['Consignment'] });
+    expect(account).toEqual({
+      id: 1,
+      name: 'Example Firearms Retail LLC',
+      account_type: 'dealer',
+      created_at: '2025-03-14T15:04:05Z',
+    });
+    expect((await call('GET', '/rest/v1/books', { token })).status).toBe(200);
+    expect((await call('POST', '/rest/v1/receipts', { token, body: {} })).status).toBe(422);
+    expect((await call('DELETE', '/rest/v1/receipts/99', { token })).status).toBe(404);
+    const books = dataOf<{ name: string }[]>(await call('GET', '/rest/v1/books', { token }));
+    expect(books.map((book) => book.name)).toEqual(['Main', 'Consignment']);
+  });
+
+  it('throws the control API\'s 422, status and body, for input it would refuse', () => {
+    const { core } = harness();
+    let refusal: unknown;
+    try {
+      core.createAccount({ books: ['Main'] });
+    } catch (error) {
+      refusal = error;
+    }
+    expect(refusal).toBeInstanceOf(ApiError);
+    expect(refusal).toMatchObject({
+      status: 422,
+      body: { errors: { 'books.0': ['The books.0 field must not be Main, which every account has.'] } },
+      message: '[@boundbook/sandbox-core] 422: The books.0 field must not be Main, which every account has.',
+    });
+    expect(core.version).toBe(0);
+  });
+});
+
+describe('core.version', () => {
+  it('moves with every state change and stays for reads and refused requests', async () => {
+    const { core, api } = await withAccount();
+    const start = core.version;
+    await api('GET', '/receipts');
+    await api('POST', '/receipts', { body: {} });
+    expect(core.version).toBe(start);
+    await api('POST', '/receipts', { body: receiptBody() });
+    expect(core.version).toBe(start + 1);
+  });
+});
+
+describe('core.handle(request)', () => {
+  it('answers a path outside both prefixes with 404 and no token', async () => {
+    const { call } = harness();
+    const response = await call('GET', '/');
+    expect(response).toEqual({ status: 404, headers: {}, body: { message: 'The route GET / could not be found.' } });
+  });
+
+  it('answers an unknown route under a prefix with 404 before any token check', async () => {
+    const { call } = harness();
+    expect((await call('GET', '/rest/v1/nothing')).status).toBe(404);
+    expect((await call('PATCH', '/rest/v1/receipts/1')).status).toBe(404);
+    expect((await call('GET', '/rest/v1/receipts/abc')).status).toBe(404);
+  });
+
+  it('accepts a method in lower case', async () => {
+    const { api } = await withAccount();
+    expect((await api('get', '/books')).status).toBe(200);
+  });
+});

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { FixedWindowLimiter } from '../../src/routing/rate-limiter';
+import { START, withAccount } from '../harness/harness';
+
+describe('the rate limit of the service API', () => {
+  it('answers exactly 60 requests per window, then 429 with Retry-After and X-RateLimit-Reset', async () => {
+    const { api, clock } = await withAccount();
+    clock.ms += 500;
+    const windowStart = clock.ms;
+    for (let count = 1; count <= 60; count += 1) {
+      const response = await api('GET', '/books');
+      expect(response.status).toBe(200);
+      expect(response.headers).toEqual({ 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': String(60 - count) });
+    }
+    clock.ms = windowStart + 20_250;
+    const refused = await api('GET', '/books');
+    expect(refused).toEqual({
+      status: 429,
+      headers: {
+        'X-RateLimit-Limit': '60',
+        'X-RateLimit-Remaining': '0',
+        'Retry-After': '40',
+        'X-RateLimit-Reset': String(Math.ceil((windowStart + 60_000) / 1000)),
+      },
+      body: { message: 'Too Many Attempts.' },
+    });
+  });
+
+  it('answers exactly 60 of 100 concurrent requests', async () => {
+    const { api } = await withAccount();
+    const responses = await Promise.all(Array.from({ length: 100 }, () => api('GET', '/books')));
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(60);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(40);
+  });
+
+  it('counts every answer but 429 (401 is never counted), and a 429 is not counted', async () => {
+    const { api, clock } = await withAccount({}, { rateLimit: 3 });
+    await api('GET', '/receipts/999');
+    await api('POST', '/receipts', { body: {} });
+    await api('GET', '/books', { token: 'sbx_unknown' });
+    expect((await api('GET', '/books')).headers['X-RateLimit-Remaining']).toBe('0');
+    expect((await api('GET', '/books')).status).toBe(429);
+    expect((await api('GET', '/books')).status).toBe(429);
+    clock.ms += 60_000;
+    expect((await api('GET', '/books')).headers['X-RateLimit-Remaining']).toBe('2');
+  });
+
+  it('counts per token: another token of the account is unaffected', async () => {
+    const { api, control } = await withAccount({}, { rateLimit: 1 });
+    const other = ((await control('POST', '/tokens', { body: { permissions: ['read'] } })).body as { token: string }).token;
+    await api('GET', '/books');
+    expect((await api('GET', '/books')).status).toBe(429);
+    expect((await api('GET', '/books', { token: other })).status).toBe(200);
+  });
+
+  it('opens the next window on the account clock, so advancing it by a minute resets the count', async () => {
+    const { api, control } = await withAccount({}, { rateLimit: 1 });
+    await api('GET', '/books');
+    expect((await api('GET', '/books')).status).toBe(429);
+    await control('POST', '/clock/advance', { body: { seconds: 59 } });
+    expect((await api('GET', '/books')).status).toBe(429);
+    await control('POST', '/clock/advance', { body: { seconds: 1 } });
+    expect((await api('GET', '/books')).status).toBe(200);
+  });
+
+  it('leaves control calls uncounted and without rate-limit headers', async () => {
+    const { api, control } = await withAccount({}, { rateLimit: 1 });
+    for (let count = 0; count < 5; count += 1) {
+      const response = await control('GET', '/clock');
+      expect(response.headers).toEqual({});
+    }
+    expect((await api('GET', '/books')).status).toBe(200);
+  });
+
+  it('is lifted by rateLimit 0, which also drops the headers', async () => {
+    const { api } = await withAccount({}, { rateLimit: 0 });
+    for (let count = 0; count < 100; count += 1) {
+      const response = await api('GET', '/books');
+      expect(response.status).toBe(200);
+      expect(response.headers).toEqual({});
+    }
+  });
+});
+
+describe('FixedWindowLimiter', () => {
+  it('hit(key, now) opens a new window when the clock is before the current one', () => {
+    const limiter = new FixedWindowLimiter(1);
+    expect(limiter.hit(1, START).allowed).toBe(true);
+    expect(limiter.hit(1, START + 1).allowed).toBe(false);
+    expect(limiter.hit(1, START - 1).allowed).toBe(true);
+  });
+});

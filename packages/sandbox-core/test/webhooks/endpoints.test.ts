@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { dataOf, errorsOf, withAccount } from '../harness/harness';
+
+const endpoint = { url: 'https://hooks.example.com/boundbook', events: ['*'] };
+
+describe('POST /rest/v1/webhooks', () => {
+  it('answers 201 with the enabled endpoint and its whsec_ secret, shown only here', async () => {
+    const { api } = await withAccount();
+    const response = await api('POST', '/webhooks', { body: { ...endpoint, events: [' receipt.created ', 'receipt.disposed'] } });
+    expect(response.status).toBe(201);
+    const body = response.body as { data: unknown; secret: string };
+    expect(body.data).toEqual({
+      id: 1,
+      url: 'https://hooks.example.com/boundbook',
+      events: ['receipt.created', 'receipt.disposed'],
+      enabled: true,
+      created_at: '2025-03-14T15:04:05Z',
+      updated_at: '2025-03-14T15:04:05Z',
+    });
+    expect(body.secret).toMatch(/^whsec_[A-Za-z0-9]{40}$/);
+    expect(JSON.stringify((await api('GET', '/webhooks')).body)).not.toContain(body.secret);
+  });
+
+  it('needs an absolute http(s) URL of at most 255 characters', async () => {
+    const { api } = await withAccount();
+    for (const url of ['ftp://hooks.example.com', '/relative', 'not a url', 'https://', 'http:/hooks.example.com', 'https:hooks.example.com', 'https://user:secret@hooks.example.com/x', `https://example.com/${'x'.repeat(240)}`, 5]) {
+      const response = await api('POST', '/webhooks', { body: { ...endpoint, url } });
+      expect(response.status).toBe(422);
+      expect(Object.keys(errorsOf(response))).toEqual(['url']);
+    }
+    expect((await api('POST', '/webhooks', { body: { ...endpoint, url: 'HTTP://127.0.0.1:9000/hook' } })).status).toBe(201);
+  });
+
+  it('needs a non-empty list of distinct event names, or * alone', async () => {
+    const { api } = await withAccount();
+    const errors = async (events: unknown) => errorsOf(await api('POST', '/webhooks', { body: { ...endpoint, events } }));
+    expect(await errors([])).toEqual({ events: ['The events field must have at least 1 items.'] });
+    expect(await errors('*')).toEqual({ events: ['The events field must be an array.'] });
+    expect(await errors(['receipt.sold'])).toEqual({ 'events.0': ['The selected events.0 is invalid.'] });
+    expect(await errors(['ping', 'ping'])).toEqual({ 'events.1': ['The events.1 field has a duplicate value.'] });
+    expect(await errors(['*', 'ping'])).toEqual({ events: ['The events field must hold * alone or event names only.'] });
+    expect(await errors(undefined)).toEqual({ events: ['The events field is required.'] });
+  });
+});
+
+describe('GET and DELETE /rest/v1/webhooks', () => {
+  it('lists endpoints by id without secrets and deletes one with 204, then 404', async () => {
+    const { api } = await withAccount();
+    await api('POST', '/webhooks', { body: endpoint });
+    await api('POST', '/webhooks', { body: { ...endpoint, events: ['ping'] } });
+    expect(dataOf<{ id: number }[]>(await api('GET', '/webhooks')).map((webhook) => webhook.id)).toEqual([1, 2]);
+    expect((await api('DELETE', '/webhooks/1')).status).toBe(204);
+    expect((await api('DELETE', '/webhooks/1')).status).toBe(404);
+    expect(dataOf<{ id: number }[]>(await api('GET', '/webhooks')).map((webhook) => webhook.id)).toEqual([2]);
+  });
+});
