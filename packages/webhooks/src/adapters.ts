@@ -37,10 +37,10 @@ export interface FastifyInstanceLike {
   post(path: string, handler: (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<FastifyReplyLike>): unknown;
 }
 
-/** Options of `toFastifyPlugin`. */
+/** Options of `toFastifyPlugin`. An option given as `undefined` is an option not given. */
 export interface FastifyPluginOptions {
   /** Path of the route within the plugin's prefix; `/` by default. */
-  readonly path?: string;
+  readonly path?: string | undefined;
 }
 
 /**

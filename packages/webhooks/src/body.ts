@@ -7,7 +7,7 @@ export interface NodeRequestLike {
   readonly method?: string | undefined;
   readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
   /** True once the body stream has been read to its end, by a body parser for one. */
-  readonly readableEnded?: boolean;
+  readonly readableEnded?: boolean | undefined;
   /** Set by body parsers: raw bytes or text (`express.raw()`, `express.text()`) are used as they are. */
   readonly body?: unknown;
   on(event: string, listener: (...args: any[]) => void): unknown;

@@ -53,14 +53,14 @@ export interface DeliveryStore {
   release(deliveryId: string): void | Promise<void>;
 }
 
-/** Options of `createMemoryDeliveryStore`. */
+/** Options of `createMemoryDeliveryStore`. An option given as `undefined` is an option not given. */
 export interface MemoryDeliveryStoreOptions {
   /** Seconds a delivery id is remembered after its last claim or commit; `DEFAULT_DELIVERY_TTL_SECONDS` by default. */
-  readonly ttlSeconds?: number;
+  readonly ttlSeconds?: number | undefined;
   /** Most ids kept; past it the oldest are dropped first. 100,000 by default (about 20 MB). */
-  readonly maxEntries?: number;
+  readonly maxEntries?: number | undefined;
   /** The clock, in epoch milliseconds; `Date.now` by default. */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
 }
 
 /** The in-memory `DeliveryStore`, with the count of ids it holds. */

@@ -25,7 +25,7 @@ export interface UnknownWebhookEvent {
   readonly data: Readonly<Record<string, unknown>>;
 }
 
-/** Options of `constructEvent`. */
+/** Options of `constructEvent`. An option given as `undefined` is an option not given. */
 export interface ConstructEventOptions {
   /** The endpoint's signing secret, or several while rotating. */
   readonly secret: WebhookSecret;
@@ -34,9 +34,9 @@ export interface ConstructEventOptions {
    * default: every retry keeps the first attempt's timestamp, so a tolerance shorter than the
    * retry schedule (about 28 hours) refuses genuine retries.
    */
-  readonly toleranceSeconds?: number;
+  readonly toleranceSeconds?: number | undefined;
   /** The clock, in epoch milliseconds; `Date.now` by default. */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
 }
 
 /** A delivery whose signature matched, parsed and checked. */

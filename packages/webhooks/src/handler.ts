@@ -18,9 +18,9 @@ export interface WebhookContext {
   readonly secretIndex: number;
 }
 
-/** One handler per event name, each given the event narrowed to its name. */
+/** One handler per event name, each given the event narrowed to its name; `undefined` is no handler. */
 export type WebhookEventHandlers = {
-  readonly [Name in WebhookEventName]?: (event: WebhookEventOf<Name>, context: WebhookContext) => unknown;
+  readonly [Name in WebhookEventName]?: ((event: WebhookEventOf<Name>, context: WebhookContext) => unknown) | undefined;
 };
 
 /** Where an error answered with a 500 came from. */
@@ -30,7 +30,7 @@ export interface WebhookErrorInfo {
   readonly event: string | undefined;
 }
 
-/** Options of `createWebhookHandler`. */
+/** Options of `createWebhookHandler`. An option given as `undefined` is an option not given. */
 export interface WebhookHandlerOptions {
   /** The endpoint's signing secret, or several while rotating (`[newSecret, oldSecret]`). */
   readonly secret: WebhookSecret;
@@ -40,17 +40,17 @@ export interface WebhookHandlerOptions {
    */
   readonly on: WebhookEventHandlers;
   /** Handler of events newer than this package; without it they are acknowledged (200, `ignored`). */
-  readonly onUnknownEvent?: (event: UnknownWebhookEvent, context: WebhookContext) => unknown;
+  readonly onUnknownEvent?: ((event: UnknownWebhookEvent, context: WebhookContext) => unknown) | undefined;
   /** Where deliveries are deduplicated: a memory store by default, `false` for none. */
-  readonly store?: DeliveryStore | false;
+  readonly store?: DeliveryStore | false | undefined;
   /** Refuse events whose timestamp is further than this from now (400). Off by default; see `constructEvent`. */
-  readonly toleranceSeconds?: number;
+  readonly toleranceSeconds?: number | undefined;
   /** The clock, in epoch milliseconds; `Date.now` by default. */
-  readonly now?: () => number;
+  readonly now?: (() => number) | undefined;
   /** Largest body read, in bytes; a larger one is answered 413. 1 MiB by default. */
-  readonly maxBodyBytes?: number;
+  readonly maxBodyBytes?: number | undefined;
   /** Told of every error answered with a 500; `console.error` by default. */
-  readonly onError?: (error: unknown, info: WebhookErrorInfo) => void;
+  readonly onError?: ((error: unknown, info: WebhookErrorInfo) => void) | undefined;
 }
 
 /** A delivery as any framework hands it over: the raw body and the headers. */
@@ -79,7 +79,7 @@ export interface WebhookHandler {
 interface HandlerSettings {
   readonly secrets: readonly string[];
   readonly on: WebhookEventHandlers;
-  readonly onUnknownEvent: ((event: UnknownWebhookEvent, context: WebhookContext) => unknown) | undefined;
+  readonly onUnknownEvent: WebhookHandlerOptions['onUnknownEvent'];
   readonly store: DeliveryStore | undefined;
   readonly verify: VerifyOptions;
   readonly maxBodyBytes: number;

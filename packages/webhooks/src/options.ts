@@ -1,7 +1,7 @@
 // The readers of options shared by `constructEvent`, `createWebhookHandler` and
 // `createMemoryDeliveryStore`. Each checks a value once, at the call or at setup, and throws a
 // misuse `TypeError` naming the option and what it takes. An option given as `undefined` reads
-// as one not given.
+// as one not given, so that `{ toleranceSeconds: flags.tolerance }` needs no spread to omit it.
 import { describeValue, misuseError } from './errors';
 
 /** The checks of a delivery beyond its signature, read from the caller's options. */

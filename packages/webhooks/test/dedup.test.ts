@@ -1,5 +1,5 @@
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from '@boundbook/types';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_DELIVERY_TTL_SECONDS, createMemoryDeliveryStore } from '../src/index';
 
 /** A clock the test moves by hand. */
@@ -93,6 +93,22 @@ describe('createMemoryDeliveryStore(options)', () => {
     expect(store.size).toBe(3);
     expect(store.claim('b')).toBe('processed');
     expect(store.claim('a')).toBe('claimed');
+  });
+
+  it('reads options given as undefined as not given: the default time to live, on Date.now', () => {
+    vi.useFakeTimers({ now: Date.parse('2025-03-14T15:04:05Z') });
+    try {
+      const store = createMemoryDeliveryStore({ ttlSeconds: undefined, maxEntries: undefined, now: undefined });
+      store.claim('a');
+      store.commit('a');
+      vi.advanceTimersByTime(DEFAULT_DELIVERY_TTL_SECONDS * 1000 - 1);
+      expect(store.claim('a')).toBe('processed');
+      vi.advanceTimersByTime(1);
+      expect(store.claim('a')).toBe('claimed');
+      expect(createMemoryDeliveryStore(undefined).claim('a')).toBe('claimed');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it.each([

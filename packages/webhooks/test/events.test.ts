@@ -174,6 +174,12 @@ describe.each(BUILDS)('constructEvent(payload, headers, options) on the $name', 
     expect(message).toContain('"yesterday" is not a date-time');
   });
 
+  it('reads toleranceSeconds and now given as undefined as not given: no tolerance check', async () => {
+    const event = { ...CREATED, timestamp: 'yesterday' };
+    const { body, headers } = signedDelivery(event);
+    await expect(constructEvent(body, headers, { secret: SECRET, toleranceSeconds: undefined, now: undefined })).resolves.toEqual(event);
+  });
+
   it('checks the tolerance against Date.now when no clock is given', async () => {
     const { body, headers } = signedDelivery(CREATED);
     const { reason } = await refusal(body, headers, { secret: SECRET, toleranceSeconds: 60 });
