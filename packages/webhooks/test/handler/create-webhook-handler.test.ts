@@ -21,12 +21,7 @@ describe.each(BUILDS)('createWebhookHandler(options) on the $name', ({ api: { cr
           throw new Error('inventory down');
         },
       },
-      onUnknownEvent: undefined,
-      store: undefined,
-      toleranceSeconds: undefined,
-      now: undefined,
-      maxBodyBytes: undefined,
-      onError: undefined,
+      onUnknownEvent: undefined, store: undefined, toleranceSeconds: undefined, now: undefined, maxBodyBytes: undefined, onError: undefined,
     });
     const receive = (delivery: SignedDelivery) => webhooks.receive({ payload: delivery.body, headers: delivery.headers });
     expect(webhooks.maxBodyBytes).toBe(1024 * 1024);
