@@ -54,7 +54,7 @@ export interface FastifyPluginOptions {
  * import { createWebhookHandler, toNodeListener } from '@boundbook/webhooks';
  *
  * const webhooks = createWebhookHandler({
- *   secret: process.env.WEBHOOK_SECRET!,
+ *   secret: process.env['WEBHOOK_SECRET']!,
  *   on: { 'receipt.created': (event) => console.log(event.data.serial_number) },
  * });
  * createServer(toNodeListener(webhooks)).listen(3000); // POST / answers 200, 401 or 400
@@ -77,7 +77,7 @@ export function toNodeListener(handler: WebhookHandler): (request: NodeRequestLi
  * import express from 'express';
  * import { createWebhookHandler, toExpressMiddleware } from '@boundbook/webhooks';
  *
- * const webhooks = createWebhookHandler({ secret: process.env.WEBHOOK_SECRET!, on: {} });
+ * const webhooks = createWebhookHandler({ secret: process.env['WEBHOOK_SECRET']!, on: {} });
  * const app = express();
  * app.post('/webhooks', toExpressMiddleware(webhooks)); // before express.json()
  * app.use(express.json()); // the rest of the app
@@ -102,7 +102,7 @@ export function toExpressMiddleware(
  * import Fastify from 'fastify';
  * import { createWebhookHandler, toFastifyPlugin } from '@boundbook/webhooks';
  *
- * const webhooks = createWebhookHandler({ secret: process.env.WEBHOOK_SECRET!, on: {} });
+ * const webhooks = createWebhookHandler({ secret: process.env['WEBHOOK_SECRET']!, on: {} });
  * const app = Fastify();
  * await app.register(toFastifyPlugin(webhooks), { prefix: '/webhooks' }); // POST /webhooks
  * ```

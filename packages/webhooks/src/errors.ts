@@ -37,7 +37,7 @@ export type WebhookVerificationReason =
  *
  * export async function POST(request: Request): Promise<Response> {
  *   try {
- *     const event = await constructEvent(await request.arrayBuffer(), request.headers, { secret: process.env.WEBHOOK_SECRET! });
+ *     const event = await constructEvent(await request.arrayBuffer(), request.headers, { secret: process.env['WEBHOOK_SECRET']! });
  *     console.log(event.event); // 'receipt.created', ...
  *     return new Response(null, { status: 204 });
  *   } catch (error) {

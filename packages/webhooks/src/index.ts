@@ -47,11 +47,7 @@ export async function signPayload(secret: string, payload: WebhookPayload): Prom
  * await verifySignature('whsec_test_3f9a1c7e5b2d4f6a', body, undefined); // false: no header
  * ```
  */
-export async function verifySignature(
-  secret: WebhookSecret,
-  payload: WebhookPayload,
-  signature: string | null | undefined,
-): Promise<boolean> {
+export async function verifySignature(secret: WebhookSecret, payload: WebhookPayload, signature: string | null | undefined): Promise<boolean> {
   return verifySignatureWith(matchSecret, secret, payload, signature);
 }
 
@@ -71,33 +67,29 @@ export async function verifySignature(
  * await constructEvent(body, {}, { secret: 'whsec_test_3f9a1c7e5b2d4f6a' }); // rejects: reason 'missing_signature'
  * ```
  */
-export async function constructEvent(
-  payload: WebhookPayload,
-  headers: WebhookHeaders,
-  options: ConstructEventOptions,
-): Promise<WebhookEvent> {
+export async function constructEvent(payload: WebhookPayload, headers: WebhookHeaders, options: ConstructEventOptions): Promise<WebhookEvent> {
   return constructEventWith(matchSecret, payload, headers, options);
 }
 
 /**
  * A webhook receiver: verifies each delivery, deduplicates it on `X-SVC-Delivery`, calls the
  * handler of its event and answers (`WebhookOutcome` lists the answers). A mistake in the
- * options throws a `TypeError` here, at setup. `handle` serves Fetch runtimes; the adapters and
- * `receive` serve the rest.
+ * options throws a `TypeError` here, at setup. `handle` serves Fetch runtimes, `toNodeListener`,
+ * `toExpressMiddleware` and `toFastifyPlugin` Node frameworks, and `receive` any other.
  *
  * @example
  * ```ts
- * import { createServer } from 'node:http';
- * import { createWebhookHandler, toNodeListener } from '@boundbook/webhooks';
+ * import { createWebhookHandler, signPayload } from '@boundbook/webhooks';
  *
  * const webhooks = createWebhookHandler({
- *   secret: process.env.WEBHOOK_SECRET!,
- *   on: {
- *     // Called once per delivery, however often the service retries it; a throw answers 500.
- *     'receipt.disposed': (event, { deliveryId }) => console.log(deliveryId, event.data.disposition.disposed_to),
- *   },
+ *   secret: 'whsec_test_3f9a1c7e5b2d4f6a',
+ *   on: { ping: (event, { deliveryId }) => console.log(deliveryId, event.data.message) },
  * });
- * createServer(toNodeListener(webhooks)).listen(3000);
+ * const payload = '{"event":"ping","timestamp":"2025-03-01T10:05:00Z","data":{"webhook_id":7,"message":"Webhook test ping."}}';
+ * const headers = { 'x-svc-signature': await signPayload('whsec_test_3f9a1c7e5b2d4f6a', payload), 'x-svc-delivery': 'c0b5e1a2-7d4f-4e8a-9b3c-2f6d8e1a4b7c' };
+ * (await webhooks.receive({ payload, headers })).status; // 200, having logged 'c0b5e1a2-... Webhook test ping.'
+ * (await webhooks.receive({ payload, headers })).outcome; // 'duplicate': a retry of the delivery is not handled twice
+ * (await webhooks.receive({ payload: `${payload} `, headers })).status; // 401: the body is not the one signed
  * ```
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {

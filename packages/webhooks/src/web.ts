@@ -47,11 +47,7 @@ export async function signPayload(secret: string, payload: WebhookPayload): Prom
  * };
  * ```
  */
-export async function verifySignature(
-  secret: WebhookSecret,
-  payload: WebhookPayload,
-  signature: string | null | undefined,
-): Promise<boolean> {
+export async function verifySignature(secret: WebhookSecret, payload: WebhookPayload, signature: string | null | undefined): Promise<boolean> {
   return verifySignatureWith(matchWebSecret, secret, payload, signature);
 }
 
@@ -73,11 +69,7 @@ export async function verifySignature(
  * event.event; // 'ping'
  * ```
  */
-export async function constructEvent(
-  payload: WebhookPayload,
-  headers: WebhookHeaders,
-  options: ConstructEventOptions,
-): Promise<WebhookEvent> {
+export async function constructEvent(payload: WebhookPayload, headers: WebhookHeaders, options: ConstructEventOptions): Promise<WebhookEvent> {
   return constructEventWith(matchWebSecret, payload, headers, options);
 }
 
@@ -92,7 +84,7 @@ export async function constructEvent(
  * import { createWebhookHandler } from '@boundbook/webhooks';
  *
  * const webhooks = createWebhookHandler({
- *   secret: process.env.WEBHOOK_SECRET!,
+ *   secret: process.env['WEBHOOK_SECRET']!,
  *   on: {
  *     'receipt.created': async (event, { deliveryId }) => {
  *       console.log(deliveryId, event.data.serial_number); // a Receipt, typed from the contract
