@@ -1,43 +1,99 @@
 // The web build (export conditions `browser`, `worker`, `edge-light`, `deno` and the default):
-// HMAC with Web Crypto, comparison in constant time in JS, no node: import. Same API and behaviour
-// as the Node build (src/index.ts).
+// HMAC with Web Crypto, comparison in constant time in JS, no node: import. It exports the shared
+// list and its own four functions that sign or verify; the Node build (src/index.ts) exports the
+// same names with the same behaviour over node:crypto.
+import { SIGNATURE_PREFIX, type WebhookEvent } from '@boundbook/types';
+import { type ConstructEventOptions, type WebhookHeaders, constructEventWith } from './events';
+import { type WebhookHandler, type WebhookHandlerOptions, createWebhookHandlerWith } from './handler';
+import { type WebhookPayload, type WebhookSecret, readPayload, readSecret, verifySignatureWith } from './signature';
+import { hmacHex, matchWebSecret } from './web-crypto';
 
-// Signing and verification of X-SVC-Signature.
-export { signPayload } from './web/sign-payload';
-export { verifySignature } from './web/verify-signature';
-export type { WebhookPayload } from './signature/read-payload';
-export type { WebhookSecret } from './signature/read-secrets';
+export * from './shared-exports';
 
-// Verified, typed events.
-export { constructEvent } from './web/construct-event';
-export type { ConstructEventOptions } from './events/construct-event-with';
-export type { WebhookHeaders } from './events/read-header';
-export type { UnknownWebhookEvent } from './events/unknown-webhook-event';
-export type { WebhookEvent, WebhookEventName, WebhookEventOf } from '@boundbook/types';
-export { WebhookVerificationError } from './errors/webhook-verification-error';
-export type { WebhookVerificationReason } from './errors/webhook-verification-error';
+/**
+ * The `X-SVC-Signature` the service sends with `payload`, signed with Web Crypto: `sha256=` and
+ * the lowercase hex HMAC-SHA256 of the exact bytes, keyed with the UTF-8 bytes of the whole
+ * secret (`whsec_` included). For tests and local tools; a receiver verifies with `verifySignature`.
+ *
+ * @example
+ * ```ts
+ * import { signPayload } from '@boundbook/webhooks';
+ *
+ * const bytes = new TextEncoder().encode('{"event":"ping","timestamp":"2025-03-01T10:05:00Z","data":{"webhook_id":7,"message":"Webhook test ping."}}');
+ * await signPayload('whsec_test_3f9a1c7e5b2d4f6a', bytes); // 'sha256=baf2f6fca0fa0513631109bde8581a12046fc861a077b6379189ef01c525fc29'
+ * ```
+ */
+export async function signPayload(secret: string, payload: WebhookPayload): Promise<string> {
+  const key = readSecret(secret, 'signPayload');
+  const bytes = readPayload(payload, 'signPayload');
+  return `${SIGNATURE_PREFIX}${await hmacHex(key, bytes)}`;
+}
 
-// The receiver: routing by event, answers for the sender.
-export { createWebhookHandler } from './web/create-webhook-handler';
-export type { WebhookDelivery, WebhookHandler } from './handler/webhook-handler';
-export type {
-  WebhookContext,
-  WebhookErrorInfo,
-  WebhookEventHandlers,
-  WebhookHandlerOptions,
-} from './handler/webhook-handler-options';
-export type { WebhookAnswer, WebhookOutcome } from './handler/webhook-answer';
+/**
+ * Whether `signature` (the `X-SVC-Signature` header) is the signature of `payload` (the raw body)
+ * under `secret`, or any of several while rotating; the digests are compared in constant time.
+ * `false` for a missing or malformed header; a `TypeError` for a parsed body or no secret.
+ *
+ * @example
+ * ```ts
+ * import { verifySignature } from '@boundbook/webhooks';
+ *
+ * export default {
+ *   async fetch(request: Request, env: { WEBHOOK_SECRET: string }): Promise<Response> {
+ *     const body = await request.arrayBuffer(); // the raw body: never request.json()
+ *     const valid = await verifySignature(env.WEBHOOK_SECRET, body, request.headers.get('x-svc-signature'));
+ *     return new Response(null, { status: valid ? 204 : 401 }); // false for a missing, malformed or wrong signature
+ *   },
+ * };
+ * ```
+ */
+export async function verifySignature(secret: WebhookSecret, payload: WebhookPayload, signature: string | null | undefined): Promise<boolean> {
+  return verifySignatureWith(matchWebSecret, secret, payload, signature);
+}
 
-// Deduplication on X-SVC-Delivery.
-export { createMemoryDeliveryStore } from './dedup/create-memory-delivery-store';
-export type { MemoryDeliveryStore, MemoryDeliveryStoreOptions } from './dedup/create-memory-delivery-store';
-export { DEFAULT_DELIVERY_TTL_SECONDS } from './dedup/default-delivery-ttl';
-export type { DeliveryClaim, DeliveryStore } from './dedup/delivery-store';
+/**
+ * Verifies a delivery and resolves to its typed event, narrowed on `event`; header names are
+ * matched case-insensitively. Rejects with a `WebhookVerificationError` whose `reason` says why
+ * (see its example), or with a `TypeError` when called wrongly (a parsed body, no secret).
+ *
+ * @example
+ * ```ts
+ * import { constructEvent } from '@boundbook/webhooks';
+ *
+ * const request = new Request('https://receiver.example/webhooks', {
+ *   method: 'POST',
+ *   body: '{"event":"ping","timestamp":"2025-03-01T10:05:00Z","data":{"webhook_id":7,"message":"Webhook test ping."}}',
+ *   headers: { 'X-SVC-Signature': 'sha256=baf2f6fca0fa0513631109bde8581a12046fc861a077b6379189ef01c525fc29' },
+ * });
+ * const event = await constructEvent(await request.arrayBuffer(), request.headers, { secret: 'whsec_test_3f9a1c7e5b2d4f6a' });
+ * event.event; // 'ping'
+ * ```
+ */
+export async function constructEvent(payload: WebhookPayload, headers: WebhookHeaders, options: ConstructEventOptions): Promise<WebhookEvent> {
+  return constructEventWith(matchWebSecret, payload, headers, options);
+}
 
-// Adapters for Node frameworks (Fetch runtimes use `handler.handle` directly).
-export { toNodeListener } from './adapters/to-node-listener';
-export { toExpressMiddleware } from './adapters/to-express-middleware';
-export { toFastifyPlugin } from './adapters/to-fastify-plugin';
-export type { FastifyInstanceLike, FastifyPluginOptions, FastifyReplyLike, FastifyRequestLike } from './adapters/to-fastify-plugin';
-export type { NodeRequestLike } from './body/read-node-body';
-export type { NodeResponseLike } from './adapters/write-node-answer';
+/**
+ * A webhook receiver for Fetch runtimes and the rest: it verifies each delivery, deduplicates it
+ * on `X-SVC-Delivery`, calls the handler of its event and answers as `WebhookOutcome` lists.
+ * Options are checked here: a mistake throws a `TypeError` at setup, not at the first delivery.
+ *
+ * @example
+ * ```ts
+ * // app/api/webhooks/route.ts (Next.js): Hono, Workers, Deno and Bun pass their Request alike.
+ * import { createWebhookHandler } from '@boundbook/webhooks';
+ *
+ * const webhooks = createWebhookHandler({
+ *   secret: process.env['WEBHOOK_SECRET']!,
+ *   on: {
+ *     'receipt.created': async (event, { deliveryId }) => {
+ *       console.log(deliveryId, event.data.serial_number); // a Receipt, typed from the contract
+ *     },
+ *   },
+ * });
+ * export const POST = webhooks.handle; // 200 processed, 401 for a bad signature, 500 when a handler throws
+ * ```
+ */
+export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
+  return createWebhookHandlerWith(matchWebSecret, options);
+}

@@ -65,4 +65,16 @@ describe('toFastifyPlugin(webhooks, { path })', () => {
       await app.close();
     }
   });
+
+  it('serves the route at the prefix itself when path is undefined', async () => {
+    const app = Fastify();
+    await app.register(toFastifyPlugin(createWebhookHandler({ secret: SECRET, on: {} }), { path: undefined }), { prefix: '/hooks' });
+    try {
+      const delivery = signedDelivery(EVENT_EXAMPLES.ping);
+      const response = await app.inject({ method: 'POST', url: '/hooks', headers: delivery.headers, payload: delivery.body });
+      expect([response.statusCode, response.json()]).toEqual([200, { message: 'Pong.', outcome: 'processed' }]);
+    } finally {
+      await app.close();
+    }
+  });
 });

@@ -1,12 +1,46 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { BUILDS } from '../support/builds';
-import { SECRET } from '../support/signed-delivery';
+import { EVENT_EXAMPLES } from '../support/contract-examples';
+import { SECRET, type SignedDelivery, signedDelivery } from '../support/signed-delivery';
 
 describe.each(BUILDS)('createWebhookHandler(options) on the $name', ({ api: { createWebhookHandler } }) => {
   it('returns handle, receive and the body limit (1 MiB by default)', () => {
     const webhooks = createWebhookHandler({ secret: SECRET, on: {} });
     expect(webhooks).toEqual({ handle: expect.any(Function), receive: expect.any(Function), maxBodyBytes: 1024 * 1024 });
     expect(createWebhookHandler({ secret: SECRET, on: {}, maxBodyBytes: 4096 }).maxBodyBytes).toBe(4096);
+  });
+
+  it('reads options given as undefined as not given: the memory store, no tolerance, 1 MiB, console.error', async () => {
+    const calls: string[] = [];
+    const webhooks = createWebhookHandler({
+      secret: SECRET,
+      on: {
+        'receipt.created': () => void calls.push('receipt.created'),
+        'receipt.updated': undefined,
+        'receipt.deleted': () => {
+          throw new Error('inventory down');
+        },
+      },
+      onUnknownEvent: undefined, store: undefined, toleranceSeconds: undefined, now: undefined, maxBodyBytes: undefined, onError: undefined,
+    });
+    const receive = (delivery: SignedDelivery) => webhooks.receive({ payload: delivery.body, headers: delivery.headers });
+    expect(webhooks.maxBodyBytes).toBe(1024 * 1024);
+    // The contract's example was sent long ago: only a tolerance would refuse it.
+    const created = signedDelivery(EVENT_EXAMPLES['receipt.created']);
+    await expect(receive(created)).resolves.toMatchObject({ status: 200, outcome: 'processed' });
+    await expect(receive(created)).resolves.toMatchObject({ status: 200, outcome: 'duplicate' });
+    await expect(receive(signedDelivery(EVENT_EXAMPLES['receipt.updated']))).resolves.toMatchObject({ status: 200, outcome: 'ignored' });
+    const restored = { ...EVENT_EXAMPLES['receipt.created'], event: 'receipt.restored' };
+    await expect(receive(signedDelivery(restored))).resolves.toMatchObject({ status: 200, outcome: 'ignored' });
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      await expect(receive(signedDelivery(EVENT_EXAMPLES['receipt.deleted']))).resolves.toMatchObject({ status: 500, outcome: 'handler_failed' });
+      expect(consoleError).toHaveBeenCalledTimes(1);
+      expect(consoleError.mock.calls[0]?.[0]).toMatch(/^\[@boundbook\/webhooks\] handler_failed: delivery /);
+    } finally {
+      consoleError.mockRestore();
+    }
+    expect(calls).toEqual(['receipt.created']);
   });
 
   it.each([

@@ -1,0 +1,104 @@
+// Reading a request's raw body, up to a limit: from a Fetch `Request` (the handler's `handle`) and
+// from a Node request stream (the Node adapters). Both stop as soon as the body is known to be too
+// large, from `Content-Length` or while reading, so a large body is never held in memory.
+
+/** The part of Node's `http.IncomingMessage` (and Express's request) that the adapters use. */
+export interface NodeRequestLike {
+  readonly method?: string | undefined;
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>;
+  /** True once the body stream has been read to its end, by a body parser for one. */
+  readonly readableEnded?: boolean | undefined;
+  /** Set by body parsers: raw bytes or text (`express.raw()`, `express.text()`) are used as they are. */
+  readonly body?: unknown;
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  removeListener(event: string, listener: (...args: any[]) => void): unknown;
+  resume(): unknown;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The whole body of a Fetch `Request` as bytes, or `'too_large'` as soon as it is known to exceed
+ * `maxBytes` (from `Content-Length`, or while reading, when the stream is cancelled). Rejects
+ * when the stream fails (the client went away).
+ */
+export async function readRequestBody(request: Request, maxBytes: number): Promise<Uint8Array | 'too_large'> {
+  if ((declaredLength(request.headers.get('content-length')) ?? 0) > maxBytes) return 'too_large';
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return concatBytes(chunks, size);
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return 'too_large';
+    }
+    chunks.push(value);
+  }
+}
+
+/**
+ * The whole body of a Node request as bytes, or `'too_large'` as soon as it is known to exceed
+ * `maxBytes`; the rest of a body too large is drained unread, so the answer can still be
+ * written. Rejects when the stream fails.
+ */
+export function readNodeBody(request: NodeRequestLike, maxBytes: number): Promise<Uint8Array | 'too_large'> {
+  const contentLength = request.headers['content-length'];
+  if ((declaredLength(typeof contentLength === 'string' ? contentLength : undefined) ?? 0) > maxBytes) {
+    request.resume();
+    return Promise.resolve('too_large');
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const stop = (): void => {
+      request.removeListener('data', onData);
+      request.removeListener('end', onEnd);
+      request.removeListener('error', onError);
+    };
+    const onData = (chunk: Uint8Array | string): void => {
+      const bytes = typeof chunk === 'string' ? encoder.encode(chunk) : chunk;
+      size += bytes.byteLength;
+      if (size > maxBytes) {
+        stop();
+        request.resume();
+        resolve('too_large');
+        return;
+      }
+      chunks.push(bytes);
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve(concatBytes(chunks, size));
+    };
+    const onError = (error: unknown): void => {
+      stop();
+      reject(error);
+    };
+    request.on('data', onData);
+    request.on('end', onEnd);
+    request.on('error', onError);
+  });
+}
+
+/** The body length a `Content-Length` header declares, or `undefined` when it declares none. */
+export function declaredLength(contentLength: string | null | undefined): number | undefined {
+  if (!contentLength) return undefined;
+  const length = Number(contentLength);
+  return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
+}
+
+/** One `Uint8Array` holding the chunks in order (a single chunk as it is); `size` is their total length. */
+export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
