@@ -48,14 +48,16 @@ describe('createMockBoundBook(options)', () => {
     );
   });
 
-  it('answers the base URL itself with the 404 of an unknown route, and HEAD without a body', async () => {
+  it('answers the base URL itself with the 404 of an unknown route, and HEAD as GET without a body', async () => {
     const { token } = mock.createAccount();
     const base = await call(token, 'GET', '');
     expect(base.status).toBe(404);
     expect(await base.json()).toEqual({ message: 'The route GET /rest/v1 could not be found.' });
     const head = await fetch(`${BASE_URL}/books`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } });
-    expect(head.status).toBe(404);
+    expect(head.status).toBe(200);
+    expect(head.headers.get('x-ratelimit-remaining')).toBe('59');
     expect(await head.text()).toBe('');
+    expect((await fetch(`${BASE_URL}/receipts/9`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
   });
 
   it('createAccount() returns an account and a token the handlers accept', async () => {

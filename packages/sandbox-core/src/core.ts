@@ -23,6 +23,12 @@ import { type DeliverySender, sendWithoutTransport } from './webhooks/attempts';
 import { PendingAnswer } from './webhooks/deliveries';
 import { type CoreDeliveries, DeliveryEngine } from './webhooks/delivery-engine';
 
+/**
+ * The most accounts a core holds unless told otherwise: ample for a team's test runs (each
+ * account costs a few kilobytes), bounded so that a long-lived sandbox cannot grow without end.
+ */
+export const DEFAULT_MAX_ACCOUNTS = 10_000;
+
 /** How a core is made: everything that varies between runs comes in here. */
 export interface SandboxCoreOptions {
   /** Wall-clock milliseconds since the epoch; each account's clock adds its own offset. */
@@ -37,6 +43,11 @@ export interface SandboxCoreOptions {
   sha256Hex?: Sha256Hex | undefined;
   /** Requests per minute per token; `0` lifts the limit. Defaults to 60, as the service. */
   rateLimit?: number | undefined;
+  /**
+   * The most accounts the core holds at once; making one more answers 409 until one is deleted
+   * (`DELETE /_sandbox/account`). Defaults to {@link DEFAULT_MAX_ACCOUNTS}.
+   */
+  maxAccounts?: number | undefined;
   /**
    * The transport of webhook deliveries: sends one signed request and resolves with its status
    * or the reason it got none. The core never touches the network itself: without a transport,
@@ -120,6 +131,12 @@ export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore
       `[@boundbook/sandbox-core] rateLimit must be a whole number of requests per minute, or 0 to lift the limit; got ${String(rateLimit)}`,
     );
   }
+  const maxAccounts = options.maxAccounts ?? DEFAULT_MAX_ACCOUNTS;
+  if (!Number.isSafeInteger(maxAccounts) || maxAccounts < 1) {
+    throw new TypeError(
+      `[@boundbook/sandbox-core] maxAccounts must be a whole number of accounts, at least 1; got ${String(maxAccounts)}`,
+    );
+  }
   if (options.sendDelivery !== undefined && typeof options.sendDelivery !== 'function') {
     throw new TypeError(
       '[@boundbook/sandbox-core] sendDelivery must be a function that sends a delivery request and resolves with { status } or { error }',
@@ -133,6 +150,7 @@ export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore
       now: options.now ?? (() => Date.now()),
       randomBytes: options.randomBytes ?? pooledRandomBytes(webRandomBytes),
       sha256Hex: checkedSha256Hex(options.sha256Hex),
+      maxAccounts,
     },
     limiter: new FixedWindowLimiter(rateLimit),
     answers: new AnswerCache(),

@@ -3,6 +3,7 @@ import Joi from 'joi';
 import type { AccountOperation, CoreEnv, PublicOperation } from '../state/operation';
 import type { AccountRecord } from '../state/records';
 import type { CoreStore } from '../state/store';
+import { ApiError } from '../support/errors';
 import { inputShape, readInput, reportDuplicates, trimmedString } from '../support/input';
 import { formatTimestamp } from '../support/time';
 import { addBook } from './books';
@@ -42,9 +43,11 @@ export function readAccountInput(body: string | undefined | Record<string, unkno
 
 /**
  * Makes an isolated account (a dealer called `Sandbox account` unless told otherwise) with the
- * book `Main` plus the named books, and a token holding read, write and delete.
+ * book `Main` plus the named books, and a token holding read, write and delete. A core holds at
+ * most `maxAccounts`, so that a long-lived sandbox cannot grow without bound.
  */
 export function addAccount(store: CoreStore, env: CoreEnv, input: SandboxAccountCreate): CreatedAccount {
+  if (store.accounts.size >= env.maxAccounts) throw accountLimitReached(env.maxAccounts);
   const nowMs = env.now();
   const account = store.addAccount({
     id: store.nextId('account'),
@@ -58,6 +61,13 @@ export function addAccount(store: CoreStore, env: CoreEnv, input: SandboxAccount
   return { account: renderAccount(account.record), token };
 }
 
+/** 409 for an account over the limit, saying how to get under it. */
+function accountLimitReached(limit: number): ApiError {
+  return new ApiError(409, {
+    message: `This sandbox holds ${limit} accounts, its limit: delete the accounts you no longer need (DELETE /_sandbox/account with one of their tokens), or raise the limit (the maxAccounts option; --max-accounts on the sandbox's command line).`,
+  });
+}
+
 /** The control API's `Account`: never the clock's offset. */
 export function renderAccount(record: AccountRecord): SandboxAccount {
   return { id: record.id, name: record.name, account_type: record.account_type, created_at: record.created_at };
@@ -67,6 +77,15 @@ export function renderAccount(record: AccountRecord): SandboxAccount {
 export const createAccount: PublicOperation = ({ store, env, request }) => {
   const { account, token } = addAccount(store, env, readAccountInput(request.body));
   return { status: 201, body: { data: account, token } };
+};
+
+/**
+ * `DELETE /_sandbox/account`: deletes the account of the token, with every record it owns; its
+ * tokens get 401 from then on, and the sandbox can hold another account in its place.
+ */
+export const deleteAccount: AccountOperation = ({ store, account }) => {
+  store.removeAccount(account);
+  return { status: 204 };
 };
 
 /**

@@ -6,6 +6,7 @@ import {
   fieldLabel,
   lazySchema,
   pickFields,
+  readJsonObject,
   validateFields,
   validationFailed,
   LICENSE_NUMBER_PATTERN,
@@ -109,8 +110,8 @@ export interface ReceiptCreateInput {
 }
 
 /** Reads a `POST /receipts` body; `today` is the account's date, `YYYY-MM-DD`. */
-export function readReceiptCreate(body: Record<string, unknown>, account: AccountState, today: string): ReceiptCreateInput {
-  const picked = pickFields(body, RECEIPT_FIELDS);
+export function readReceiptCreate(body: string | undefined, account: AccountState, today: string): ReceiptCreateInput {
+  const picked = pickFields(readJsonObject(body, RECEIPT_FIELDS), RECEIPT_FIELDS);
   for (const field of RECEIPT_FIELDS) if (picked[field] === null) delete picked[field];
   const errors = new FieldErrors();
   const value = validateFields(CREATE_SCHEMA, picked, errors, REQUIRED_ON_CREATE);
@@ -134,12 +135,12 @@ export function readReceiptCreate(body: Record<string, unknown>, account: Accoun
  * only repeat the current book; the merged receipt must pass every rule of create.
  */
 export function readReceiptUpdate(
-  body: Record<string, unknown>,
+  body: string | undefined,
   receipt: Receipt,
   accountType: AccountType,
   today: string,
 ): Partial<ReceiptFields> {
-  const picked = pickFields(body, RECEIPT_FIELDS);
+  const picked = pickFields(readJsonObject(body, RECEIPT_FIELDS), RECEIPT_FIELDS);
   const errors = new FieldErrors();
   const cleared = new Set<string>();
   for (const field of RECEIPT_FIELDS) {
@@ -243,12 +244,12 @@ export type DispositionFields = Omit<Disposition, 'created_at'>;
  * dates, the recipient's address or a Form 4473 serial, and that serial unused in the account.
  */
 export function readDisposition(
-  body: Record<string, unknown>,
+  body: string | undefined,
   receipt: Receipt,
   account: AccountState,
   today: string,
 ): DispositionFields {
-  const picked = pickFields(body, DISPOSITION_FIELDS);
+  const picked = pickFields(readJsonObject(body, DISPOSITION_FIELDS), DISPOSITION_FIELDS);
   for (const field of DISPOSITION_FIELDS) if (picked[field] === null) delete picked[field];
   const errors = new FieldErrors();
   if (receipt.status === 'disposed') errors.add('status', 'The receipt has already been disposed.');

@@ -12,7 +12,6 @@ import type { AccountOperation } from '../state/operation';
 import {
   inputShape,
   readInput,
-  readJsonObject,
   MIME_TYPE_PATTERN,
   dateTime,
   httpUrl,
@@ -33,7 +32,7 @@ import { findReceipt } from './receipt-reads';
  */
 export const createReceipt: AccountOperation = (context) => {
   const { store, request, account, nowMs } = context;
-  const { book, fields, given } = readReceiptCreate(readJsonObject(request.body), account, utcDate(nowMs));
+  const { book, fields, given } = readReceiptCreate(request.body, account, utcDate(nowMs));
   const record = book.record.last_record + 1;
   const timestamp = formatTimestamp(nowMs);
   // The fields in the contract's order, so that every answer and event serialises the same way.
@@ -81,7 +80,7 @@ export const createReceipt: AccountOperation = (context) => {
 export const updateReceipt: AccountOperation = (context) => {
   const { store, request, account, id, nowMs } = context;
   const receipt = findReceipt(account, id);
-  const patch = readReceiptUpdate(readJsonObject(request.body), receipt, account.record.account_type, utcDate(nowMs));
+  const patch = readReceiptUpdate(request.body, receipt, account.record.account_type, utcDate(nowMs));
   const changes = diffChanges(receipt, patch);
   if (Object.keys(changes).length === 0) return { status: 200, body: { data: receipt } };
   const updated: Receipt = { ...receipt, ...patch, updated_at: formatTimestamp(nowMs) };
@@ -98,7 +97,7 @@ export const updateReceipt: AccountOperation = (context) => {
 export const disposeReceipt: AccountOperation = (context) => {
   const { store, request, account, id, nowMs } = context;
   const receipt = findReceipt(account, id);
-  const fields = readDisposition(readJsonObject(request.body), receipt, account, utcDate(nowMs));
+  const fields = readDisposition(request.body, receipt, account, utcDate(nowMs));
   const timestamp = formatTimestamp(nowMs);
   const disposition: Disposition = { ...fields, created_at: timestamp };
   const disposed: Receipt = { ...receipt, status: 'disposed', disposition, updated_at: timestamp };

@@ -42,7 +42,9 @@ export interface DispatchOutcome {
 export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): DispatchOutcome {
   const { store, env, limiter, answers } = runtime;
   const method = request.method.toUpperCase();
-  const match = matchRoute(method, request.path);
+  // HEAD is GET without a body (RFC 9110, 9.3.2): the same checks, status and headers.
+  const head = method === 'HEAD';
+  const match = matchRoute(head ? 'GET' : method, request.path);
   // Service API requests name their token even on an unknown route, for the request log.
   const needsToken = isApiPath(request.path) || (match !== undefined && match.route.scope !== 'public');
   const token = needsToken ? findToken(store, request.headers['authorization'], env) : undefined;
@@ -64,7 +66,7 @@ export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): 
       if (!(ELIGIBLE_ACCOUNT_TYPES as readonly string[]).includes(account.record.account_type)) {
         throw ineligibleAccount(account.record.account_type);
       }
-      const permission = requiredPermission(method);
+      const permission = requiredPermission(head ? 'GET' : method);
       if (!token.permissions.includes(permission)) throw missingPermission(permission);
     }
     const context = { store, env, request, account, token, id, key, nowMs };
@@ -72,11 +74,11 @@ export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): 
       route.cached === true
         ? answers.answer(route.operation, context)
         : store.transaction(() => route.operation(context));
-    return { response: toResponse(result, rateHeaders), token };
+    return { response: toResponse(result, rateHeaders, head), token };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const headers = { ...rateHeaders, ...error.headers };
-    return { response: { status: error.status, headers, body: error.body }, token };
+    return { response: toResponse({ status: error.status, body: error.body }, headers, head), token };
   }
 }
 
@@ -87,6 +89,8 @@ function requiredPermission(method: string): Permission {
   return 'write';
 }
 
-function toResponse(result: OperationResult, headers: Record<string, string>): SandboxResponse {
-  return result.body === undefined ? { status: result.status, headers } : { status: result.status, headers, body: result.body };
+function toResponse(result: OperationResult, headers: Record<string, string>, head = false): SandboxResponse {
+  return result.body === undefined || head
+    ? { status: result.status, headers }
+    : { status: result.status, headers, body: result.body };
 }

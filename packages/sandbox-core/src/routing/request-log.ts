@@ -32,13 +32,31 @@ export function logRequest(store: CoreStore, account: AccountState, answered: An
     id: (store.lastRequestId += 1),
     method: request.method.toUpperCase(),
     path: request.path,
-    query: request.query,
+    query: redactQuery(request.query),
     status: answered.status,
     duration_ms: answered.durationMs,
     received_ms: answered.receivedMs,
     headers: Object.freeze(redactHeaders(request.headers)),
   }));
   if (account.requests.length > REQUEST_LOG_LIMIT) account.requests.shift();
+}
+
+// Query parameters that carry credentials when a client puts them in the URL.
+const SECRET_PARAMETERS = /^(?:access_token|token|api_key|apikey|key|secret|password)$/i;
+
+/** The query as sent, with the value of every credential parameter, or of any `sbx_` token, redacted. */
+function redactQuery(query: string): string {
+  if (query === '') return query;
+  return query
+    .split('&')
+    .map((part) => {
+      const equals = part.indexOf('=');
+      if (equals === -1) return part;
+      const name = part.slice(0, equals);
+      const value = part.slice(equals + 1);
+      return SECRET_PARAMETERS.test(name) || /sbx_/i.test(value) ? `${name}=[redacted]` : part;
+    })
+    .join('&');
 }
 
 function redactHeaders(headers: SandboxRequest['headers']): Record<string, string> {

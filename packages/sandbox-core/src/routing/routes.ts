@@ -1,5 +1,5 @@
 import { advanceClock, getClock } from '../accounts/clock';
-import { createAccount, resetAccount } from '../accounts/accounts';
+import { createAccount, deleteAccount, resetAccount } from '../accounts/accounts';
 import { createBook, listBooks } from '../accounts/books';
 import { createToken, revokeToken } from '../accounts/tokens';
 import { getReceiptAudit } from '../receipts/audit';
@@ -65,6 +65,7 @@ export const ROUTES: readonly Route[] = (
     { method: 'POST', path: `${API_PREFIX}/webhooks`, scope: 'api', operation: createWebhook },
     { method: 'DELETE', path: `${API_PREFIX}/webhooks/:id`, scope: 'api', operation: deleteWebhook },
     { method: 'POST', path: `${CONTROL_PREFIX}/accounts`, scope: 'public', operation: createAccount },
+    { method: 'DELETE', path: `${CONTROL_PREFIX}/account`, scope: 'control', operation: deleteAccount },
     { method: 'POST', path: `${CONTROL_PREFIX}/tokens`, scope: 'control', operation: createToken },
     { method: 'DELETE', path: `${CONTROL_PREFIX}/tokens/:id`, scope: 'control', operation: revokeToken },
     { method: 'POST', path: `${CONTROL_PREFIX}/books`, scope: 'control', operation: createBook },

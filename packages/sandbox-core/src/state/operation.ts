@@ -13,6 +13,8 @@ export interface CoreEnv {
   readonly randomBytes: RandomBytes;
   /** How tokens are hashed for storage and lookup. */
   readonly sha256Hex: Sha256Hex;
+  /** The most accounts the core holds at once. */
+  readonly maxAccounts: number;
 }
 
 /** What an operation answers on success; errors are thrown as `ApiError`. */

@@ -14,8 +14,11 @@ import { type AccountState, CoreStore } from './store';
 
 // The persistent state as plain data, and back: what a persister writes and reads.
 
-/** The format of the snapshots a core writes and reads. */
-export const SNAPSHOT_FORMAT = 1;
+/**
+ * The format of the snapshots a core writes. Format 2 added books' `last_record` and due times
+ * to the millisecond; a snapshot of format 1 is read and brought up to format 2 as it is restored.
+ */
+export const SNAPSHOT_FORMAT = 2;
 
 /**
  * The persistent state as plain data: arrays of the stored (immutable) record objects and a
@@ -55,7 +58,11 @@ export function snapshotStore(store: CoreStore): CoreSnapshot {
  * its sequence, is a damaged snapshot and throws a `TypeError` that names the record.
  */
 export function restoreStore(snapshot: SandboxSnapshot): CoreStore {
-  if (snapshot.format !== SNAPSHOT_FORMAT) fail(`format ${String(snapshot.format)} is not supported`);
+  const { format } = snapshot;
+  if (typeof format === 'number' && format > SNAPSHOT_FORMAT) {
+    fail(`it is of format ${format}, newer than format ${SNAPSHOT_FORMAT}, the newest this version reads: use the version that wrote it, or a later one`);
+  }
+  if (format !== 1 && format !== SNAPSHOT_FORMAT) fail(`format ${String(format)} is not a snapshot format (1 to ${SNAPSHOT_FORMAT})`);
   const data = snapshot as Partial<CoreSnapshot>;
   const store = new CoreStore();
   store.loadCounters(typeof data.version === 'number' ? data.version : 0, data.sequences);

@@ -188,6 +188,13 @@ export class CoreStore {
     this.#changed = true;
   }
 
+  /** Takes the account out with everything it owns: its tokens get 401 from then on. */
+  removeAccount(account: AccountState): void {
+    this.clearContents(account);
+    for (const token of [...account.tokens.values()]) this.remove(account, 'tokens', token);
+    this.remove(account, 'accounts', account.record);
+  }
+
   /** Puts a record in place without logging it: how a snapshot is loaded. */
   load<C extends CoreCollection>(account: AccountState, collection: C, record: CoreCollections[C]): void {
     const stored = freeze(record);

@@ -103,6 +103,7 @@ const MESSAGES: Readonly<Record<string, (failure: RuleFailure) => string>> = {
   'string.max': ({ label, limit }) => `The ${label} field must not be greater than ${String(limit)} characters.`,
   'string.pattern.base': ({ label }) => `The ${label} field format is invalid.`,
   'string.url': ({ label }) => `The ${label} field must be a valid URL.`,
+  'string.text': ({ label }) => `The ${label} field must not contain NUL characters or unpaired surrogates.`,
   'number.base': ({ label }) => `The ${label} field must be a number.`,
   'number.integer': ({ label }) => `The ${label} field must be an integer.`,
   'number.min': ({ label, limit }) => `The ${label} field must be at least ${String(limit)}.`,
@@ -110,6 +111,7 @@ const MESSAGES: Readonly<Record<string, (failure: RuleFailure) => string>> = {
   'number.unsafe': ({ label }) => `The ${label} field must not be greater than ${String(Number.MAX_SAFE_INTEGER)}.`,
   'number.decimals': ({ label }) => `The ${label} field must have at most 2 decimal places.`,
   'date.format': ({ label }) => `The ${label} field must be a valid date in the format YYYY-MM-DD.`,
+  'date.min': ({ label }) => `The ${label} field must be a date after or equal to ${EARLIEST_DATE}.`,
   'datetime.format': ({ label }) =>
     `The ${label} field must be an RFC 3339 date-time with a UTC offset, such as 2025-03-01T00:00:00Z.`,
   'array.base': ({ label }) => `The ${label} field must be an array.`,
@@ -127,10 +129,11 @@ export function laravelMessage(failure: RuleFailure): string {
 /**
  * The request body as a JSON object. An absent or blank body is an empty object, as a form
  * without fields; malformed JSON, or JSON that is not an object, is the contract's 422 with
- * `errors.body`. Callers read only the own keys they know, so keys such as `__proto__` never
+ * `errors.body`; a number of one of `fields` that JSON.parse would change (`1e-400` to 0) is a
+ * 422 on that field. Callers read only the own keys they know, so keys such as `__proto__` never
  * reach a prototype.
  */
-export function readJsonObject(text: string | undefined): Record<string, unknown> {
+export function readJsonObject(text: string | undefined, fields: readonly string[]): Record<string, unknown> {
   // A UTF-8 byte order mark may precede JSON text (RFC 8259, section 8.1).
   const json = text?.startsWith('\uFEFF') ? text.slice(1) : text;
   if (json === undefined || json.trim() === '') return {};
@@ -143,7 +146,95 @@ export function readJsonObject(text: string | undefined): Record<string, unknown
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw fieldInvalid('body', 'The request body must be a JSON object.');
   }
+  if (MAYBE_INEXACT.test(json)) {
+    const errors = new FieldErrors();
+    for (const { path, value } of inexactNumbers(json)) {
+      if (!fields.includes(path.split('.')[0]!)) continue;
+      errors.add(path, `The ${fieldLabel(path.split('.'))} field must be a number that is stored as written: it would be stored as ${String(value)}.`);
+    }
+    if (!errors.isEmpty) throw validationFailed(errors, fields);
+  }
   return parsed as Record<string, unknown>;
+}
+
+// Only an exponent or 16 digits in a row can make a number that a double does not hold as
+// written; bodies without either (nearly all) skip the scan.
+const MAYBE_INEXACT = /\d[eE]|\d{16}/;
+const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+
+/**
+ * The numbers of a JSON text (known to parse) that JSON.parse turns into another value: one that
+ * underflows to 0 (`1e-400`), overflows, or has more digits than a double keeps
+ * (`389.499999999999999999` is 389.5). Each with the path of its field, dots between parts.
+ */
+function inexactNumbers(json: string): { path: string; value: number }[] {
+  const found: { path: string; value: number }[] = [];
+  // One frame per open object or array: the key or index of the value being read.
+  const path: (string | number)[] = [];
+  const inArray: boolean[] = [];
+  let at = 0;
+  while (at < json.length) {
+    const char = json[at]!;
+    if (char === '"') {
+      const end = stringEnd(json, at);
+      if (inArray[inArray.length - 1] === false && isKey(json, end)) path[path.length - 1] = JSON.parse(json.slice(at, end)) as string;
+      at = end;
+    } else if (char === '{' || char === '[') {
+      inArray.push(char === '[');
+      path.push(0);
+      at += 1;
+    } else if (char === '}' || char === ']') {
+      inArray.pop();
+      path.pop();
+      at += 1;
+    } else if (char === ',') {
+      if (inArray[inArray.length - 1] === true) path[path.length - 1] = (path[path.length - 1] as number) + 1;
+      at += 1;
+    } else if (char === '-' || (char >= '0' && char <= '9')) {
+      NUMBER.lastIndex = at;
+      const token = NUMBER.exec(json)![0];
+      const value = Number(token);
+      if (!sameDecimal(token, value)) found.push({ path: path.join('.'), value });
+      at += token.length;
+    } else {
+      at += 1;
+    }
+  }
+  return found;
+}
+
+/** The index just past the closing quote of the JSON string that opens at `start`. */
+function stringEnd(json: string, start: number): number {
+  let at = start + 1;
+  while (json[at] !== '"') at += json[at] === '\\' ? 2 : 1;
+  return at + 1;
+}
+
+/** Whether the string that ends at `end` is an object's key: a colon follows it. */
+function isKey(json: string, end: number): boolean {
+  let at = end;
+  while (json[at] === ' ' || json[at] === '\t' || json[at] === '\n' || json[at] === '\r') at += 1;
+  return json[at] === ':';
+}
+
+/** Whether a number token and a double stand for the same decimal value. */
+function sameDecimal(token: string, value: number): boolean {
+  if (!Number.isFinite(value)) return false;
+  return canonicalDecimal(token) === canonicalDecimal(String(value));
+}
+
+/** A decimal as its sign, significant digits and exponent: `0.50` and `5e-1` give the same. */
+function canonicalDecimal(text: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (match === null) return text;
+  const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;
+  const digits = (whole + fraction).replace(/^0+/, '');
+  if (digits === '') return '0';
+  const trimmed = digits.replace(/0+$/, '');
+  // The power of ten of the first significant digit.
+  const leadingZeros = (whole + fraction).length - (whole + fraction).replace(/^0+/, '').length;
+  const magnitude = whole.length - leadingZeros - 1 + Number(exponent);
+  return `${sign}${trimmed}e${magnitude}`;
 }
 
 /**
@@ -231,7 +322,7 @@ export function readInput<T>(
   body: string | undefined | Record<string, unknown>,
   check?: (value: Partial<T>, errors: FieldErrors) => void,
 ): T {
-  const source = typeof body === 'object' ? body : readJsonObject(body);
+  const source = typeof body === 'object' ? body : readJsonObject(body, shape.fields);
   const errors = new FieldErrors();
   const value = validateFields(shape.schema, pickFields(source, shape.fields), errors, shape.required) as Partial<T>;
   check?.(value, errors);
@@ -261,10 +352,22 @@ export function reportDuplicates(field: string, values: readonly string[], error
 export function trimmedString(max: number): Joi.StringSchema {
   return Joi.string()
     .trim()
-    .custom((value: string, helpers) =>
-      characterCount(value) <= max ? value : helpers.error('string.max', { limit: max }),
-    );
+    .custom((value: string, helpers) => {
+      if (!isPlainText(value)) return helpers.error('string.text');
+      return characterCount(value) <= max ? value : helpers.error('string.max', { limit: max });
+    });
 }
+
+/**
+ * Whether a string is text a record can keep: no NUL (which C-based readers of an export take
+ * for the end of the string) and no lone surrogate (which no UTF-8 file can hold, so the value
+ * would change on its way to disk).
+ */
+export function isPlainText(value: string): boolean {
+  return !NOT_PLAIN_TEXT.test(value);
+}
+
+const NOT_PLAIN_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function characterCount(value: string): number {
   let count = 0;
@@ -292,12 +395,21 @@ function hasAtMostTwoDecimals(value: number): boolean {
   return point !== -1 && text.length - point - 1 <= 2;
 }
 
-/** A real `YYYY-MM-DD` date, trimmed first. */
+/** A real `YYYY-MM-DD` date from 1900 on, trimmed first. */
 export function calendarDate(): Joi.StringSchema {
   return Joi.string()
     .trim()
-    .custom((value: string, helpers) => (isCalendarDate(value) ? value : helpers.error('date.format')));
+    .custom((value: string, helpers) => {
+      if (!isCalendarDate(value)) return helpers.error('date.format');
+      return value < EARLIEST_DATE ? helpers.error('date.min') : value;
+    });
 }
+
+/**
+ * The earliest date a record may carry. A firearms record dated before 1900 is a typing mistake
+ * (a year of 0025 for 2025), and spreadsheets and many date libraries misread such years.
+ */
+const EARLIEST_DATE = '1900-01-01';
 
 /** An RFC 3339 date-time with a UTC offset, trimmed first. */
 export function dateTime(): Joi.StringSchema {
@@ -321,7 +433,7 @@ export function httpUrl(max: number): Joi.StringSchema {
 const HTTP_URL_PREFIX = /^https?:\/\//i;
 
 function isHttpUrl(value: string): boolean {
-  if (!URL.canParse(value)) return false;
+  if (!isPlainText(value) || !URL.canParse(value)) return false;
   const url = new URL(value);
   // Credentials in a URL would be stored and shown back by every list of endpoints.
   return HTTP_URL_PREFIX.test(value) && url.hostname !== '' && url.username === '' && url.password === '';

@@ -1,5 +1,5 @@
 import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page } from '@boundbook/types';
-import { FieldErrors, fieldLabel, laravelMessage, validationFailed } from './input';
+import { FieldErrors, fieldLabel, isPlainText, laravelMessage, validationFailed } from './input';
 import { parseDateTime } from './time';
 
 // A request as every transport hands it to the core, its query parameters, and the pages of a
@@ -99,7 +99,8 @@ export class QueryReader {
       this.#fail(name, `The ${fieldLabel([name])} field must be given only once.`);
       return undefined;
     }
-    return (list[0] ?? '').trim();
+    const value = (list[0] ?? '').trim();
+    return isPlainText(value) ? value : this.#failRule(name, 'string.text');
   }
 
   /** A string of 1 to `max` characters. */

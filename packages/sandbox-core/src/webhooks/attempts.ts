@@ -8,7 +8,7 @@ import {
 import type { DeliveryRecord, WebhookRecord } from '../state/records';
 import { type AccountState, type CoreStore, findDelivery } from '../state/store';
 import { type HmacSha256Hex, signDelivery } from '../support/crypto';
-import { formatTimestamp } from '../support/time';
+import { formatInstant, formatTimestamp } from '../support/time';
 import { cancelDeliveries } from './deliveries';
 
 // One attempt of a delivery: the signed request, the transport that sends it, and the record of
@@ -145,7 +145,7 @@ export interface AttemptResult {
  * Records an attempt of a delivery and what follows from it. A 2xx makes the delivery
  * `succeeded` (whatever its state) and resets the endpoint's count of consecutive failures.
  * Anything else adds one to that count; a failed scheduled attempt of a pending delivery
- * schedules the next retry after the contract's delay (from the attempt's second), or fails the
+ * schedules the next retry after the contract's delay, to the millisecond, or fails the
  * delivery after the last one. The failure that brings the count to
  * `WEBHOOK_DISABLE_AFTER_FAILURES` disables the endpoint and cancels its pending deliveries. A
  * delivery that is gone (the account was reset) records nothing.
@@ -155,9 +155,8 @@ export function recordAttempt(store: CoreStore, account: AccountState, deliveryI
   if (delivery === undefined) return;
   const status = 'status' in result.outcome ? result.outcome.status : null;
   const succeeded = status !== null && status >= 200 && status <= 299;
-  const attemptSecondMs = Math.floor(result.atMs / 1000) * 1000;
   const attempt: SandboxDeliveryAttempt = {
-    at: formatTimestamp(attemptSecondMs),
+    at: formatTimestamp(result.atMs),
     status_code: status,
     error: 'error' in result.outcome ? result.outcome.error : null,
     duration_ms: Math.round(Math.max(0, result.durationMs) * 10) / 10,
@@ -171,7 +170,7 @@ export function recordAttempt(store: CoreStore, account: AccountState, deliveryI
     next =
       delaySeconds === undefined
         ? { state: 'failed', next_attempt_at: null }
-        : { state: 'pending', next_attempt_at: formatTimestamp(attemptSecondMs + delaySeconds * 1000) };
+        : { state: 'pending', next_attempt_at: formatInstant(result.atMs + delaySeconds * 1000) };
   }
   store.put(account, 'deliveries', {
     ...delivery,

@@ -11,7 +11,7 @@ import { type AccountState, type CoreStore, findDelivery } from '../state/store'
 import { type RandomBytes, randomUuid } from '../support/crypto';
 import { recordNotFound } from '../support/errors';
 import { fieldInvalid } from '../support/input';
-import { formatTimestamp } from '../support/time';
+import { formatInstant } from '../support/time';
 
 // The outbox: one delivery record per event and subscribed endpoint, written in the same
 // transaction as the change that fired the event, and what the control API shows of them.
@@ -26,8 +26,10 @@ export interface NewDelivery {
   readonly event: WebhookEventName;
   /** The body text `{"event","timestamp","data"}`, shared by the deliveries of one event. */
   readonly body: string;
-  /** When the event happened: the delivery's `created_at` and its first attempt's due time. */
+  /** The event's `timestamp`: the delivery's `created_at`. */
   readonly timestamp: string;
+  /** When the first attempt falls due: the account's time, in epoch milliseconds. */
+  readonly dueMs: number;
 }
 
 /** A new pending delivery, its first attempt due at once, with a random version 4 UUID. */
@@ -37,7 +39,7 @@ export function newDelivery(randomBytes: RandomBytes, input: NewDelivery): Deliv
     webhook_id: input.webhookId,
     event: input.event,
     state: 'pending',
-    next_attempt_at: input.timestamp,
+    next_attempt_at: formatInstant(input.dueMs),
     created_at: input.timestamp,
     attempts: [],
     account_id: input.accountId,
@@ -53,22 +55,32 @@ export function subscribesTo(webhook: WebhookRecord, event: WebhookEventName): b
 }
 
 /**
+ * The `timestamp` of a new event of the account, to the millisecond: its time, or a millisecond
+ * after the account's last event when that is not earlier. Timestamps strictly increase within
+ * an account, so two distinct events never share body bytes (a receiver that deduplicates on the
+ * body's digest would drop the second), even on a clock that a test holds still.
+ */
+export function eventTimestamp(account: AccountState, nowMs: number): string {
+  const last = account.deliveries[account.deliveries.length - 1];
+  const lastMs = last === undefined ? Number.NEGATIVE_INFINITY : Date.parse(last.created_at);
+  return formatInstant(Math.max(nowMs, lastMs + 1));
+}
+
+/**
  * Writes one pending delivery per enabled endpoint of the account that takes the event, in the
  * same transaction as the receipt, with its first attempt due at once. Every delivery of one
  * event carries the same body text, stored once in memory.
  */
 export function enqueueEvent(context: ChangeContext, event: ReceiptEventName, data: Receipt | DeletedReceipt): void {
   const { store, env, account, nowMs } = context;
-  const timestamp = formatTimestamp(nowMs);
+  let timestamp: string | undefined;
   let body: string | undefined;
   for (const webhook of account.webhooks.values()) {
     if (!subscribesTo(webhook, event)) continue;
+    timestamp ??= eventTimestamp(account, nowMs);
     body ??= JSON.stringify({ event, timestamp, data });
-    store.put(
-      account,
-      'deliveries',
-      newDelivery(env.randomBytes, { accountId: account.record.id, webhookId: webhook.id, event, body, timestamp }),
-    );
+    const delivery = { accountId: account.record.id, webhookId: webhook.id, event, body, timestamp, dueMs: nowMs };
+    store.put(account, 'deliveries', newDelivery(env.randomBytes, delivery));
   }
 }
 

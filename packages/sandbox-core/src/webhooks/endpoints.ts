@@ -19,7 +19,7 @@ import {
   httpUrl,
 } from '../support/input';
 import { formatTimestamp } from '../support/time';
-import { cancelDeliveries, newDelivery, pendingDelivery } from './deliveries';
+import { cancelDeliveries, eventTimestamp, newDelivery, pendingDelivery } from './deliveries';
 
 // Webhook endpoints: the service API's `/webhooks`, and the dashboard's Test and re-enable
 // actions as control calls.
@@ -122,9 +122,10 @@ export const pingWebhook: AccountOperation = ({ store, env, account, id, nowMs }
       `The webhook endpoint ${id} is disabled: enable it with POST /_sandbox/webhooks/${id}/enable before testing it.`,
     );
   }
-  const timestamp = formatTimestamp(nowMs);
+  const timestamp = eventTimestamp(account, nowMs);
   const body = JSON.stringify({ event: 'ping', timestamp, data: { webhook_id: id, message: PING_MESSAGE } });
-  const delivery = newDelivery(env.randomBytes, { accountId: account.record.id, webhookId: id, event: 'ping', body, timestamp });
+  const input = { accountId: account.record.id, webhookId: id, event: 'ping', body, timestamp, dueMs: nowMs } as const;
+  const delivery = newDelivery(env.randomBytes, input);
   store.put(account, 'deliveries', delivery);
   return { status: 200, body: pendingDelivery(account, delivery, true) };
 };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createSandboxCore } from '../../src/core';
 import { errorsOf, harness, dataOf, dispositionBody, receiptBody, withAccount } from '../harness/harness';
 
 describe('POST /_sandbox/accounts', () => {
@@ -53,5 +54,41 @@ describe('POST /_sandbox/reset', () => {
     expect([next.id, next.record]).toEqual([2, 1]);
     expect((await api('POST', '/receipts/2/dispose', { body: dispositionBody() })).status).toBe(200);
     expect(token).toMatch(/^sbx_/);
+  });
+});
+
+describe('the account limit and DELETE /_sandbox/account', () => {
+  it('answers 409 naming the limit and the way out past maxAccounts, until an account deletes itself', async () => {
+    const { call, core } = harness({ maxAccounts: 2 });
+    const first = (await call('POST', '/_sandbox/accounts')).body as { token: string };
+    await call('POST', '/_sandbox/accounts');
+    const refused = await call('POST', '/_sandbox/accounts');
+    expect(refused.status).toBe(409);
+    expect((refused.body as { message: string }).message).toMatch(/holds 2 accounts, its limit: .*DELETE \/_sandbox\/account.*--max-accounts/);
+    expect(() => core.createAccount()).toThrow(/holds 2 accounts/);
+
+    await call('POST', '/rest/v1/receipts', { token: first.token, body: receiptBody() });
+    expect(await call('DELETE', '/_sandbox/account', { token: first.token })).toEqual({ status: 204, headers: {} });
+    expect((await call('GET', '/rest/v1/books', { token: first.token })).status).toBe(401);
+    expect(core.snapshot().receipts).toEqual([]);
+    expect(core.snapshot().accounts).toHaveLength(1);
+    expect((await call('POST', '/_sandbox/accounts')).status).toBe(201);
+  });
+
+  it('refuses a maxAccounts that is not a whole number of at least 1', () => {
+    for (const maxAccounts of [0, -1, 1.5, Number.NaN]) {
+      expect(() => createSandboxCore({ maxAccounts })).toThrow(/^\[@boundbook\/sandbox-core\] maxAccounts must be/);
+    }
+  });
+
+  it('is taken back whole by revertChanges()', async () => {
+    const { api, call, core, token } = await withAccount({}, { recordChanges: true });
+    await api('POST', '/receipts', { body: receiptBody() });
+    core.confirmChanges(core.takeChanges());
+    const before = core.snapshot();
+    await call('DELETE', '/_sandbox/account', { token });
+    core.revertChanges();
+    expect(core.snapshot()).toEqual(before);
+    expect((await api('GET', '/receipts/1')).status).toBe(200);
   });
 });

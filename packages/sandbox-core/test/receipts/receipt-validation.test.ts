@@ -175,4 +175,31 @@ describe('validation of POST /rest/v1/receipts', () => {
     const created = await api('POST', '/receipts', { body: receiptBody() });
     expect((created.body as { data: { record: number } }).data.record).toBe(1);
   });
+
+  it('refuses NUL characters and unpaired surrogates in text, wherever they are', async () => {
+    const { api } = await withAccount();
+    const response = await api('POST', '/receipts', {
+      rawBody: JSON.stringify(receiptBody({ serial_number: 'EXA\u00001', model: 'EX-9' })).replace('"EX-9"', '"EX\\ud800-9"'),
+    });
+    expect(errorsOf(response)).toEqual({
+      serial_number: ['The serial number field must not contain NUL characters or unpaired surrogates.'],
+      model: ['The model field must not contain NUL characters or unpaired surrogates.'],
+    });
+    expect((await api('GET', '/receipts', { query: 'serial_number=%00' })).status).toBe(422);
+    const emoji = await api('POST', '/receipts', { body: receiptBody({ model: 'EX-9 \u{1F52B}' }) });
+    expect(emoji.status).toBe(201);
+  });
+
+  it('refuses an amount that JSON would store as another value, and a date before 1900', async () => {
+    const { api } = await withAccount();
+    const tiny = await api('POST', '/receipts', { rawBody: JSON.stringify(receiptBody()).replace('389.5', '1e-400') });
+    expect(errorsOf(tiny)).toEqual({
+      purchase_amount: ['The purchase amount field must be a number that is stored as written: it would be stored as 0.'],
+    });
+    const long = await api('POST', '/receipts', { rawBody: JSON.stringify(receiptBody()).replace('389.5', '389.499999999999999999') });
+    expect(Object.keys(errorsOf(long))).toEqual(['purchase_amount']);
+    const old = await api('POST', '/receipts', { body: receiptBody({ receipt_date: '1899-12-31' }) });
+    expect(errorsOf(old)).toEqual({ receipt_date: ['The receipt date field must be a date after or equal to 1900-01-01.'] });
+    expect((await api('POST', '/receipts', { body: receiptBody({ receipt_date: '1900-01-01' }) })).status).toBe(201);
+  });
 });

@@ -119,3 +119,17 @@ describe('account eligibility', () => {
     expect((await api('GET', '/books')).status).toBe(200);
   });
 });
+
+describe('HEAD', () => {
+  it('answers a GET route like GET without a body: status, headers and the same checks', async () => {
+    const { api, call } = await withAccount({}, { rateLimit: 60 });
+    await api('POST', '/receipts', { body: receiptBody() });
+    const get = await api('GET', '/receipts/1');
+    const head = await api('HEAD', '/receipts/1');
+    expect(head).toEqual({ status: 200, headers: { ...get.headers, 'X-RateLimit-Remaining': '57' } });
+    expect(await api('HEAD', '/receipts/99')).toMatchObject({ status: 404 });
+    expect((await api('HEAD', '/receipts/99')).body).toBeUndefined();
+    expect((await call('HEAD', '/rest/v1/books')).status).toBe(401);
+    expect((await api('HEAD', '/webhooks/1')).status).toBe(404);
+  });
+});

@@ -48,3 +48,14 @@ describe('GET /_sandbox/requests', () => {
     expect(entries[99]).toMatchObject({ id: 7 });
   });
 });
+
+describe('the request log redacts credentials in the query string', () => {
+  it('hides the value of a token parameter and any sbx_ token, and keeps the rest as sent', async () => {
+    const { api, control, token } = await withAccount();
+    await api('GET', '/receipts', { query: `status=on_hand&access_token=${token}&page=1` });
+    await api('GET', '/receipts', { query: `q=${token}&api_key=k-123` });
+    const [second, first] = dataOf<Array<{ query: string }>>(await control('GET', '/requests'));
+    expect(first?.query).toBe('status=on_hand&access_token=[redacted]&page=1');
+    expect(second?.query).toBe('q=[redacted]&api_key=[redacted]');
+  });
+});

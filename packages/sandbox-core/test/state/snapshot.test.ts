@@ -59,12 +59,42 @@ describe('snapshot() and restore', () => {
     expect(after.accounts[0]).toBe(before.accounts[0]);
   });
 
-  it('throws a TypeError naming the package for a snapshot it cannot read', () => {
-    expect(() => createSandboxCore({ snapshot: { format: 2 } as unknown as SandboxSnapshot })).toThrow(
-      /^\[@boundbook\/sandbox-core\] cannot restore the snapshot: format 2/,
+  it('throws a TypeError naming the package and the record for a snapshot it cannot read', () => {
+    const restore = (snapshot: unknown) => () => createSandboxCore({ snapshot: snapshot as SandboxSnapshot });
+    expect(restore({ format: 3 })).toThrow(
+      /^\[@boundbook\/sandbox-core\] cannot restore the snapshot: it is of format 3, newer than format 2, the newest this version reads/,
     );
-    const orphan = { format: 1, accounts: [], books: [{ id: 1, account_id: 9, name: 'Main', created_at: '' }] };
-    expect(() => createSandboxCore({ snapshot: orphan as SandboxSnapshot })).toThrow(/book 1 belongs to account 9/);
+    expect(restore({ format: 'x' })).toThrow(/format x is not a snapshot format \(1 to 2\)/);
+    const base = { format: 2, version: 1, sequences: { account: 1, book: 1, audit: 0 }, accounts: [{ id: 1, offset_seconds: 0 }] };
+    expect(restore({ ...base, books: [{ id: 1, account_id: 9, name: 'Main', created_at: '' }] })).toThrow(/book 1 belongs to account 9/);
+    expect(restore({ ...base, books: [null] })).toThrow(/book at position 0 of books is null, not a record with an id/);
+    expect(restore({ ...base, audit: [{ id: 1, receipt_id: 7 }], sequences: { ...base.sequences, audit: 1 } })).toThrow(
+      /audit entry 1 belongs to receipt 7, which it lacks/,
+    );
+    expect(restore({ ...base, sequences: { account: 0 } })).toThrow(/the account sequence is at 0, below the id of account 1/);
+    expect(restore({ ...base, accounts: {} })).toThrow(/accounts is not a list/);
+  });
+
+  it('restores a snapshot of format 1, giving each book the last record number of its receipts', async () => {
+    const { api, core } = await withAccount();
+    await api('POST', '/receipts', { body: receiptBody() });
+    await api('POST', '/receipts', { body: receiptBody() });
+    await api('DELETE', '/receipts/2');
+    const current = core.snapshot();
+    const formatOne = { ...current, format: 1, books: current.books.map(({ last_record: _, ...book }) => book) };
+    const restored = createSandboxCore({ now: () => START, snapshot: JSON.parse(JSON.stringify(formatOne)) as SandboxSnapshot });
+    expect(restored.snapshot()).toEqual(current);
+    expect(restored.snapshot().format).toBe(2);
+  });
+
+  it('refuses a book whose last record number is below one of its receipts', async () => {
+    const { api, core } = await withAccount();
+    await api('POST', '/receipts', { body: receiptBody() });
+    const snapshot = core.snapshot();
+    const books = snapshot.books.map((book) => ({ ...book, last_record: 0 }));
+    expect(() => createSandboxCore({ snapshot: { ...snapshot, books } })).toThrow(
+      /book 1 gives 0 as its last record number, below its receipts' 1/,
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FieldErrors, laravelMessage, validationFailed } from '../../src/support/input';
+import { ApiError } from '../../src/support/errors';
+import { FieldErrors, laravelMessage, readJsonObject, validationFailed } from '../../src/support/input';
 
 describe('FieldErrors', () => {
   it('orders fields as asked, then by failure, and skips repeated messages', () => {
@@ -30,5 +31,36 @@ describe('validationFailed(errors, order)', () => {
 describe('laravelMessage(failure)', () => {
   it('falls back to a generic message for a rule it does not know', () => {
     expect(laravelMessage({ type: 'object.unknown', label: 'colour', required: false })).toBe('The colour field is invalid.');
+  });
+});
+
+describe('readJsonObject(text, fields)', () => {
+  it('reads an object after a byte order mark, and an absent or blank body as empty', () => {
+    expect(readJsonObject('\uFEFF{"a":1}', ['a'])).toEqual({ a: 1 });
+    expect(readJsonObject(undefined, [])).toEqual({});
+    expect(readJsonObject(' \n', [])).toEqual({});
+  });
+
+  it('refuses a number of a known field that JSON.parse would store as another value, with its path', () => {
+    const refusal = (text: string) => {
+      try {
+        readJsonObject(text, ['a', 'b', 'c']);
+      } catch (error) {
+        if (error instanceof ApiError) return error.body.errors;
+        throw error;
+      }
+      return undefined;
+    };
+    expect(refusal('{"a":1e-400}')).toEqual({ a: ['The a field must be a number that is stored as written: it would be stored as 0.'] });
+    expect(refusal('{"a":{"b":[1, 2e0, 389.499999999999999999]}}')).toEqual({
+      'a.b.2': ['The a.b.2 field must be a number that is stored as written: it would be stored as 389.5.'],
+    });
+    expect(refusal('{"b":"1e-400","c":[{"x":"\\"","y":1E400}]}')).toEqual({
+      'c.0.y': ['The c.0.y field must be a number that is stored as written: it would be stored as Infinity.'],
+    });
+    expect(refusal('{"a":12345678901234567890}')).toMatchObject({ a: [expect.stringContaining('12345678901234567000')] });
+    // Numbers written another way but meaning the same value, and unknown fields, pass.
+    expect(refusal('{"a":0.5e1,"b":-0,"c":1.230,"unknown":1e-400}')).toBeUndefined();
+    expect(refusal('{"a":0.1,"b":1234567890123456,"c":1.5e2}')).toBeUndefined();
   });
 });

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { readJsonObject } from '../../src/support/input';
 import { requestOrigin, pageUrl, QueryReader } from '../../src/support/request';
 import { ApiError } from '../../src/support/errors';
 
@@ -13,14 +12,6 @@ describe('requestOrigin(headers)', () => {
     for (const host of [undefined, '', 'bad host', 'a/b', 'evil.com/x?y', 'h:port']) {
       expect(requestOrigin({ host })).toBe('http://localhost');
     }
-  });
-});
-
-describe('readJsonObject(text)', () => {
-  it('reads an object after a byte order mark, and an absent or blank body as empty', () => {
-    expect(readJsonObject('\uFEFF{"a":1}')).toEqual({ a: 1 });
-    expect(readJsonObject(undefined)).toEqual({});
-    expect(readJsonObject(' \n')).toEqual({});
   });
 });
 

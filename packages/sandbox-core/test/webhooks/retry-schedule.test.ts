@@ -110,3 +110,38 @@ describe('the retry schedule, run by POST /_sandbox/clock/advance', () => {
     expect((await world.deliveries())[0]?.attempts.map((attempt) => attempt.at)).toEqual([at(0), at(60), at(360)]);
   });
 });
+
+describe('due times to the millisecond', () => {
+  it('never makes the 1-minute retry within 59 s of a failure off the whole second, and always within 60 s', async () => {
+    const world = await withEndpoint();
+    world.transport.respond = () => ({ status: 500 });
+    world.clock.ms += 999;
+    await world.receipt();
+    await Promise.all(world.core.deliveries.startDue(10));
+    const [failed] = await world.deliveries();
+    expect(failed?.next_attempt_at).toBe('2025-03-14T15:05:05.999Z');
+    await world.advance(59);
+    expect(world.transport.requests).toHaveLength(1);
+    expect(world.core.deliveries.nextDueAt()).toBe(world.clock.ms + 1000);
+    await world.advance(1);
+    expect(world.transport.requests).toHaveLength(2);
+  });
+
+  it('stamps two events of one millisecond a millisecond apart, so their bodies differ', async () => {
+    const world = await withEndpoint();
+    world.clock.ms += 250;
+    await world.receipt();
+    await world.api('PUT', '/receipts/1', { body: { model: 'B' } });
+    await world.api('PUT', '/receipts/1', { body: { model: 'A' } });
+    await world.api('PUT', '/receipts/1', { body: { model: 'B' } });
+    await Promise.all(world.core.deliveries.startDue(10));
+    const stamps = world.transport.requests.map((request) => (JSON.parse(request.body) as { timestamp: string }).timestamp);
+    expect(stamps).toEqual([
+      '2025-03-14T15:04:05.250Z',
+      '2025-03-14T15:04:05.251Z',
+      '2025-03-14T15:04:05.252Z',
+      '2025-03-14T15:04:05.253Z',
+    ]);
+    expect(new Set(world.transport.requests.map((request) => request.body)).size).toBe(4);
+  });
+});
