@@ -13,7 +13,7 @@ declare const __BOUNDBOOK_SDK_VERSION__: string | undefined;
 declare const __BOUNDBOOK_CJS__: boolean | undefined;
 
 /**
- * Options of `new BoundBook(options)`; every one is optional.
+ * Options of `new BoundBook(options)`; every one is optional, and `undefined` means "not given".
  *
  * @example
  * ```ts
@@ -31,32 +31,32 @@ declare const __BOUNDBOOK_CJS__: boolean | undefined;
  */
 export interface BoundBookOptions {
   /** The service's base address, ending in `/rest/v1`. Defaults to `BOUNDBOOK_BASE_URL`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** The API key, sent as `Authorization: Bearer <token>`. Defaults to `BOUNDBOOK_TOKEN`. */
-  token?: string;
+  token?: string | undefined;
   /** The `fetch` to send with; defaults to `globalThis.fetch`, looked up at each request. */
-  fetch?: FetchFunction;
+  fetch?: FetchFunction | undefined;
   /** Milliseconds each attempt may wait for an answer's headers; `Infinity` for none. Default 30 000. */
-  timeout?: number;
+  timeout?: number | undefined;
   /** Retries after a retryable failure (see the README); `0` for none. Default 2. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /**
    * Longest `Retry-After`, in seconds, the client waits for; a longer one is thrown at once as a
    * `RateLimitError` (or the status's error). Default 60.
    */
-  maxRetryAfter?: number;
+  maxRetryAfter?: number | undefined;
   /**
    * The client-side limiter: `true` (the default) for the service's 60 requests per minute per
    * token, `{ perMinute }` for another budget (such as a sandbox's), `false` for none. Clients of
    * the process holding the same token share one queue, and a 429 pauses that queue. At most 1,000,000.
    */
-  rateLimit?: boolean | { perMinute: number };
+  rateLimit?: boolean | { perMinute: number } | undefined;
   /** Names your application; sent before the SDK's own name in the `User-Agent`. */
-  userAgent?: string;
+  userAgent?: string | undefined;
   /** Time source of time-outs, backoff and the limiter; the real clock by default. */
-  clock?: Clock;
+  clock?: Clock | undefined;
   /** Source of the backoff jitter, from 0 (inclusive) to 1 (exclusive); `Math.random` by default. */
-  random?: () => number;
+  random?: (() => number) | undefined;
 }
 
 /**

@@ -1,7 +1,7 @@
 // The client.
 export { BoundBook } from './client';
 export type { BoundBookOptions } from './client';
-export type { RawClient, RequestOptions } from './resources';
+export type { AllowUndefined, RawClient, RequestOptions } from './resources';
 
 // Resources, as `bb.receipts`, `bb.books`, `bb.inventory`, `bb.search` and `bb.webhooks`. Exported as
 // values: the bundled declarations export a class as a value even under `export type`.

@@ -45,7 +45,7 @@ export class Paginator<T> implements AsyncIterable<T> {
  * Checks `page` and `per_page` before anything is sent: the service answers 422 outside 1 to 200
  * (it never clamps), so the SDK throws a `RangeError` instead; `iterate()` reads every page.
  */
-export function assertPageParams(params: { page?: number; per_page?: number }): void {
+export function assertPageParams(params: { page?: number | undefined; per_page?: number | undefined }): void {
   if (params.per_page !== undefined) assertRange('per_page', params.per_page, 1, MAX_PER_PAGE, true);
   if (params.page !== undefined) assertRange('page', params.page, 1, Infinity, true);
 }

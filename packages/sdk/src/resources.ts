@@ -51,8 +51,23 @@ export type RawClient = Client<paths>;
  */
 export interface RequestOptions {
   /** Aborts the call, including its waits for retries and for the rate limiter. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
+
+/**
+ * `T` whose optional properties also take an explicit `undefined`, meaning "not given": the
+ * parameters of the list methods, so that `{ per_page: perPage }` with `perPage: number | undefined`
+ * compiles under `exactOptionalPropertyTypes`.
+ *
+ * @example
+ * ```ts
+ * import type { AllowUndefined, ReceiptListQuery } from '@boundbook/sdk';
+ *
+ * const perPage = Number(process.env.PAGE_SIZE) || undefined;
+ * const params: AllowUndefined<ReceiptListQuery> = { status: 'on_hand', per_page: perPage }; // per_page: number | undefined
+ * ```
+ */
+export type AllowUndefined<T> = { [K in keyof T]: {} extends Pick<T, K> ? T[K] | undefined : T[K] };
 
 /**
  * Receipts (acquisition records): `bb.receipts`.
@@ -94,12 +109,12 @@ export class Receipts {
    * console.log(data.length, meta.total); // 100 318
    * ```
    */
-  async list(params: ReceiptListQuery = {}, options?: RequestOptions): Promise<Page<Receipt>> {
+  async list(params: AllowUndefined<ReceiptListQuery> = {}, options?: RequestOptions): Promise<Page<Receipt>> {
     return list(this.#raw, '/receipts', params, options);
   }
 
   /** Every receipt that matches, across pages; `.pages()` gives the pages instead (see {@link Paginator}). */
-  iterate(params: Omit<ReceiptListQuery, 'page'> = {}, options?: RequestOptions): Paginator<Receipt> {
+  iterate(params: AllowUndefined<Omit<ReceiptListQuery, 'page'>> = {}, options?: RequestOptions): Paginator<Receipt> {
     assertPageParams(params);
     return new Paginator((page) => this.list({ ...params, page }, options));
   }
@@ -206,12 +221,12 @@ export class Inventory {
   }
 
   /** One page of on-hand receipts, ordered by id. */
-  async list(params: InventoryQuery = {}, options?: RequestOptions): Promise<Page<Receipt>> {
+  async list(params: AllowUndefined<InventoryQuery> = {}, options?: RequestOptions): Promise<Page<Receipt>> {
     return list(this.#raw, '/inventory', params, options);
   }
 
   /** Every on-hand receipt, across pages. */
-  iterate(params: Omit<InventoryQuery, 'page'> = {}, options?: RequestOptions): Paginator<Receipt> {
+  iterate(params: AllowUndefined<Omit<InventoryQuery, 'page'>> = {}, options?: RequestOptions): Paginator<Receipt> {
     assertPageParams(params);
     return new Paginator((page) => this.list({ ...params, page }, options));
   }
@@ -240,12 +255,12 @@ export class Search {
    * One page of receipts where `q` is a case-insensitive substring of `field` (of any of the
    * seven searchable fields when `field` is absent).
    */
-  async list(params: SearchQuery, options?: RequestOptions): Promise<Page<Receipt>> {
+  async list(params: AllowUndefined<SearchQuery>, options?: RequestOptions): Promise<Page<Receipt>> {
     return list(this.#raw, '/search', params, options);
   }
 
   /** Every match, across pages. */
-  iterate(params: Omit<SearchQuery, 'page'>, options?: RequestOptions): Paginator<Receipt> {
+  iterate(params: AllowUndefined<Omit<SearchQuery, 'page'>>, options?: RequestOptions): Paginator<Receipt> {
     assertPageParams(params);
     return new Paginator((page) => this.list({ ...params, page }, options));
   }
@@ -306,7 +321,7 @@ export class Webhooks {
 
 // The paths of the paginated lists, and what their parameters share.
 type ListPath = '/receipts' | '/inventory' | '/search';
-type PageParams = { page?: number; per_page?: number };
+type PageParams = { page?: number | undefined; per_page?: number | undefined };
 
 // The parsed body of a successful openapi-fetch result (`undefined` for a 204); for any other
 // status, throws the ApiError built from the answer.
@@ -320,7 +335,8 @@ function init(options: RequestOptions | undefined): { signal: AbortSignal | null
   return { signal: options?.signal ?? null };
 }
 
-// One page of a paginated list, after checking `page` and `per_page`.
+// One page of a paginated list, after checking `page` and `per_page`; a parameter given as
+// `undefined` is left out of the query string.
 async function list(raw: RawClient, path: ListPath, params: PageParams, options: RequestOptions | undefined): Promise<Page<Receipt>> {
   assertPageParams(params);
   // The three lists share one envelope; their query types differ, which a union of paths cannot say.

@@ -1,5 +1,6 @@
 import { BoundBook } from '@boundbook/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FakeClock } from './support/fake-clock';
 import { json, stubFetch } from './support/stub-fetch';
 import { BASE_URL, testClient } from './support/test-client';
 
@@ -28,6 +29,37 @@ describe('new BoundBook(options)', () => {
     await new BoundBook({ fetch, rateLimit: false }).books.list();
     expect(calls[0]?.url.origin).toBe('https://env.example.test');
     expect(calls[0]?.request.headers.get('authorization')).toBe('Bearer env-token');
+  });
+
+  it('takes every option given as undefined as not given: the environment and the defaults apply', async () => {
+    vi.stubEnv('BOUNDBOOK_TOKEN', 'env-token');
+    vi.stubEnv('BOUNDBOOK_BASE_URL', BASE_URL);
+    const { fetch, calls } = stubFetch(json(200, { data: [] }));
+    const bb = new BoundBook({
+      token: undefined,
+      baseUrl: undefined,
+      fetch,
+      timeout: undefined,
+      maxRetries: undefined,
+      maxRetryAfter: undefined,
+      rateLimit: undefined,
+      userAgent: undefined,
+      clock: undefined,
+      random: undefined,
+    });
+    await bb.books.list({ signal: undefined });
+    expect(calls[0]?.url.href).toBe(`${BASE_URL}/books`);
+    expect(calls[0]?.request.headers.get('authorization')).toBe('Bearer env-token');
+    expect(calls[0]?.request.headers.get('user-agent')).toMatch(/^boundbook-sdk\/\S+$/);
+  });
+
+  it('applies the default time-out and retries when they are given as undefined', async () => {
+    const clock = new FakeClock();
+    const { fetch, calls } = stubFetch(json(503, { message: 'Unavailable.' }));
+    const bb = new BoundBook({ token: 't', baseUrl: BASE_URL, fetch, clock, random: () => 0, timeout: undefined, maxRetries: undefined });
+    await expect(clock.settle(bb.books.list())).rejects.toMatchObject({ status: 503 });
+    expect(calls).toHaveLength(3);
+    expect(clock.delays).toEqual([30_000, 500, 30_000, 1000, 30_000]);
   });
 
   it('throws a TypeError naming the option and the variable when there is no token', () => {

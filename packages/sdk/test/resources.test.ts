@@ -28,6 +28,20 @@ describe('bb.receipts', () => {
     expect(calls).toHaveLength(0);
   });
 
+  it('list(params) leaves a parameter given as undefined out of the query', async () => {
+    const { bb, calls } = testClient([json(200, page([], 1, 25))]);
+    await bb.receipts.list({ status: undefined, book: 'Main', page: undefined, per_page: undefined }, { signal: undefined });
+    expect(calls[0]?.url.search).toBe('?book=Main');
+  });
+
+  it('iterate({ per_page: undefined }) reads the pages at the default size', async () => {
+    const { bb, calls } = testClient([json(200, page([receipt()], 1, 25))]);
+    const ids: number[] = [];
+    for await (const r of bb.receipts.iterate({ per_page: undefined })) ids.push(r.id);
+    expect(ids).toEqual([1042]);
+    expect(calls.map((call) => call.url.search)).toEqual(['?page=1']);
+  });
+
   it('list({ page: 0 }) throws a RangeError before any request', async () => {
     const { bb, calls } = testClient([json(200, page([], 1, 25))]);
     await expect(bb.receipts.list({ page: 0 })).rejects.toThrow('page must be a whole number from 1');
