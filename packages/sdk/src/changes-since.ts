@@ -37,7 +37,7 @@ export interface SyncCheckpoint {
  * ```ts
  * import { BoundBook, type ReceiptChange } from '@boundbook/sdk';
  *
- * const bb = new BoundBook({ token: process.env.BOUNDBOOK_TOKEN, baseUrl: 'https://logbook.example.com/rest/v1' });
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
  * for await (const change of bb.receipts.changesSince(null)) {
  *   const { receipt, checkpoint }: ReceiptChange = change;
  *   console.log(receipt.id, checkpoint.after); // 1042 null, ..., 1187 '2025-03-14T15:04:05Z'

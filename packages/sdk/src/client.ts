@@ -20,7 +20,7 @@ declare const __BOUNDBOOK_CJS__: boolean | undefined;
  * import { BoundBook, type BoundBookOptions } from '@boundbook/sdk';
  *
  * const options: BoundBookOptions = {
- *   token: process.env.BOUNDBOOK_TOKEN, // string | undefined: BOUNDBOOK_TOKEN is read when undefined
+ *   token: process.env['ACME_BOUNDBOOK_TOKEN'], // string | undefined: BOUNDBOOK_TOKEN is read when undefined
  *   baseUrl: 'https://logbook.example.com/rest/v1',
  *   timeout: 10_000,
  *   maxRetries: 4,
@@ -67,7 +67,7 @@ export interface BoundBookOptions {
  * ```ts
  * import { BoundBook } from '@boundbook/sdk';
  *
- * const bb = new BoundBook({ token: process.env.BOUNDBOOK_TOKEN, baseUrl: 'https://logbook.example.com/rest/v1' });
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
  * const receipt = await bb.receipts.get(1042);
  * console.log(receipt.record, receipt.serial_number); // 318 'EXA0012345'
  * for await (const r of bb.receipts.iterate({ status: 'on_hand', per_page: 200 })) console.log(r.serial_number);

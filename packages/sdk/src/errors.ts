@@ -10,7 +10,7 @@ import type { ErrorBody, ValidationErrorBody } from '@boundbook/types';
  * ```ts
  * import { BoundBook, BoundBookError } from '@boundbook/sdk';
  *
- * const bb = new BoundBook({ token: process.env.BOUNDBOOK_TOKEN, baseUrl: 'https://logbook.example.com/rest/v1' });
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
  * try {
  *   await bb.receipts.get(42);
  * } catch (error) {
@@ -82,7 +82,7 @@ export class PermissionDeniedError extends ApiError {
  * ```ts
  * import { BoundBook, NotFoundError } from '@boundbook/sdk';
  *
- * const bb = new BoundBook({ token: process.env.BOUNDBOOK_TOKEN, baseUrl: 'https://logbook.example.com/rest/v1' });
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
  * const receipt = await bb.receipts.get(1043).catch((error: unknown) => {
  *   if (error instanceof NotFoundError) return undefined; // deleted, or never existed
  *   throw error;
@@ -102,7 +102,7 @@ export class NotFoundError extends ApiError {
  * ```ts
  * import { BoundBook, ValidationError } from '@boundbook/sdk';
  *
- * const bb = new BoundBook({ token: process.env.BOUNDBOOK_TOKEN, baseUrl: 'https://logbook.example.com/rest/v1' });
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
  * try {
  *   await bb.receipts.dispose(1042, { disposition_date: '2025-04-02', disposed_to: 'John Q. Example' });
  * } catch (error) {
@@ -171,7 +171,7 @@ const BY_STATUS: Record<number, [new (init: ApiErrorInit) => ApiError, string]> 
  * ```ts
  * import { BoundBook, createApiError } from '@boundbook/sdk';
  *
- * const bb = new BoundBook({ token: process.env.BOUNDBOOK_TOKEN, baseUrl: 'https://logbook.example.com/rest/v1' });
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
  * const { data, error, response } = await bb.raw.GET('/receipts/{id}', { params: { path: { id: 42 } } });
  * if (data === undefined) throw createApiError(response, error); // NotFoundError: 404 Record not found. (check the id; ...)
  * ```

@@ -11,7 +11,7 @@ import { assertRange } from './errors';
  * ```ts
  * import { BoundBook } from '@boundbook/sdk';
  *
- * const bb = new BoundBook({ token: process.env.BOUNDBOOK_TOKEN, baseUrl: 'https://logbook.example.com/rest/v1' });
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
  * for await (const receipt of bb.receipts.iterate({ status: 'on_hand', per_page: 200 })) {
  *   console.log(receipt.serial_number); // 'EXA0012345', ...
  * }

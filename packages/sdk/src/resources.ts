@@ -45,8 +45,8 @@ export type RawClient = Client<paths>;
  * ```ts
  * import { BoundBook } from '@boundbook/sdk';
  *
- * const bb = new BoundBook({ token: process.env.BOUNDBOOK_TOKEN, baseUrl: 'https://logbook.example.com/rest/v1' });
- * const receipt = await bb.receipts.get(1042, { signal: AbortSignal.timeout(5000) }); // or rejects with the TimeoutError of the signal
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
+ * const receipt = await bb.receipts.get(1042, { signal: AbortSignal.timeout(5000) }); // the receipt, or the signal's reason after 5 s
  * ```
  */
 export interface RequestOptions {
@@ -63,7 +63,7 @@ export interface RequestOptions {
  * ```ts
  * import type { AllowUndefined, ReceiptListQuery } from '@boundbook/sdk';
  *
- * const perPage = Number(process.env.PAGE_SIZE) || undefined;
+ * const perPage = Number(process.env['PAGE_SIZE']) || undefined;
  * const params: AllowUndefined<ReceiptListQuery> = { status: 'on_hand', per_page: perPage }; // per_page: number | undefined
  * ```
  */
@@ -76,7 +76,7 @@ export type AllowUndefined<T> = { [K in keyof T]: {} extends Pick<T, K> ? T[K] |
  * ```ts
  * import { BoundBook } from '@boundbook/sdk';
  *
- * const bb = new BoundBook({ token: process.env.BOUNDBOOK_TOKEN, baseUrl: 'https://logbook.example.com/rest/v1' });
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
  * const receipt = await bb.receipts.create({
  *   book: 'Main', serial_number: 'EXA0012345', manufacturer: 'Example Arms Co.', model: 'EX-9',
  *   type: 'Pistol', caliber: '9mm Luger', receipt_date: '2025-03-14',
@@ -104,7 +104,7 @@ export class Receipts {
    * ```ts
    * import { BoundBook } from '@boundbook/sdk';
    *
-   * const bb = new BoundBook({ token: process.env.BOUNDBOOK_TOKEN, baseUrl: 'https://logbook.example.com/rest/v1' });
+   * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
    * const { data, meta } = await bb.receipts.list({ status: 'on_hand', page: 2, per_page: 100 });
    * console.log(data.length, meta.total); // 100 318
    * ```
@@ -136,7 +136,7 @@ export class Receipts {
    * ```ts
    * import { BoundBook } from '@boundbook/sdk';
    *
-   * const bb = new BoundBook({ token: process.env.BOUNDBOOK_TOKEN, baseUrl: 'https://logbook.example.com/rest/v1' });
+   * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
    * const receipt = await bb.receipts.update(1042, { model: 'EX-9 Compact OR' });
    * console.log(receipt.model); // 'EX-9 Compact OR'
    * ```
@@ -164,7 +164,7 @@ export class Receipts {
    * ```ts
    * import { BoundBook, type SyncCheckpoint } from '@boundbook/sdk';
    *
-   * const bb = new BoundBook({ token: process.env.BOUNDBOOK_TOKEN, baseUrl: 'https://logbook.example.com/rest/v1' });
+   * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
    * let checkpoint: SyncCheckpoint | null = JSON.parse(localStorage.getItem('boundbook-checkpoint') ?? 'null');
    * for await (const change of bb.receipts.changesSince(checkpoint)) {
    *   console.log(change.receipt.id, change.receipt.updated_at); // 1042 '2025-03-14T15:04:05Z', ...
@@ -184,7 +184,7 @@ export class Receipts {
  * ```ts
  * import { BoundBook } from '@boundbook/sdk';
  *
- * const bb = new BoundBook({ token: process.env.BOUNDBOOK_TOKEN, baseUrl: 'https://logbook.example.com/rest/v1' });
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
  * const names = (await bb.books.list()).map((book) => book.name); // ['Main', ...]
  * ```
  */
@@ -208,7 +208,7 @@ export class Books {
  * ```ts
  * import { BoundBook } from '@boundbook/sdk';
  *
- * const bb = new BoundBook({ token: process.env.BOUNDBOOK_TOKEN, baseUrl: 'https://logbook.example.com/rest/v1' });
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
  * const { meta } = await bb.inventory.list({ book: 'Main', per_page: 1 });
  * console.log(`${meta.total} firearms on hand`); // '212 firearms on hand'
  * ```
@@ -239,7 +239,7 @@ export class Inventory {
  * ```ts
  * import { BoundBook } from '@boundbook/sdk';
  *
- * const bb = new BoundBook({ token: process.env.BOUNDBOOK_TOKEN, baseUrl: 'https://logbook.example.com/rest/v1' });
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
  * const { data } = await bb.search.list({ q: 'glock', field: 'manufacturer', per_page: 100 });
  * console.log(data.map((receipt) => receipt.serial_number)); // ['GLK0001', 'GLK0002']
  * ```
@@ -273,7 +273,7 @@ export class Search {
  * ```ts
  * import { BoundBook, type CreatedWebhook } from '@boundbook/sdk';
  *
- * const bb = new BoundBook({ token: process.env.BOUNDBOOK_TOKEN, baseUrl: 'https://logbook.example.com/rest/v1' });
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
  * const { endpoint, secret }: CreatedWebhook = await bb.webhooks.create({ url: 'https://pos.example.com/hooks', events: ['*'] });
  * console.log(endpoint.id, secret); // 7 'whsec_...'
  * ```
@@ -291,7 +291,7 @@ export interface CreatedWebhook {
  * ```ts
  * import { BoundBook } from '@boundbook/sdk';
  *
- * const bb = new BoundBook({ token: process.env.BOUNDBOOK_TOKEN, baseUrl: 'https://logbook.example.com/rest/v1' });
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
  * const disabled = (await bb.webhooks.list()).filter((endpoint) => !endpoint.enabled); // [{ id: 7, enabled: false, ... }]
  * ```
  */

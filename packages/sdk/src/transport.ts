@@ -12,15 +12,19 @@ import { assertRange, ConnectionError, parseRetryAfter, TimeoutError } from './e
  * ```ts
  * import { BoundBook, systemClock, type Clock } from '@boundbook/sdk';
  *
+ * // The real clock, except that each wait is recorded and ends at once.
  * const waits: number[] = [];
  * const clock: Clock = {
  *   ...systemClock,
  *   setTimeout: (callback, ms) => {
- *     waits.push(ms); // 500, 1000, ...: the back-offs, without waiting for them
+ *     waits.push(ms);
  *     return systemClock.setTimeout(callback, 0);
  *   },
  * };
- * const bb = new BoundBook({ token: 'test', baseUrl: 'https://logbook.test/rest/v1', clock, timeout: Infinity, rateLimit: false });
+ * const fetch = async () => new Response(null, { status: 503 });
+ * const bb = new BoundBook({ token: 'test', baseUrl: 'https://logbook.test/rest/v1', fetch, clock, random: () => 0, timeout: Infinity, rateLimit: false });
+ * await bb.books.list().catch((error: unknown) => error); // an InternalServerError, after two retries
+ * console.log(waits); // [500, 1000]: the back-offs, without jitter, and no time spent
  * ```
  */
 export interface Clock {
