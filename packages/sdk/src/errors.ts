@@ -199,7 +199,7 @@ export function createApiError(response: Response, body: unknown, now: number = 
  * header is absent or unreadable. The transport waits by it; {@link RateLimitError} carries it.
  */
 export function parseRetryAfter(value: string | null, now: number): number | undefined {
-  if (value === null || value.trim() === '') return undefined;
+  if (!value?.trim()) return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return seconds >= 0 ? seconds : undefined;
   const date = Date.parse(value);

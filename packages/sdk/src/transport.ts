@@ -124,21 +124,15 @@ export function createTransport(
       const controller = new AbortController();
       const onAbort = () => controller.abort(signal?.reason);
       signal?.addEventListener('abort', onAbort);
-      let timedOut = false;
-      const timer =
-        timeout === Infinity
-          ? undefined
-          : clock.setTimeout(() => {
-              timedOut = true;
-              controller.abort();
-            }, timeout);
+      const timer = timeout === Infinity ? undefined : clock.setTimeout(() => controller.abort(), timeout);
       let response: Response | undefined;
       try {
         response = await fetch(url, { ...request, signal: controller.signal } as RequestInit);
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
+        // The call was not aborted, so an aborted attempt is one that timed out.
         if (last || !idempotent) {
-          throw timedOut
+          throw controller.signal.aborted
             ? new TimeoutError(`${method} ${url}: no answer in ${timeout} ms (raise timeout or check the network)`, { cause: error })
             : new ConnectionError(
                 `${method} ${url}: ${String(error)} on attempt ${retry + 1} (check baseUrl and the network${idempotent ? '' : '; the service may have acted'})`,
@@ -149,7 +143,8 @@ export function createTransport(
         if (timer !== undefined) clock.clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
       }
-      if (response === undefined) {
+      // No answer, and the call may be retried: back off.
+      if (!response) {
         await sleep(clock, backoffDelay(retry, random), signal);
         continue;
       }
