@@ -1,0 +1,344 @@
+// The resources of a client (`bb.receipts`, `bb.books`, `bb.inventory`, `bb.search`,
+// `bb.webhooks`): one method per operation, each unwrapping the answer or throwing its ApiError.
+import type {
+  Book,
+  DispositionCreate,
+  InventoryQuery,
+  Page,
+  paths,
+  Receipt,
+  ReceiptCreate,
+  ReceiptListQuery,
+  ReceiptUpdate,
+  SearchQuery,
+  WebhookEndpoint,
+  WebhookEndpointCreate,
+} from '@boundbook/types';
+import type { Client } from 'openapi-fetch';
+import { changesSince, type ReceiptChange, type SyncCheckpoint } from './changes-since';
+import { createApiError } from './errors';
+import { assertPageParams, Paginator } from './pagination';
+import type { Clock } from './transport';
+
+/**
+ * The openapi-fetch client behind `bb.raw`, typed by the contract's `paths`. It shares the
+ * client's token, time-out, retries and rate limiter, and returns `{ data, error, response }`
+ * instead of throwing for error statuses.
+ *
+ * @example
+ * ```ts
+ * import { createApiError, type RawClient } from '@boundbook/sdk';
+ *
+ * async function bookNames(raw: RawClient): Promise<string[]> {
+ *   const { data, error, response } = await raw.GET('/books');
+ *   if (data === undefined) throw createApiError(response, error);
+ *   return data.data.map((book) => book.name); // ['Main', ...]
+ * }
+ * ```
+ */
+export type RawClient = Client<paths>;
+
+/**
+ * Options of one call, the last argument of every method.
+ *
+ * @example
+ * ```ts
+ * import { BoundBook } from '@boundbook/sdk';
+ *
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
+ * const receipt = await bb.receipts.get(1042, { signal: AbortSignal.timeout(5000) }); // the receipt, or the signal's reason after 5 s
+ * ```
+ */
+export interface RequestOptions {
+  /** Aborts the call, including its waits for retries and for the rate limiter. */
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * `T` whose optional properties also take an explicit `undefined`, meaning "not given": the
+ * parameters of the list methods, so that `{ per_page: perPage }` with `perPage: number | undefined`
+ * compiles under `exactOptionalPropertyTypes`.
+ *
+ * @example
+ * ```ts
+ * import type { AllowUndefined, ReceiptListQuery } from '@boundbook/sdk';
+ *
+ * const perPage = Number(process.env['PAGE_SIZE']) || undefined;
+ * const params: AllowUndefined<ReceiptListQuery> = { status: 'on_hand', per_page: perPage }; // per_page: number | undefined
+ * ```
+ */
+export type AllowUndefined<T> = { [K in keyof T]: {} extends Pick<T, K> ? T[K] | undefined : T[K] };
+
+/**
+ * Receipts (acquisition records): `bb.receipts`.
+ *
+ * @example
+ * ```ts
+ * import { BoundBook } from '@boundbook/sdk';
+ *
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
+ * const receipt = await bb.receipts.create({
+ *   book: 'Main', serial_number: 'EXA0012345', manufacturer: 'Example Arms Co.', model: 'EX-9',
+ *   type: 'Pistol', caliber: '9mm Luger', receipt_date: '2025-03-14',
+ *   received_from: 'Example Firearms Wholesale LLC', ffl_license: '9-99-999-01-6A-00001',
+ * }); // { id: 1042, record: 318, status: 'on_hand', ... }
+ * const disposed = await bb.receipts.dispose(receipt.id, {
+ *   disposition_date: '2025-04-02', disposed_to: 'John Q. Example', form_4473_serial: '2025-000123',
+ * }); // { id: 1042, status: 'disposed', disposition: { disposed_to: 'John Q. Example', ... }, ... }
+ * ```
+ */
+export class Receipts {
+  readonly #raw: RawClient;
+  readonly #clock: Clock;
+
+  constructor(raw: RawClient, clock: Clock) {
+    this.#raw = raw;
+    this.#clock = clock;
+  }
+
+  /**
+   * One page of receipts, ordered by id: `{ data, links, meta }`. `per_page` is 1 to 200
+   * (default 25); another value is a `RangeError` before anything is sent.
+   *
+   * @example
+   * ```ts
+   * import { BoundBook } from '@boundbook/sdk';
+   *
+   * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
+   * const { data, meta } = await bb.receipts.list({ status: 'on_hand', page: 2, per_page: 100 });
+   * console.log(data.length, meta.total); // 100 318
+   * ```
+   */
+  async list(params: AllowUndefined<ReceiptListQuery> = {}, options?: RequestOptions): Promise<Page<Receipt>> {
+    return list(this.#raw, '/receipts', params, options);
+  }
+
+  /** Every receipt that matches, across pages; `.pages()` gives the pages instead (see {@link Paginator}). */
+  iterate(params: AllowUndefined<Omit<ReceiptListQuery, 'page'>> = {}, options?: RequestOptions): Paginator<Receipt> {
+    assertPageParams(params);
+    return new Paginator((page) => this.list({ ...params, page }, options));
+  }
+
+  /** One receipt with its disposition, documents and E4473 data. */
+  async get(id: number, options?: RequestOptions): Promise<Receipt> {
+    return unwrap(await this.#raw.GET('/receipts/{id}', { params: { path: { id } }, ...init(options) })).data;
+  }
+
+  /** Records an acquisition and returns the new receipt (status `on_hand`, next record number). */
+  async create(body: ReceiptCreate, options?: RequestOptions): Promise<Receipt> {
+    return unwrap(await this.#raw.POST('/receipts', { body, ...init(options) })).data;
+  }
+
+  /**
+   * Corrects a receipt (every field optional; `book` cannot change) and returns it.
+   *
+   * @example
+   * ```ts
+   * import { BoundBook } from '@boundbook/sdk';
+   *
+   * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
+   * const receipt = await bb.receipts.update(1042, { model: 'EX-9 Compact OR' });
+   * console.log(receipt.model); // 'EX-9 Compact OR'
+   * ```
+   */
+  async update(id: number, body: ReceiptUpdate, options?: RequestOptions): Promise<Receipt> {
+    return unwrap(await this.#raw.PUT('/receipts/{id}', { params: { path: { id } }, body, ...init(options) })).data;
+  }
+
+  /** Records the disposition (sale or transfer) of a receipt and returns the disposed receipt. */
+  async dispose(id: number, body: DispositionCreate, options?: RequestOptions): Promise<Receipt> {
+    return unwrap(await this.#raw.POST('/receipts/{id}/dispose', { params: { path: { id } }, body, ...init(options) })).data;
+  }
+
+  /** Soft-deletes a receipt: it is 404 from then on, and left out of every list. */
+  async delete(id: number, options?: RequestOptions): Promise<void> {
+    unwrap(await this.#raw.DELETE('/receipts/{id}', { params: { path: { id } }, ...init(options) }));
+  }
+
+  /**
+   * Incremental sync: every receipt created or changed since `checkpoint` (everything when it is
+   * `null`), each with the checkpoint to store once it is handled. See the README, "Incremental
+   * sync", for why nothing is missed or yielded twice.
+   *
+   * @example
+   * ```ts
+   * import { BoundBook, type SyncCheckpoint } from '@boundbook/sdk';
+   *
+   * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
+   * let checkpoint: SyncCheckpoint | null = JSON.parse(localStorage.getItem('boundbook-checkpoint') ?? 'null');
+   * for await (const change of bb.receipts.changesSince(checkpoint)) {
+   *   console.log(change.receipt.id, change.receipt.updated_at); // 1042 '2025-03-14T15:04:05Z', ...
+   *   localStorage.setItem('boundbook-checkpoint', JSON.stringify((checkpoint = change.checkpoint)));
+   * }
+   * ```
+   */
+  changesSince(checkpoint?: SyncCheckpoint | null, options?: RequestOptions): AsyncGenerator<ReceiptChange, void, undefined> {
+    return changesSince((query) => this.list(query, options), this.#clock, checkpoint ?? null);
+  }
+}
+
+/**
+ * Logbooks: `bb.books`.
+ *
+ * @example
+ * ```ts
+ * import { BoundBook } from '@boundbook/sdk';
+ *
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
+ * const names = (await bb.books.list()).map((book) => book.name); // ['Main', ...]
+ * ```
+ */
+export class Books {
+  readonly #raw: RawClient;
+
+  constructor(raw: RawClient) {
+    this.#raw = raw;
+  }
+
+  /** Every logbook of the account with its counts (unpaginated). */
+  async list(options?: RequestOptions): Promise<Book[]> {
+    return unwrap(await this.#raw.GET('/books', init(options))).data;
+  }
+}
+
+/**
+ * The on-hand inventory: `bb.inventory`.
+ *
+ * @example
+ * ```ts
+ * import { BoundBook } from '@boundbook/sdk';
+ *
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
+ * const { meta } = await bb.inventory.list({ book: 'Main', per_page: 1 });
+ * console.log(`${meta.total} firearms on hand`); // '212 firearms on hand'
+ * ```
+ */
+export class Inventory {
+  readonly #raw: RawClient;
+
+  constructor(raw: RawClient) {
+    this.#raw = raw;
+  }
+
+  /** One page of on-hand receipts, ordered by id. */
+  async list(params: AllowUndefined<InventoryQuery> = {}, options?: RequestOptions): Promise<Page<Receipt>> {
+    return list(this.#raw, '/inventory', params, options);
+  }
+
+  /** Every on-hand receipt, across pages. */
+  iterate(params: AllowUndefined<Omit<InventoryQuery, 'page'>> = {}, options?: RequestOptions): Paginator<Receipt> {
+    assertPageParams(params);
+    return new Paginator((page) => this.list({ ...params, page }, options));
+  }
+}
+
+/**
+ * Search of receipts (every status): `bb.search`.
+ *
+ * @example
+ * ```ts
+ * import { BoundBook } from '@boundbook/sdk';
+ *
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
+ * const { data } = await bb.search.list({ q: 'glock', field: 'manufacturer', per_page: 100 });
+ * console.log(data.map((receipt) => receipt.serial_number)); // ['GLK0001', 'GLK0002']
+ * ```
+ */
+export class Search {
+  readonly #raw: RawClient;
+
+  constructor(raw: RawClient) {
+    this.#raw = raw;
+  }
+
+  /**
+   * One page of receipts where `q` is a case-insensitive substring of `field` (of any of the
+   * seven searchable fields when `field` is absent).
+   */
+  async list(params: AllowUndefined<SearchQuery>, options?: RequestOptions): Promise<Page<Receipt>> {
+    return list(this.#raw, '/search', params, options);
+  }
+
+  /** Every match, across pages. */
+  iterate(params: AllowUndefined<Omit<SearchQuery, 'page'>>, options?: RequestOptions): Paginator<Receipt> {
+    assertPageParams(params);
+    return new Paginator((page) => this.list({ ...params, page }, options));
+  }
+}
+
+/**
+ * A webhook endpoint just created, with its signing secret: the only time the secret is shown.
+ *
+ * @example
+ * ```ts
+ * import { BoundBook, type CreatedWebhook } from '@boundbook/sdk';
+ *
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
+ * const { endpoint, secret }: CreatedWebhook = await bb.webhooks.create({ url: 'https://pos.example.com/hooks', events: ['*'] });
+ * console.log(endpoint.id, secret); // 7 'whsec_...'
+ * ```
+ */
+export interface CreatedWebhook {
+  endpoint: WebhookEndpoint;
+  /** `whsec_...`: keep it to verify `X-SVC-Signature`; it is never shown again. */
+  secret: string;
+}
+
+/**
+ * Webhook endpoints: `bb.webhooks`.
+ *
+ * @example
+ * ```ts
+ * import { BoundBook } from '@boundbook/sdk';
+ *
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
+ * const disabled = (await bb.webhooks.list()).filter((endpoint) => !endpoint.enabled); // [{ id: 7, enabled: false, ... }]
+ * ```
+ */
+export class Webhooks {
+  readonly #raw: RawClient;
+
+  constructor(raw: RawClient) {
+    this.#raw = raw;
+  }
+
+  /** The account's endpoints (without secrets). */
+  async list(options?: RequestOptions): Promise<WebhookEndpoint[]> {
+    return unwrap(await this.#raw.GET('/webhooks', init(options))).data;
+  }
+
+  /** Adds an endpoint for the named events (`['*']` for all) and returns it with its secret. */
+  async create(body: WebhookEndpointCreate, options?: RequestOptions): Promise<CreatedWebhook> {
+    const created = unwrap(await this.#raw.POST('/webhooks', { body, ...init(options) }));
+    return { endpoint: created.data, secret: created.secret };
+  }
+
+  /** Removes an endpoint: the service sends it nothing more. */
+  async delete(id: number, options?: RequestOptions): Promise<void> {
+    unwrap(await this.#raw.DELETE('/webhooks/{id}', { params: { path: { id } }, ...init(options) }));
+  }
+}
+
+// The paths of the paginated lists, and what their parameters share.
+type ListPath = '/receipts' | '/inventory' | '/search';
+type PageParams = { page?: number | undefined; per_page?: number | undefined };
+
+// The parsed body of a successful openapi-fetch result (`undefined` for a 204); for any other
+// status, throws the ApiError built from the answer.
+function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (!result.response.ok) throw createApiError(result.response, result.error);
+  return result.data as T;
+}
+
+// The part of openapi-fetch's options that carries the RequestOptions.
+function init(options: RequestOptions | undefined): { signal: AbortSignal | null } {
+  return { signal: options?.signal ?? null };
+}
+
+// One page of a paginated list, after checking `page` and `per_page`; a parameter given as
+// `undefined` is left out of the query string.
+async function list(raw: RawClient, path: ListPath, params: PageParams, options: RequestOptions | undefined): Promise<Page<Receipt>> {
+  assertPageParams(params);
+  // The three lists share one envelope; their query types differ, which a union of paths cannot say.
+  return unwrap(await raw.GET(path, { params: { query: params as SearchQuery }, ...init(options) }));
+}
