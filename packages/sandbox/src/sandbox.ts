@@ -4,14 +4,17 @@ import {
   type CreatedAccount,
   type SandboxCore,
   type SandboxCoreOptions,
+  type SandboxSnapshot,
+  SNAPSHOT_FORMAT,
 } from '@boundbook/sandbox-core';
 import type { SandboxAccountCreate } from '@boundbook/types';
 import type { Server } from '@hapi/hapi';
 import { DeliveryDispatcher } from './deliveries/delivery-dispatcher';
 import { createNodeDeliverySender } from './deliveries/node-delivery-sender';
-import { openDatabase, type SnapshotDatabase } from './persistence/data-file';
+import { DataFileError, type FileSystem, makeFolder, nodeFileSystem, openDatabase } from './persistence/data-file';
 import { Journal, replayJournal } from './persistence/journal';
-import { compactAtBytes, CorePersister } from './persistence/persister';
+import { DataFileLock } from './persistence/lock';
+import { compactAtBytes, CorePersister, type PersistenceTarget } from './persistence/persister';
 import { createSandboxServer } from './server';
 
 // The sandbox assembled: the core made from the data file and its journal, with Node's crypto
@@ -37,6 +40,14 @@ export interface SandboxOptions {
   deliveryConcurrency?: number | undefined;
   /** How long `stop()` lets delivery attempts in flight finish, in milliseconds; defaults to 1 s. */
   deliveryStopGraceMs?: number | undefined;
+  /** The most accounts the sandbox holds; defaults to the core's `DEFAULT_MAX_ACCOUNTS`. */
+  maxAccounts?: number | undefined;
+  /** Host names the sandbox answers to besides its own (`--allowed-hosts`). */
+  allowedHosts?: readonly string[] | undefined;
+  /** Origins allowed to call the sandbox from a browser, with CORS (`--cors`). */
+  cors?: readonly string[] | undefined;
+  /** The file system of the data file, its journal and its lock; Node's by default (tests make it fail). */
+  files?: FileSystem | undefined;
 }
 
 /** A sandbox made of its core, its database, its Hapi server and its webhook dispatcher. */
@@ -44,8 +55,7 @@ export interface Sandbox {
   /** Whether the sandbox began without saved state (a new data file, or memory). */
   readonly fresh: boolean;
   readonly core: SandboxCore;
-  readonly database: SnapshotDatabase;
-  /** Writes the core's changes: to the journal and the data file, or to memory. */
+  /** Writes the core's changes to the journal and the data file (nothing in memory). */
   readonly persister: CorePersister;
   readonly server: Server;
   /** Sends webhook deliveries in real time, once the sandbox is started. */
@@ -69,33 +79,82 @@ export interface Sandbox {
 }
 
 /**
- * Reads the data file and replays its journal (or starts in memory), makes the core from the
- * result with a Node HTTP transport for its webhook deliveries, and makes the Hapi server over
- * it, not yet listening (tests call `server.inject()` on it), and the dispatcher of its
- * deliveries, not yet sending.
+ * Takes the data file's lock, reads the file and replays its journal (or starts in memory),
+ * makes the core from the result with a Node HTTP transport for its webhook deliveries, and
+ * makes the Hapi server over it, not yet listening (tests call `server.inject()` on it), and the
+ * dispatcher of its deliveries, not yet sending. A data file of an earlier format is rewritten
+ * in the current one at once. A data file that cannot be used (held by another sandbox, damaged,
+ * of a newer format) rejects with a {@link DataFileError} naming it.
  */
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
-  const database = await openDatabase(options.data);
-  const journal = options.data === undefined ? undefined : await Journal.open(options.data);
-  const snapshot = journal === undefined ? database.data : await replayJournal(journal, database.data);
-  const coreOptions: SandboxCoreOptions = { recordChanges: journal !== undefined };
+  const opened = options.data === undefined ? undefined : await openDataFile(options.data, options.files ?? nodeFileSystem);
+  try {
+    return await assemble(options, opened);
+  } catch (error) {
+    await opened?.lock.release();
+    throw error;
+  }
+}
+
+/** A data file opened: its lock held, its snapshot read and brought up to date with its journal. */
+interface OpenedDataFile {
+  readonly lock: DataFileLock;
+  readonly target: PersistenceTarget;
+  readonly snapshot: SandboxSnapshot | null;
+}
+
+async function openDataFile(file: string, files: FileSystem): Promise<OpenedDataFile> {
+  await makeFolder(file, files);
+  const lock = await DataFileLock.acquire(file, files);
+  try {
+    const database = await openDatabase(file, files);
+    const format = database.data?.format;
+    if (typeof format === 'number' && format > SNAPSHOT_FORMAT) {
+      throw new DataFileError(
+        file,
+        `the data file ${file} is of format ${format}, newer than format ${SNAPSHOT_FORMAT}, the newest this version of the sandbox reads: run the version that wrote it, or a later one`,
+      );
+    }
+    const journal = await Journal.open(file, files, lock);
+    const snapshot = await replayJournal(journal, database.data, lock.abandoned, files);
+    const target = { database, journal, compactAtBytes: 0 };
+    return { lock, target, snapshot };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+async function assemble(options: SandboxOptions, opened: OpenedDataFile | undefined): Promise<Sandbox> {
+  const snapshot = opened?.snapshot ?? null;
+  const coreOptions: SandboxCoreOptions = {
+    recordChanges: opened !== undefined,
+    rateLimit: options.rateLimit,
+    maxAccounts: options.maxAccounts,
+    now: options.now,
+    sha256Hex: nodeSha256Hex,
+    hmacSha256Hex: nodeHmacSha256Hex,
+  };
   if (snapshot !== null) coreOptions.snapshot = snapshot;
-  if (options.rateLimit !== undefined) coreOptions.rateLimit = options.rateLimit;
-  if (options.now !== undefined) coreOptions.now = options.now;
-  coreOptions.sha256Hex = nodeSha256Hex;
   const sender = createNodeDeliverySender({ timeoutMs: options.webhookTimeoutMs });
   coreOptions.sendDelivery = sender.send;
-  coreOptions.hmacSha256Hex = nodeHmacSha256Hex;
-  const core = createSandboxCore(coreOptions);
+  const core = createCore(coreOptions, options.data);
   const persister = new CorePersister(
     core,
-    database,
-    journal && { journal, compactAtBytes: options.compactAtBytes ?? compactAtBytes(process.env) },
+    opened && { ...opened.target, compactAtBytes: options.compactAtBytes ?? compactAtBytes(process.env) },
   );
-  const server = createSandboxServer({ core, persister, host: options.host, port: options.port });
+  if (snapshot !== null && snapshot.format !== SNAPSHOT_FORMAT) await persister.fold();
+  const server = createSandboxServer({
+    core,
+    persister,
+    host: options.host,
+    port: options.port,
+    allowedHosts: options.allowedHosts,
+    cors: options.cors,
+  });
   const dispatcher = new DeliveryDispatcher({
     deliveries: core.deliveries,
-    persist: () => persister.persist(),
+    persist: () => persister.settle(),
     concurrency: options.deliveryConcurrency,
     now: options.now,
     stopGraceMs: options.deliveryStopGraceMs,
@@ -105,7 +164,6 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   return {
     fresh: snapshot === null,
     core,
-    database,
     persister,
     server,
     dispatcher,
@@ -117,8 +175,9 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       dispatcher.start();
     },
     async createAccount(input) {
+      const mark = persister.mark();
       const created = core.createAccount(input);
-      await persister.persist();
+      await persister.settle(mark);
       return created;
     },
     stop() {
@@ -126,10 +185,24 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
         .stop({ timeout: 10_000 })
         .then(() => dispatcher.stop())
         .finally(() => sender.close())
-        .then(() => persister.close());
+        .then(() => persister.close())
+        .then(() => opened?.lock.release());
       return stopping;
     },
   };
+}
+
+/** The core made from the snapshot; a snapshot it cannot restore is a damaged data file. */
+function createCore(options: SandboxCoreOptions, file: string | undefined): SandboxCore {
+  try {
+    return createSandboxCore(options);
+  } catch (error) {
+    if (file === undefined || !(error instanceof TypeError) || !error.message.includes('cannot restore the snapshot')) throw error;
+    const reason = error.message.replace('[@boundbook/sandbox-core] ', '');
+    throw new DataFileError(file, `the data file ${file} is damaged: ${reason}; move the data file and its journal files away to start afresh`, {
+      cause: error,
+    });
+  }
 }
 
 /**

@@ -18,6 +18,8 @@ import {
   type Server,
 } from '@hapi/hapi';
 import { createBodySerializer, type BodySerializer } from './body-serializer';
+import { corsHeaders, type GuardOptions, isPreflight, refusalOf } from './request-guard';
+import { DataFileError } from './persistence/data-file';
 import type { CorePersister } from './persistence/persister';
 
 // The Hapi server of the sandbox: a thin adapter that hands each request to the core as raw
@@ -25,7 +27,7 @@ import type { CorePersister } from './persistence/persister';
 // for what never reaches the core (unknown route, oversized body, unparsable request).
 
 /** What {@link createSandboxServer} serves and where. */
-export interface SandboxServerOptions {
+export interface SandboxServerOptions extends GuardOptions {
   /** The core that answers every request under `/rest/v1` and `/_sandbox`. */
   core: Pick<SandboxCore, 'handle' | 'version'>;
   /** Saves the core's state; a request that changed it is answered only once it is saved. */
@@ -69,9 +71,18 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
         ? undefined
         : await readBody(request.payload as Readable, MAX_BODY_BYTES);
     if (body === 'too-large') throw Boom.entityTooLarge();
-    const before = core.version;
+    const mark = persister.mark();
     const answer = await core.handle(toSandboxRequest(request, body));
-    if (core.version !== before) await persister.persist();
+    // An answer is sent only once what it shows is on disk, its own change and any other
+    // request's it saw; when that cannot be saved, the state went back and the answer is a 503.
+    if (persister.dirty || persister.mark() !== mark) {
+      try {
+        await persister.settle(mark);
+      } catch (error) {
+        if (!(error instanceof DataFileError)) throw error;
+        return replyWith(h, notSaved(error), serialize);
+      }
+    }
     return replyWith(h, answer, serialize);
   };
   const routeOptions = {
@@ -91,7 +102,30 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
     { method: '*', path: '/rest/v1/{path*}', options: routeOptions, handler },
     { method: '*', path: '/_sandbox/{path*}', options: routeOptions, handler },
   ]);
+  // Before routing: a request to a foreign host name, or a foreign page's request to the control
+  // API, is refused before anything reads it; an allowed origin's preflight is answered here.
+  server.ext('onRequest', (request, h) => {
+    const { headers } = request.raw.req;
+    const refusal = refusalOf(request.path, headers, options);
+    if (refusal !== undefined) return errorReply(h, refusal.status, refusal.message).takeover();
+    if (!isPreflight(request.method, headers)) return h.continue;
+    const cors = corsHeaders(headers, options);
+    if (cors === undefined) {
+      const origin = String(headers['origin']);
+      return errorReply(h, 403, `This sandbox answers no cross-origin requests from ${origin}: start it with --cors ${origin} to allow that origin.`).takeover();
+    }
+    const reply = h.response().code(204);
+    for (const [name, value] of Object.entries(cors)) reply.header(name, value);
+    return reply.takeover();
+  });
   server.ext('onPreResponse', shapeErrorResponse);
+  server.ext('onPreResponse', (request, h) => {
+    const cors = corsHeaders(request.raw.req.headers, options);
+    const { response } = request;
+    if (cors === undefined || response === null || Boom.isBoom(response)) return h.continue;
+    for (const [name, value] of Object.entries(cors)) response.header(name, value);
+    return h.continue;
+  });
   // Hapi answers a request the HTTP parser refused with a bare 400; this one answers in the
   // contract's error shape.
   listener.removeAllListeners('clientError');
@@ -179,6 +213,19 @@ function replyWith(h: ResponseToolkit, answer: SandboxResponse, serialize: BodyS
   return response;
 }
 
+/**
+ * The sandbox's own 503: the state could not be saved, so the request changed nothing (the core
+ * was reverted to what is on disk). The message names the cause and what to do.
+ */
+function notSaved(error: DataFileError): SandboxResponse {
+  const cause = error.message.replace('[@boundbook/sandbox] ', '');
+  return {
+    status: 503,
+    headers: { 'Retry-After': '1' },
+    body: { message: `The sandbox could not save its data, so this request changed nothing: ${cause}. Retry once that is fixed.` },
+  };
+}
+
 /** The message for a path that neither the service API nor the control API serves. */
 const ROUTE_NOT_FOUND_MESSAGE =
   'Not found: the sandbox serves the API under /rest/v1 and its control API under /_sandbox.';
@@ -191,14 +238,16 @@ const ROUTE_NOT_FOUND_MESSAGE =
 function shapeErrorResponse(request: Request, h: ResponseToolkit): Lifecycle.ReturnValue {
   const { response } = request;
   if (!Boom.isBoom(response)) return h.continue;
-  const reply = h
-    .response(JSON.stringify({ message: errorMessageFor(response) }))
-    .type('application/json; charset=utf-8')
-    .code(response.output.statusCode);
+  const reply = errorReply(h, response.output.statusCode, errorMessageFor(response));
   for (const [name, value] of Object.entries(response.output.headers)) {
     if (value !== undefined) reply.header(name, String(value));
   }
   return reply;
+}
+
+/** An answer in the contract's error shape, `{"message": string}`. */
+function errorReply(h: ResponseToolkit, status: number, message: string): ResponseObject {
+  return h.response(JSON.stringify({ message })).type('application/json; charset=utf-8').code(status);
 }
 
 /**

@@ -13,6 +13,15 @@ export interface StartSandboxOptions {
   rateLimit?: number | undefined;
   /** Wall clock in milliseconds since the epoch; each account's clock adds its own offset. */
   now?: (() => number) | undefined;
+  /** The most accounts the sandbox holds; 10,000 by default. */
+  maxAccounts?: number | undefined;
+  /**
+   * Host names the sandbox answers to besides `localhost`, IP addresses and `host` (a CI
+   * service name, a LAN name; `.example.com` for a domain and its subdomains).
+   */
+  allowedHosts?: readonly string[] | undefined;
+  /** Origins allowed to call the sandbox from a browser, with CORS (such as `http://localhost:5173`). */
+  cors?: readonly string[] | undefined;
 }
 
 /**
@@ -40,6 +49,9 @@ export interface RunningSandbox extends SandboxControl {
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   assertWholeNumber('port', options.port, 65_535);
   assertWholeNumber('rateLimit', options.rateLimit, Number.MAX_SAFE_INTEGER);
+  assertWholeNumber('maxAccounts', options.maxAccounts, Number.MAX_SAFE_INTEGER);
+  assertNames('allowedHosts', options.allowedHosts);
+  assertNames('cors', options.cors);
   if (options.data !== undefined && (typeof options.data !== 'string' || options.data === '')) {
     throw new TypeError('[@boundbook/sandbox] startSandbox(): data must be a file path; omit it to stay in memory');
   }
@@ -49,6 +61,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     data: options.data,
     rateLimit: options.rateLimit,
     now: options.now,
+    maxAccounts: options.maxAccounts,
+    allowedHosts: options.allowedHosts,
+    cors: options.cors,
   });
   await sandbox.start();
   return { ...connectSandbox(sandbox.origin), stop: () => sandbox.stop() };
@@ -59,4 +74,9 @@ function assertWholeNumber(name: string, value: number | undefined, max: number)
   throw new TypeError(
     `[@boundbook/sandbox] startSandbox(): ${name} must be a whole number from 0 to ${max}, not ${String(value)}`,
   );
+}
+
+function assertNames(name: string, value: readonly string[] | undefined): void {
+  if (value === undefined || (Array.isArray(value) && value.every((entry) => typeof entry === 'string' && entry !== ''))) return;
+  throw new TypeError(`[@boundbook/sandbox] startSandbox(): ${name} must be a list of names, such as ['ci-sandbox']`);
 }

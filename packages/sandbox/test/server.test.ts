@@ -10,7 +10,6 @@ import { connect } from 'node:net';
 import { request } from 'node:http';
 import type { Server } from '@hapi/hapi';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../src/persistence/data-file';
 import { CorePersister, type PersistedCore } from '../src/persistence/persister';
 import { createSandboxServer } from '../src/server';
 
@@ -59,6 +58,8 @@ function createFakeCore(snapshot?: SandboxSnapshot): FakeCore {
     takeChanges(): CoreChangeSet {
       throw new TypeError('the fake core does not record changes');
     },
+    confirmChanges() {},
+    revertChanges() {},
   };
 }
 
@@ -67,7 +68,7 @@ let server: Server;
 
 beforeEach(async () => {
   core = createFakeCore();
-  const persister = new CorePersister(core, await openDatabase(undefined));
+  const persister = new CorePersister(core);
   server = createSandboxServer({ core, persister });
 });
 
@@ -249,21 +250,3 @@ describe('createSandboxServer() answers errors in the contract shape', () => {
     }
   });
 });
-
-describe('createSandboxServer() when the data file cannot be written', () => {
-  it('answers the change with 500 and only {"message"}, naming the cause', async () => {
-    const failing = createFakeCore();
-    const database = await openDatabase(undefined);
-    database.adapter.write = () => Promise.reject(new Error('disk full'));
-    const failingServer = createSandboxServer({
-      core: failing,
-      persister: new CorePersister(failing, database),
-    });
-    const response = await failingServer.inject({ method: 'POST', url: '/rest/v1/receipts' });
-    expect(response.statusCode).toBe(500);
-    expect(JSON.parse(response.payload)).toEqual({
-      message: 'The sandbox failed to answer this request (disk full).',
-    });
-  });
-});
-

@@ -53,6 +53,7 @@ export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): 
     if (match === undefined) throw routeNotFound(method, request.path);
     const { route, id, key } = match;
     if (route.scope === 'public') {
+      assertJsonBody(request);
       const result = store.transaction(() => route.operation({ store, env, request }));
       return { response: toResponse(result, {}), token };
     }
@@ -69,6 +70,7 @@ export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): 
       const permission = requiredPermission(head ? 'GET' : method);
       if (!token.permissions.includes(permission)) throw missingPermission(permission);
     }
+    assertJsonBody(request);
     const context = { store, env, request, account, token, id, key, nowMs };
     const result =
       route.cached === true
@@ -81,6 +83,23 @@ export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): 
     return { response: toResponse({ status: error.status, body: error.body }, headers, head), token };
   }
 }
+
+/**
+ * 415 for a body sent as anything but JSON: the wire format of both APIs. A page of another
+ * origin can send a form or text/plain body without asking the browser first, but not JSON, so
+ * this also keeps such pages from driving the sandbox. A body without a Content-Type is read as
+ * JSON.
+ */
+function assertJsonBody(request: SandboxRequest): void {
+  if (request.body === undefined || request.body === '') return;
+  const type = request.headers['content-type'];
+  if (type === undefined || JSON_MEDIA_TYPE.test(type)) return;
+  throw new ApiError(415, {
+    message: `The request body must be JSON, sent with Content-Type: application/json; this request sent ${type.split(';')[0]?.trim() || 'an empty Content-Type'}.`,
+  });
+}
+
+const JSON_MEDIA_TYPE = /^\s*application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 
 /** The permission a method needs on the service API: read for GET, write for POST and PUT, delete for DELETE. */
 function requiredPermission(method: string): Permission {

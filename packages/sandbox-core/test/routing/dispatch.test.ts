@@ -133,3 +133,25 @@ describe('HEAD', () => {
     expect((await api('HEAD', '/webhooks/1')).status).toBe(404);
   });
 });
+
+describe('bodies that are not JSON', () => {
+  it('answer 415 naming the type sent, after 401, 429 and 403, and change nothing', async () => {
+    const { api, call, core, token } = await withAccount({}, { rateLimit: 60 });
+    const text = { 'content-type': 'text/plain;charset=UTF-8' };
+    const refused = await call('POST', '/_sandbox/accounts', { rawBody: '{}', headers: text });
+    expect(refused).toMatchObject({
+      status: 415,
+      body: { message: 'The request body must be JSON, sent with Content-Type: application/json; this request sent text/plain.' },
+    });
+    expect(core.snapshot().accounts).toHaveLength(1);
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    expect((await call('POST', '/rest/v1/receipts', { body: receiptBody(), headers: form })).status).toBe(401);
+    expect((await api('POST', '/receipts', { body: receiptBody(), headers: form })).status).toBe(415);
+    expect((await call('POST', '/_sandbox/tokens', { token, body: { permissions: ['read'] }, headers: text })).status).toBe(415);
+    expect(core.snapshot().receipts).toEqual([]);
+    for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/vnd.api+json']) {
+      expect((await api('POST', '/receipts', { body: receiptBody(), headers: { 'content-type': type } })).status).toBe(201);
+    }
+    expect((await api('POST', '/receipts', { body: receiptBody() })).status).toBe(201);
+  });
+});

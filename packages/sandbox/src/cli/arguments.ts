@@ -25,6 +25,10 @@ export type CliCommand =
       readonly data: string | undefined;
       /** Requests per minute per token, or `undefined` for the service's default. */
       readonly rateLimit: number | undefined;
+      /** The most accounts, or `undefined` for the default. */
+      readonly maxAccounts: number | undefined;
+      readonly allowedHosts: readonly string[];
+      readonly cors: readonly string[];
       readonly quiet: boolean;
     };
 
@@ -45,6 +49,9 @@ export function parseCliArguments(args: readonly string[], cwd = process.cwd()):
         data: { type: 'string' },
         memory: { type: 'boolean' },
         'rate-limit': { type: 'string' },
+        'max-accounts': { type: 'string' },
+        'allowed-hosts': { type: 'string', multiple: true },
+        cors: { type: 'string', multiple: true },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -69,8 +76,33 @@ export function parseCliArguments(args: readonly string[], cwd = process.cwd()):
       values['rate-limit'] === undefined
         ? undefined
         : wholeNumber('--rate-limit', values['rate-limit'], 0, Number.MAX_SAFE_INTEGER),
+    maxAccounts:
+      values['max-accounts'] === undefined ? undefined : positiveNumber('--max-accounts', values['max-accounts']),
+    allowedHosts: list('--allowed-hosts', values['allowed-hosts']),
+    cors: list('--cors', values.cors).map((origin) => checkedOrigin(origin)),
     quiet: values.quiet === true,
   };
+}
+
+function positiveNumber(flag: string, text: string): number {
+  const value = wholeNumber(flag, text, 0, Number.MAX_SAFE_INTEGER);
+  if (value < 1) throw new CliUsageError(`${flag} must be a whole number of 1 or more, not ${JSON.stringify(text)}`);
+  return value;
+}
+
+/** The values of a flag given once or more, each a comma-separated list. */
+function list(flag: string, values: readonly string[] | undefined): string[] {
+  const entries = (values ?? []).flatMap((value) => value.split(',')).map((entry) => entry.trim());
+  if (entries.some((entry) => entry === '')) throw new CliUsageError(`${flag} needs a name after it, and no empty entry between commas`);
+  return entries;
+}
+
+function checkedOrigin(origin: string): string {
+  if (origin === '*' || origin === 'null') return origin;
+  if (!URL.canParse(origin) || new URL(origin).origin !== origin.replace(/\/$/, '')) {
+    throw new CliUsageError(`--cors takes an origin, such as http://localhost:5173 (a scheme, a host and a port, no path), not ${JSON.stringify(origin)}`);
+  }
+  return origin.replace(/\/$/, '');
 }
 
 function wholeNumber(flag: string, text: string | undefined, fallback: number, max: number): number {
@@ -96,6 +128,13 @@ Options:
                          (default ./.boundbook/sandbox.json)
   --memory               Keep everything in memory; save nothing
   --rate-limit <number>  Requests per minute per token (default 60; 0 lifts the limit)
+  --max-accounts <n>     The most accounts the sandbox holds (default 10000)
+  --allowed-hosts <names>
+                         Host names to answer to besides localhost and IP addresses,
+                         comma-separated (a CI service name, a LAN name; .example.com
+                         for a domain and its subdomains; all for any)
+  --cors <origins>       Origins allowed to call the sandbox from a browser, with CORS,
+                         comma-separated (such as http://localhost:5173)
   --quiet                Do not print a line for each request
   --help                 Show this help
 

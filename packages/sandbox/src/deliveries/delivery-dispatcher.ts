@@ -1,5 +1,9 @@
 import type { CoreDeliveries } from '@boundbook/sandbox-core';
 
+/** The first and the longest pause of sending after a failed save. */
+const MIN_PAUSE_MS = 100;
+const MAX_PAUSE_MS = 30_000;
+
 /** The most a timer can wait in Node (about 24.8 days); a later attempt is looked at again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -7,7 +11,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export interface DeliveryDispatcherOptions {
   /** The core's outbox. */
   readonly deliveries: CoreDeliveries;
-  /** Saves the core's state; resolves once what changed before the call is saved. */
+  /** Saves the core's state; resolves once what changed before the call is saved, rejects when that fails. */
   readonly persist: () => Promise<void>;
   /** Attempts in flight at most; defaults to 32. */
   readonly concurrency?: number | undefined;
@@ -46,6 +50,10 @@ export class DeliveryDispatcher {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #unsubscribe: (() => void) | undefined;
   #stopping: Promise<void> | undefined;
+  /** How long sending waits after a failed save; 0 while saves succeed. */
+  #pauseMs = 0;
+  /** Until when (real time, whatever clock the core runs on) a failed save holds sending. */
+  #pausedUntil = 0;
 
   constructor(options: DeliveryDispatcherOptions) {
     this.#deliveries = options.deliveries;
@@ -92,7 +100,7 @@ export class DeliveryDispatcher {
 
   /** Looks for due work soon, once however many times it is asked before it looks. */
   #wake(): void {
-    if (!this.#running || this.#wakeQueued) return;
+    if (!this.#running || this.#wakeQueued || Date.now() < this.#pausedUntil) return;
     this.#wakeQueued = true;
     // After the current request's own save has begun, which the save below then joins.
     setImmediate(() => {
@@ -102,8 +110,24 @@ export class DeliveryDispatcher {
   }
 
   async #pump(): Promise<void> {
-    // A failed save is the request's to report; the change is saved again by the next one.
-    await this.#persist().catch(() => undefined);
+    try {
+      await this.#persist();
+      this.#pauseMs = 0;
+    } catch {
+      // The failed save reverted the core: deliveries it made are gone, and attempts whose
+      // outcome was not saved are due again. Sending resumes after a pause that doubles up to
+      // 30 s, so that a full disk does not turn into a stream of repeated attempts.
+      this.#pauseMs = Math.min(Math.max(this.#pauseMs * 2, MIN_PAUSE_MS), MAX_PAUSE_MS);
+      this.#pausedUntil = Date.now() + this.#pauseMs;
+      if (!this.#running) return;
+      clearTimeout(this.#timer);
+      this.#timer = setTimeout(() => {
+        this.#pausedUntil = 0;
+        this.#wake();
+      }, this.#pauseMs);
+      this.#timer.unref();
+      return;
+    }
     if (!this.#running) return;
     const started = this.#deliveries.startDue(this.#concurrency - this.#inFlight);
     this.#inFlight += started.length;

@@ -1,7 +1,8 @@
-import { mkdir, open, readFile, rename, type FileHandle } from 'node:fs/promises';
+import * as nodeFs from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { SandboxSnapshot } from '@boundbook/sandbox-core';
-import { Low, Memory, type Adapter } from 'lowdb';
+import { Low, type Adapter } from 'lowdb';
 
 // The data file: one JSON document holding the snapshot of every account, which the journal
 // beside it (journal.ts) continues. Here are its reading, its writing, its layout, and the two
@@ -38,27 +39,62 @@ export class DataFileError extends Error {
   }
 }
 
+/**
+ * The file operations of the data file, its journal and its lock, given as a parameter so that
+ * a test can make the disk fail (full, read-only) where it wants. Node's own by default.
+ */
+export interface FileSystem {
+  open(path: string, flags: string, mode?: number): Promise<FileHandle>;
+  readFile(path: string, encoding: 'utf8'): Promise<string>;
+  writeFile(path: string, data: string | Buffer, options: { mode: number; flag?: string }): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  rm(path: string, options: { force: boolean }): Promise<void>;
+  mkdir(path: string, options: { recursive: boolean }): Promise<string | undefined>;
+  readdir(path: string): Promise<string[]>;
+  stat(path: string): Promise<{ size: number }>;
+}
+
+/** Node's file system. */
+export const nodeFileSystem: FileSystem = {
+  open: (path, flags, mode) => nodeFs.open(path, flags, mode),
+  readFile: (path, encoding) => nodeFs.readFile(path, encoding),
+  writeFile: (path, data, options) => nodeFs.writeFile(path, data, options),
+  rename: (from, to) => nodeFs.rename(from, to),
+  rm: (path, options) => nodeFs.rm(path, options),
+  mkdir: (path, options) => nodeFs.mkdir(path, options),
+  readdir: (path) => nodeFs.readdir(path),
+  stat: (path) => nodeFs.stat(path),
+};
+
+/**
+ * Files holding tokens' hashes and webhook secrets are readable by their owner only: the data
+ * file, the journal, the lock.
+ */
+export const PRIVATE_FILE_MODE = 0o600;
+
 /** A lowdb database holding one sandbox snapshot; `data` is `null` until something is saved. */
 export type SnapshotDatabase = Low<SandboxSnapshot | null>;
 
 /**
- * Opens the sandbox's lowdb database and reads it: the JSON data file at `file` (its
- * directories are created; see {@link SnapshotFile}), or lowdb's `Memory` adapter when `file` is
- * `undefined`. A missing file reads as `null`. The journal beside the file is read apart (see
- * `replayJournal`).
+ * Opens the sandbox's lowdb database on the JSON data file at `file` and reads it (see
+ * {@link SnapshotFile}). A missing file reads as `null`. The journal beside the
+ * file is read apart (see `replayJournal`).
  */
-export async function openDatabase(file: string | undefined): Promise<SnapshotDatabase> {
-  if (file === undefined) return new Low<SandboxSnapshot | null>(new Memory(), null);
+export async function openDatabase(file: string, files: FileSystem = nodeFileSystem): Promise<SnapshotDatabase> {
+  const database = new Low<SandboxSnapshot | null>(new SnapshotFile(file, files), null);
+  await database.read();
+  return database;
+}
+
+/** Makes the folder of the data file, with its parents. */
+export async function makeFolder(file: string, files: FileSystem): Promise<void> {
   try {
-    await mkdir(dirname(file), { recursive: true });
+    await files.mkdir(dirname(file), { recursive: true });
   } catch (error) {
     throw new DataFileError(file, `cannot make the folder of the data file ${file} (${String(error)})`, {
       cause: error,
     });
   }
-  const database = new Low<SandboxSnapshot | null>(new SnapshotFile(file), null);
-  await database.read();
-  return database;
 }
 
 /** Error codes of a rename that another process (an indexer, an antivirus) briefly blocks. */
@@ -82,18 +118,20 @@ const LEFT_THE_LAYOUT = Symbol('left the layout');
 export class SnapshotFile implements Adapter<SandboxSnapshot | null> {
   readonly #file: string;
   readonly #temporary: string;
+  readonly #files: FileSystem;
   #queue: Promise<void> = Promise.resolve();
 
-  constructor(file: string) {
+  constructor(file: string, files: FileSystem = nodeFileSystem) {
     this.#file = file;
     this.#temporary = join(dirname(file), `.${basename(file)}.tmp`);
+    this.#files = files;
   }
 
   /** The snapshot in the file, or `null` when there is no file. */
   async read(): Promise<SandboxSnapshot | null> {
     const parser = new SnapshotLineParser();
     try {
-      await readLines(this.#file, (text) => {
+      await readLines(this.#file, this.#files, (text) => {
         if (!parser.line(text)) throw LEFT_THE_LAYOUT;
       });
     } catch (error) {
@@ -121,7 +159,7 @@ export class SnapshotFile implements Adapter<SandboxSnapshot | null> {
   async #readWhole(): Promise<unknown> {
     let text: string;
     try {
-      text = await readFile(this.#file, 'utf8');
+      text = await this.#files.readFile(this.#file, 'utf8');
     } catch (error) {
       throw this.#error(`cannot read the data file ${this.#file}`, error);
     }
@@ -135,14 +173,16 @@ export class SnapshotFile implements Adapter<SandboxSnapshot | null> {
   async #write(snapshot: SandboxSnapshot | null): Promise<void> {
     const chunks = snapshot === null ? [Buffer.from('null\n')] : encodeSnapshot(snapshot);
     try {
-      const handle = await open(this.#temporary, 'w');
+      const handle = await this.#files.open(this.#temporary, 'w', PRIVATE_FILE_MODE);
       try {
         for (const chunk of chunks) await writeFully(handle, chunk);
       } finally {
         await handle.close();
       }
-      await renameWithRetries(this.#temporary, this.#file);
+      await renameWithRetries(this.#files, this.#temporary, this.#file);
     } catch (error) {
+      // A temporary file left by a failed write would hold the disk space that failed it.
+      await this.#files.rm(this.#temporary, { force: true }).catch(() => undefined);
       throw this.#error(
         `cannot write the data file ${this.#file}`,
         error,
@@ -159,10 +199,10 @@ export class SnapshotFile implements Adapter<SandboxSnapshot | null> {
   }
 }
 
-async function renameWithRetries(from: string, to: string): Promise<void> {
+async function renameWithRetries(files: FileSystem, from: string, to: string): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     try {
-      await rename(from, to);
+      await files.rename(from, to);
       return;
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? '';
@@ -299,9 +339,10 @@ const READ_CHUNK_BYTES = 1 << 20;
  */
 export async function readLines(
   file: string,
+  files: FileSystem,
   onLine: (text: string, terminated: boolean) => void,
 ): Promise<void> {
-  const handle = await open(file, 'r');
+  const handle = await files.open(file, 'r');
   try {
     const buffer = Buffer.allocUnsafe(READ_CHUNK_BYTES);
     let pending: Buffer[] = [];

@@ -1,4 +1,4 @@
-import { open, readdir, rm, stat, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import {
   CORE_COLLECTIONS,
@@ -7,7 +7,8 @@ import {
   type SandboxSnapshot,
   type Sequences,
 } from '@boundbook/sandbox-core';
-import { DataFileError, readLines, writeFully } from './data-file';
+import { DataFileError, type FileSystem, nodeFileSystem, PRIVATE_FILE_MODE, readLines, writeFully } from './data-file';
+import type { DataFileLock, LockedSegment } from './lock';
 
 // The journal: the changes made since the data file was written, appended as JSON Lines to
 // numbered segments beside it (`NAME.journal.N`), one line per commit. Here are its segments,
@@ -36,10 +37,14 @@ export interface JournalSegment {
 
 /**
  * The append-only journal beside a data file. A journal never appends to a segment it did not
- * start: it opens a new one, numbered after every existing one, at its first append, so the
- * torn last line a crash may leave always stays the last line of its segment. After an append
- * fails, the next one starts a new segment too. {@link Journal.seal} ends the current segment,
- * and {@link Journal.removeThrough} deletes the segments a written snapshot holds.
+ * start: it starts a new one, numbered after every existing one, at its first append, by writing
+ * that first line to a temporary file renamed into place, so that no segment is ever empty. The
+ * lock of the data file records each segment started, so that a start after a crash can tell a
+ * lost segment from one never written. An append that fails is taken back (the segment is cut
+ * back to its size before, or removed when it was new), so the journal holds exactly the
+ * changes acknowledged; should that fail too, the segment is sealed with the cut line as its
+ * torn end, which a reader skips. {@link Journal.seal} ends the current segment, and
+ * {@link Journal.removeThrough} deletes the segments a written snapshot holds.
  *
  * Appends are not synced to the disk: they survive the process being killed, not a power cut.
  * The caller runs one append at a time.
@@ -47,21 +52,25 @@ export interface JournalSegment {
 export class Journal {
   readonly #dataFile: string;
   readonly #segments: JournalSegment[];
+  readonly #files: FileSystem;
+  readonly #lock: DataFileLock | undefined;
   #next: number;
-  #current: { number: number; handle: Promise<FileHandle>; bytes: number } | undefined;
+  #current: { number: number; handle: FileHandle; bytes: number } | undefined;
   /** Settles once the last sealed segment's file is closed. */
   #closed: Promise<void> = Promise.resolve();
 
-  private constructor(dataFile: string, segments: JournalSegment[]) {
+  private constructor(dataFile: string, segments: JournalSegment[], files: FileSystem, lock: DataFileLock | undefined) {
     this.#dataFile = dataFile;
     this.#segments = segments;
-    this.#next = (segments.at(-1)?.number ?? 0) + 1;
+    this.#files = files;
+    this.#lock = lock;
+    this.#next = Math.max(segments.at(-1)?.number ?? 0, lock?.abandoned?.number ?? 0) + 1;
   }
 
   /** The journal of `dataFile`, with the segments already beside it. */
-  static async open(dataFile: string): Promise<Journal> {
+  static async open(dataFile: string, files: FileSystem = nodeFileSystem, lock?: DataFileLock): Promise<Journal> {
     try {
-      return new Journal(dataFile, await listSegments(dataFile));
+      return new Journal(dataFile, await listSegments(dataFile, files, lock !== undefined), files, lock);
     } catch (error) {
       throw new DataFileError(dataFile, `cannot list the journal of the data file ${dataFile} (${String(error)})`, {
         cause: error,
@@ -89,20 +98,22 @@ export class Journal {
     return bytes;
   }
 
-  /** Appends `line` (one or more whole lines) to the current segment, starting one if needed. */
-  async append(line: Buffer): Promise<void> {
-    const current = (this.#current ??= this.#start());
+  /**
+   * Appends `line` (one or more whole lines, the first of them starting from version `base`)
+   * to the current segment, starting one if needed. On failure nothing of it stays.
+   */
+  async append(line: Buffer, base: number): Promise<void> {
+    if (this.#current === undefined) {
+      await this.#start(line, { number: this.#next, base });
+      return;
+    }
+    const current = this.#current;
     try {
-      await writeFully(await current.handle, line);
+      await writeFully(current.handle, line);
       current.bytes += line.length;
     } catch (error) {
-      // What was written of the line stays as the torn end of this segment.
-      this.seal();
-      throw new DataFileError(
-        this.#dataFile,
-        `cannot append to the journal ${segmentPath(this.#dataFile, current.number)} (${error instanceof Error ? error.message : String(error)}): check the free space and the permissions of its folder`,
-        { cause: error },
-      );
+      await current.handle.truncate(current.bytes).catch(() => this.seal());
+      throw this.#appendError(current.number, error);
     }
   }
 
@@ -119,7 +130,7 @@ export class Journal {
       path: segmentPath(this.#dataFile, current.number),
       bytes: current.bytes,
     });
-    this.#closed = current.handle.then((handle) => handle.close()).catch(() => undefined);
+    this.#closed = current.handle.close().catch(() => undefined);
     return current.number;
   }
 
@@ -127,7 +138,7 @@ export class Journal {
   async removeThrough(number: number): Promise<void> {
     while (this.#segments[0] !== undefined && this.#segments[0].number <= number) {
       const segment = this.#segments[0];
-      await rm(segment.path, { force: true });
+      await this.#files.rm(segment.path, { force: true });
       this.#segments.shift();
     }
   }
@@ -138,13 +149,34 @@ export class Journal {
     await this.#closed;
   }
 
-  #start(): { number: number; handle: Promise<FileHandle>; bytes: number } {
-    const number = this.#next;
-    this.#next += 1;
-    const handle = open(segmentPath(this.#dataFile, number), 'a');
-    // A failed open is reported by the append that awaits it.
-    handle.catch(() => undefined);
-    return { number, handle, bytes: 0 };
+  /** Starts a segment whose first line is `line`: never on disk empty, and recorded in the lock. */
+  async #start(line: Buffer, segment: LockedSegment): Promise<void> {
+    const path = segmentPath(this.#dataFile, segment.number);
+    const temporary = `${path}.tmp`;
+    let handle: FileHandle;
+    try {
+      await this.#files.writeFile(temporary, line, { mode: PRIVATE_FILE_MODE });
+      await this.#files.rename(temporary, path);
+      await this.#lock?.record(segment);
+      handle = await this.#files.open(path, 'a');
+    } catch (error) {
+      // The segment holds this line alone, which is not acknowledged: nothing of it may stay.
+      // The next append starts the segment after, whatever is left at this one's path.
+      await this.#files.rm(temporary, { force: true }).catch(() => undefined);
+      await this.#files.rm(path, { force: true }).catch(() => undefined);
+      this.#next = segment.number + 1;
+      throw this.#appendError(segment.number, error);
+    }
+    this.#next = segment.number + 1;
+    this.#current = { number: segment.number, handle, bytes: line.length };
+  }
+
+  #appendError(number: number, error: unknown): DataFileError {
+    return new DataFileError(
+      this.#dataFile,
+      `cannot append to the journal ${segmentPath(this.#dataFile, number)} (${error instanceof Error ? error.message : String(error)}): check the free space and the permissions of its folder`,
+      { cause: error },
+    );
   }
 }
 
@@ -152,13 +184,17 @@ function segmentPath(dataFile: string, number: number): string {
   return `${dataFile}.journal.${number}`;
 }
 
-/** The journal segments beside `dataFile`, by ascending number; none when its folder is missing. */
-async function listSegments(dataFile: string): Promise<JournalSegment[]> {
+/**
+ * The journal segments beside `dataFile`, by ascending number; none when its folder is missing.
+ * The `owned` journal of a sandbox that holds the lock also deletes what a crash left of a new
+ * segment.
+ */
+async function listSegments(dataFile: string, files: FileSystem, owned: boolean): Promise<JournalSegment[]> {
   const folder = dirname(dataFile);
   const prefix = `${basename(dataFile)}.journal.`;
   let names: string[];
   try {
-    names = await readdir(folder);
+    names = await files.readdir(folder);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw error;
@@ -166,9 +202,12 @@ async function listSegments(dataFile: string): Promise<JournalSegment[]> {
   const segments: JournalSegment[] = [];
   for (const name of names) {
     const suffix = name.startsWith(prefix) ? name.slice(prefix.length) : '';
+    // A segment's first line, written before a crash and never renamed into place, was never
+    // acknowledged; the journal's owner (it holds the lock) deletes it.
+    if (owned && /^[1-9]\d{0,14}\.tmp$/.test(suffix)) await files.rm(join(folder, name), { force: true });
     if (!/^[1-9]\d{0,14}$/.test(suffix)) continue;
     const path = join(folder, name);
-    segments.push({ number: Number(suffix), path, bytes: (await stat(path)).size });
+    segments.push({ number: Number(suffix), path, bytes: (await files.stat(path)).size });
   }
   return segments.sort((a, b) => a.number - b.number);
 }
@@ -221,45 +260,33 @@ function isRecord(value: unknown): boolean {
   return typeof value === 'object' && value !== null && 'id' in value;
 }
 
-/**
- * A line of a journal segment that is not a change set although more lines follow it, so it
- * cannot be the trace of an append cut short by a crash.
- */
-export class CorruptJournalLine extends Error {
-  override readonly name = 'CorruptJournalLine';
-  /** Line number, from 1. */
-  readonly line: number;
-
-  constructor(line: number, options?: ErrorOptions) {
-    super(`line ${line} is not a change set, and lines follow it`, options);
-    this.line = line;
-  }
+/** A segment that no crash can explain: changes acknowledged once are gone or unreadable. */
+export class DamagedSegment extends Error {
+  override readonly name = 'DamagedSegment';
 }
 
-/** What reading a segment found besides its change sets. */
-export interface SegmentEnd {
-  /** Whether the last line was cut short or unreadable, and so ignored. */
-  readonly tornTail: boolean;
-}
+// How every journal line starts: an append cut short by a crash leaves a prefix of it.
+const LINE_START = '{"v":';
 
 /**
  * Reads one journal segment line by line and hands each change set to `onChangeSet` with its
- * line number. A last line without its newline, or that does not parse, is the trace of an
- * append cut short by a crash: it was never acknowledged, so it is ignored. An unreadable line
- * anywhere else throws a {@link CorruptJournalLine}. Whatever `onChangeSet` throws stops the
- * reading and rejects the promise.
+ * line number. A last line without its newline that begins as a journal line does is the trace
+ * of an append cut short by a crash: it was never acknowledged, so it is ignored. Anything else
+ * that is not a change set (an empty segment, a line that does not parse, bytes overwritten
+ * with NULs) throws a {@link DamagedSegment}. Whatever `onChangeSet` throws stops the reading
+ * and rejects the promise.
  */
 export async function readJournalSegment(
   path: string,
   onChangeSet: (changeSet: CoreChangeSet, line: number) => void,
+  files: FileSystem = nodeFileSystem,
 ): Promise<SegmentEnd> {
   let line = 0;
-  let unreadable: { line: number; cause: unknown } | undefined;
   let torn = false;
-  await readLines(path, (text, terminated) => {
+  await readLines(path, files, (text, terminated) => {
     line += 1;
-    if (unreadable !== undefined) throw new CorruptJournalLine(unreadable.line, { cause: unreadable.cause });
     if (!terminated) {
+      if (!isTornLine(text)) throw new DamagedSegment(`its last ${text.length} characters are not the start of a change set${text.includes('\0') ? ' (they hold NUL bytes)' : ''}`);
       torn = true;
       return;
     }
@@ -267,46 +294,78 @@ export async function readJournalSegment(
     try {
       changeSet = parseJournalLine(text);
     } catch (cause) {
-      unreadable = { line, cause };
-      return;
+      throw new DamagedSegment(`line ${line} is not a change set`, { cause });
     }
     onChangeSet(changeSet, line);
   });
-  return { tornTail: torn || unreadable !== undefined };
+  if (line === 0) throw new DamagedSegment('it is empty, although a segment is never written without a change set');
+  if (torn && line === 1) throw new DamagedSegment('it holds no whole change set, although a segment is written with one');
+  return { tornTail: torn };
+}
+
+/** Whether an unterminated last line can be an append cut short: a prefix of a journal line. */
+function isTornLine(text: string): boolean {
+  if (text.includes('\0')) return false;
+  return text.length < LINE_START.length ? LINE_START.startsWith(text) : text.startsWith(LINE_START);
+}
+
+/** What reading a segment found besides its change sets. */
+export interface SegmentEnd {
+  /** Whether the last line was cut short, and so ignored. */
+  readonly tornTail: boolean;
 }
 
 /**
  * The snapshot of the data file brought up to date with its journal: every segment, in order,
  * each change set applied once (those the snapshot already holds are skipped, see
  * `ChangeReplay`), the torn last line of a segment ignored. Answers `snapshot` itself when no
- * change set applies. A damaged line, or a change set that does not follow the state before it
- * (the data file replaced without its journal, say), throws a {@link DataFileError}.
+ * change set applies. A damaged segment, a change set that does not follow the state before it
+ * (a segment missing, or the data file replaced without its journal), or the segment that the
+ * previous sandbox was writing when it stopped without releasing its lock gone while the data
+ * file does not hold its changes, throws a {@link DataFileError} naming the file.
  */
 export async function replayJournal(
   journal: Journal,
   snapshot: SandboxSnapshot | null,
+  abandoned?: LockedSegment,
+  files: FileSystem = nodeFileSystem,
 ): Promise<SandboxSnapshot | null> {
   const { dataFile, segments } = journal;
+  const startVersion = typeof snapshot?.['version'] === 'number' ? snapshot['version'] : 0;
+  if (
+    abandoned !== undefined &&
+    !segments.some((segment) => segment.number === abandoned.number) &&
+    startVersion <= abandoned.base
+  ) {
+    throw new DataFileError(
+      dataFile,
+      `the journal ${segmentPath(dataFile, abandoned.number)} is missing: the sandbox that last used the data file ${dataFile} was writing it when it stopped, and the data file does not hold its changes (it reaches version ${startVersion}, the segment starts from ${abandoned.base}). Restore that file from a backup, or ${START_AFRESH}`,
+    );
+  }
   const replay = new ChangeReplay(snapshot ?? undefined);
   let applied = 0;
   for (const segment of segments) {
     try {
-      await readJournalSegment(segment.path, (changeSet, line) => {
-        if (changeSet.base > replay.version) {
-          throw new DataFileError(
-            dataFile,
-            `line ${line} of the journal ${segment.path} continues from version ${changeSet.base}, but the data file and the journal before it reach version ${replay.version}: changes are missing, as when the data file is replaced without its journal; ${START_AFRESH}`,
-          );
-        }
-        if (replay.apply(changeSet)) applied += 1;
-      });
+      await readJournalSegment(
+        segment.path,
+        (changeSet, line) => {
+          if (changeSet.base > replay.version) {
+            throw new DataFileError(
+              dataFile,
+              `line ${line} of the journal ${segment.path} continues from version ${changeSet.base}, but the data file and the journal before it reach version ${replay.version}: changes are missing, as when a journal file is deleted or the data file is replaced without its journal; ${START_AFRESH}`,
+            );
+          }
+          if (replay.apply(changeSet)) applied += 1;
+        },
+        files,
+      );
     } catch (error) {
       if (error instanceof DataFileError) throw error;
       const problem =
-        error instanceof CorruptJournalLine
-          ? `line ${error.line} of the journal ${segment.path} is damaged`
+        error instanceof DamagedSegment
+          ? `the journal ${segment.path} is damaged: ${error.message}`
           : `cannot read the journal ${segment.path} (${error instanceof Error ? error.message : String(error)})`;
-      throw new DataFileError(dataFile, `${problem}: ${START_AFRESH}`, { cause: error });
+      throw new DataFileError(dataFile, `${problem}; ${START_AFRESH}`, { cause: error });
     }
   }
   return applied === 0 ? snapshot : replay.snapshot();

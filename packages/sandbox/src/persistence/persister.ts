@@ -1,13 +1,15 @@
-import type { CoreChangeSet, SandboxSnapshot } from '@boundbook/sandbox-core';
+import { type CoreChangeSet, type SandboxSnapshot, SNAPSHOT_FORMAT } from '@boundbook/sandbox-core';
+import type { SnapshotDatabase } from './data-file';
+import { encodeJournalLine, type Journal } from './journal';
 
 /** What a persister needs of a core: its version, its snapshot and its changes. */
 export interface PersistedCore {
   readonly version: number;
   snapshot(): SandboxSnapshot;
   takeChanges(): CoreChangeSet;
+  confirmChanges(changeSet: CoreChangeSet): void;
+  revertChanges(): void;
 }
-import type { SnapshotDatabase } from './data-file';
-import { encodeJournalLine, type Journal } from './journal';
 
 // The persister: when and how the core's changes reach the disk.
 //
@@ -41,23 +43,27 @@ export function compactAtBytes(environment: Readonly<Record<string, string | und
   return value;
 }
 
-/** How a persister keeps a journal beside the data file. */
-export interface JournalOptions {
+/** Where a persister keeps the core's state: a data file, continued by a journal. */
+export interface PersistenceTarget {
+  readonly database: SnapshotDatabase;
   readonly journal: Journal;
   /** The journal's size in bytes from which the next commit starts a compaction. */
   readonly compactAtBytes: number;
 }
 
 /**
- * Keeps a lowdb database in step with a core: {@link CorePersister.persist} resolves once the
- * core's state as of the call is on disk, and concurrent calls share one write (group commit).
+ * Keeps a data file in step with a core: {@link CorePersister.settle} resolves once every change
+ * the core made so far is on disk, and concurrent calls share one write (group commit). Without
+ * a target (a sandbox in memory) there is nothing to write: every change is durable as made, at
+ * no cost per write.
  *
- * Without a journal (the state in memory, or a test), each write hands the whole snapshot to
- * the database. With one, the data file is the snapshot and each write appends one line to
- * the journal: the change set of every request answered since the previous write
- * (`core.takeChanges()`, so the core must record its changes). A change set whose append fails
- * leads the next append, so the journal never misses a change. A new data file is written
- * whole at the first commit.
+ * The data file is the snapshot and each write appends one line to the journal: the change set
+ * of every request answered since the previous write (`core.takeChanges()`, so the core must
+ * record its changes), confirmed to the core once it is on disk. A write that fails reverts the
+ * core to what is on disk (`core.revertChanges()`): the changes of that write and of every
+ * request made since are taken back, and each of those requests is answered with the failure,
+ * so no request is acknowledged, nor shown to another, that the disk does not hold. A new data
+ * file is written whole at the first commit.
  *
  * Once the journal reaches `compactAtBytes`, a commit also takes the core's snapshot, in the
  * same synchronous step as its change set, seals the journal segment it appended to, and
@@ -69,12 +75,12 @@ export interface JournalOptions {
  */
 export class CorePersister {
   readonly #core: PersistedCore;
-  readonly #database: SnapshotDatabase;
-  readonly #journaling: JournalOptions | undefined;
+  readonly #target: PersistenceTarget | undefined;
   readonly #commit: GroupCommit;
   #savedVersion: number;
-  /** Changes taken from the core that are not on disk yet: they lead the next write. */
-  #unsaved: CoreChangeSet | undefined;
+  /** How many times the core was reverted: an answer computed before a revert cannot stand. */
+  #reverts = 0;
+  #lastFailure: unknown;
   /** Whether the data file holds a snapshot for the journal to continue. */
   #snapshotWritten: boolean;
   #compaction: Promise<void> | undefined;
@@ -82,32 +88,39 @@ export class CorePersister {
   #closing = false;
 
   /** Takes the core's current state as already saved: the core was just made from the file. */
-  constructor(core: PersistedCore, database: SnapshotDatabase, journaling?: JournalOptions) {
+  constructor(core: PersistedCore, target?: PersistenceTarget) {
     this.#core = core;
-    this.#database = database;
-    this.#journaling = journaling;
+    this.#target = target;
     this.#savedVersion = core.version;
-    this.#snapshotWritten = database.data !== null;
-    this.#compactAt = journaling?.compactAtBytes ?? Number.POSITIVE_INFINITY;
-    this.#commit = new GroupCommit(() =>
-      journaling === undefined ? this.#writeSnapshot() : this.#append(journaling),
-    );
+    this.#snapshotWritten = target?.database.data !== null;
+    this.#compactAt = target?.compactAtBytes ?? Number.POSITIVE_INFINITY;
+    this.#commit = new GroupCommit(() => this.#append());
   }
 
-  /** Whether the core has changed since the last completed write. */
+  /** Whether the core has changes that are not on disk yet. */
   get dirty(): boolean {
-    return this.#core.version !== this.#savedVersion;
+    return this.#target !== undefined && this.#core.version !== this.#savedVersion;
   }
 
-  /** Resolves once the core's state as of this call is written; at once when nothing changed. */
-  persist(): Promise<void> {
-    return this.dirty ? this.#commit.request() : Promise.resolve();
+  /** A mark to pass to {@link settle}: taken before a request is handled. */
+  mark(): number {
+    return this.#reverts;
+  }
+
+  /**
+   * Resolves once every change made so far is on disk; rejects with the write's error when it
+   * fails, or when a failed write reverted the core since `mark` (an answer computed before that
+   * may show changes that are gone).
+   */
+  async settle(mark = this.#reverts): Promise<void> {
+    if (this.dirty) await this.#commit.request();
+    if (this.#reverts !== mark) throw this.#lastFailure;
   }
 
   /** Waits for writes in flight, then writes whatever changed since. */
   async flush(): Promise<void> {
     await this.#commit.idle();
-    await this.persist();
+    await this.settle();
   }
 
   /** Resolves once no compaction runs in the background. */
@@ -116,29 +129,33 @@ export class CorePersister {
   }
 
   /**
-   * Writes what changed, then (with a journal) writes the whole state to the data file and
-   * deletes the journal's segments, as at a clean shutdown. Rejects when that fails; what the
-   * journal holds stays on disk then.
+   * Writes what changed, then writes the whole state to the data file and deletes the journal's
+   * segments, as at a clean shutdown. Rejects when that fails; what the journal holds stays on
+   * disk then.
    */
   async close(): Promise<void> {
+    await this.fold();
+    await this.#target?.journal.close();
+  }
+
+  /** Writes what changed, then the whole state to the data file, folding the journal into it. */
+  async fold(): Promise<void> {
     await this.flush();
-    const journaling = this.#journaling;
-    if (journaling === undefined) return;
+    if (this.#target === undefined) return;
     await this.compacted();
     this.#closing = true;
-    await this.#commit.request();
-    await journaling.journal.close();
+    try {
+      await this.#commit.request();
+    } finally {
+      this.#closing = false;
+    }
   }
 
-  async #writeSnapshot(): Promise<void> {
-    const version = this.#core.version;
-    this.#database.data = this.#core.snapshot();
-    await this.#database.write();
-    this.#savedVersion = version;
-  }
-
-  async #append({ journal, compactAtBytes }: JournalOptions): Promise<void> {
-    const changeSet = this.#takeChanges();
+  async #append(): Promise<void> {
+    const target = this.#target;
+    if (target === undefined) return;
+    const { journal, compactAtBytes } = target;
+    const changeSet = this.#core.takeChanges();
     const changed = changeSet.version !== changeSet.base || changeSet.changes.length > 0;
     if (!this.#snapshotWritten) {
       if (!changed) return;
@@ -148,11 +165,11 @@ export class CorePersister {
       return;
     }
     const compact = this.#closing
-      ? changed || journal.segments.length > 0
+      ? changed || journal.segments.length > 0 || this.#formatChanged()
       : this.#compaction === undefined && journal.bytes >= this.#compactAt;
     // Taken in the same synchronous step as the change set: both are of the same version.
     const snapshot = compact ? this.#core.snapshot() : undefined;
-    if (changed) await this.#saving(changeSet, journal.append(encodeJournalLine(changeSet)));
+    if (changed) await this.#saving(changeSet, journal.append(encodeJournalLine(changeSet), changeSet.base));
     if (snapshot === undefined) return;
     const compaction = this.#compact(journal, snapshot, journal.seal());
     if (this.#closing) {
@@ -173,24 +190,27 @@ export class CorePersister {
       });
   }
 
-  /** Waits for the write of `changeSet`; when it fails, the change set leads the next write. */
+  /** Whether the data file is of an earlier format than the core writes: a fold rewrites it. */
+  #formatChanged(): boolean {
+    return this.#target?.database.data?.format !== SNAPSHOT_FORMAT;
+  }
+
+  /**
+   * Waits for the write of `changeSet` and confirms it to the core; when it fails, reverts the
+   * core to what is on disk and rejects.
+   */
   async #saving(changeSet: CoreChangeSet, write: Promise<void>): Promise<void> {
     try {
       await write;
     } catch (error) {
-      this.#unsaved = changeSet;
+      this.#core.revertChanges();
+      this.#reverts += 1;
+      this.#lastFailure = error;
+      this.#savedVersion = this.#core.version;
       throw error;
     }
+    this.#core.confirmChanges(changeSet);
     this.#savedVersion = changeSet.version;
-  }
-
-  /** The core's changes since the last take, after those of a failed write. */
-  #takeChanges(): CoreChangeSet {
-    const next = this.#core.takeChanges();
-    const unsaved = this.#unsaved;
-    if (unsaved === undefined) return next;
-    this.#unsaved = undefined;
-    return { ...next, base: unsaved.base, changes: [...unsaved.changes, ...next.changes] };
   }
 
   async #compact(journal: Journal, snapshot: SandboxSnapshot, sealed: number): Promise<void> {
@@ -199,8 +219,16 @@ export class CorePersister {
   }
 
   async #writeData(snapshot: SandboxSnapshot): Promise<void> {
-    this.#database.data = snapshot;
-    await this.#database.write();
+    const { database } = this.#target!;
+    const previous = database.data;
+    database.data = snapshot;
+    try {
+      await database.write();
+    } catch (error) {
+      // The file still holds what it held.
+      database.data = previous;
+      throw error;
+    }
   }
 }
 

@@ -11,6 +11,9 @@ describe('parseCliArguments(args)', () => {
       host: '127.0.0.1',
       data: '/work/project/.boundbook/sandbox.json',
       rateLimit: undefined,
+      maxAccounts: undefined,
+      allowedHosts: [],
+      cors: [],
       quiet: false,
     });
   });
@@ -18,7 +21,23 @@ describe('parseCliArguments(args)', () => {
   it('reads every flag, in both --flag value and --flag=value forms', () => {
     expect(
       parseCliArguments(
-        ['--port=0', '--host', '0.0.0.0', '--data', 'state/db.json', '--rate-limit', '0', '--quiet'],
+        [
+          '--port=0',
+          '--host',
+          '0.0.0.0',
+          '--data',
+          'state/db.json',
+          '--rate-limit',
+          '0',
+          '--max-accounts',
+          '50',
+          '--allowed-hosts',
+          'ci-sandbox,.lan.example',
+          '--allowed-hosts=other',
+          '--cors',
+          'http://localhost:5173/',
+          '--quiet',
+        ],
         cwd,
       ),
     ).toEqual({
@@ -27,6 +46,9 @@ describe('parseCliArguments(args)', () => {
       host: '0.0.0.0',
       data: '/work/project/state/db.json',
       rateLimit: 0,
+      maxAccounts: 50,
+      allowedHosts: ['ci-sandbox', '.lan.example', 'other'],
+      cors: ['http://localhost:5173'],
       quiet: true,
     });
   });
@@ -52,6 +74,10 @@ describe('parseCliArguments(args)', () => {
     [['--data='], /--data needs a file path/],
     [['--host='], /--host needs an address/],
     [['--quiet=yes'], /--quiet/],
+    [['--max-accounts', '0'], /--max-accounts must be a whole number of 1 or more, not "0"/],
+    [['--allowed-hosts', 'a,,b'], /--allowed-hosts needs a name after it/],
+    [['--cors', 'localhost:5173'], /--cors takes an origin, such as http:\/\/localhost:5173/],
+    [['--cors', 'http://a.example/path'], /--cors takes an origin/],
   ])('throws a CliUsageError for %j', (args, message) => {
     expect(() => parseCliArguments(args, cwd)).toThrow(CliUsageError);
     expect(() => parseCliArguments(args, cwd)).toThrow(message);

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/sandbox';
 import { receiptBody } from '../support/receipt-body';
+import { failingFileSystem } from '../support/failing-files';
+import { abandonLock, canonical, readStateOnDisk } from '../support/state-on-disk';
 import { client, closeAll, openReceiver, openSandbox, openWorld } from './sandbox-world';
 
 /** A wall clock that stands still, so that only the advances move the account's clock. */
@@ -56,6 +58,7 @@ describe('deliveries across a restart on the same data file', () => {
     expect(created.statusCode).toBe(201);
     expect(receiver.received).toHaveLength(0);
 
+    await abandonLock(file);
     const restarted = await openSandbox({ data: file });
     await receiver.got(1);
     expect(JSON.parse(receiver.received[0]?.body ?? '')).toMatchObject({ event: 'receipt.created', data: JSON.parse(created.payload).data });
@@ -96,5 +99,31 @@ describe('deliveries across a restart on the same data file', () => {
       { state: 'succeeded', attempts: [{ status_code: 200 }] },
     ]);
     expect(world.receiver.received).toHaveLength(1);
+  });
+});
+
+describe('a delivery attempt whose outcome cannot be saved', () => {
+  it('is taken back with the save, and made again once the disk takes writes', async () => {
+    const { disk, files } = failingFileSystem();
+    let fail = true;
+    const world = await openWorld({ data: file, files });
+    world.receiver.reply = () => {
+      // The attempt reaches the receiver; its outcome is what the full disk loses.
+      if (fail) disk.fault = 'full';
+      return { status: 200 };
+    };
+    await world.receipt();
+    await world.receiver.got(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    fail = false;
+    disk.fault = undefined;
+    await world.receiver.got(2);
+    const [first, second] = world.receiver.received;
+    expect(second?.headers['x-svc-delivery']).toBe(first?.headers['x-svc-delivery']);
+    await world.sandbox.persister.flush();
+    const [delivery] = await world.deliveries();
+    expect(delivery).toMatchObject({ state: 'succeeded' });
+    expect(delivery?.attempts).toHaveLength(1);
+    expect(canonical(await readStateOnDisk(file))).toEqual(canonical(world.sandbox.core.snapshot()));
   });
 });

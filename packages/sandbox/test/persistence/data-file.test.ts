@@ -8,6 +8,7 @@ import {
   encodeSnapshot,
   readLines,
   SnapshotFile,
+  nodeFileSystem,
   SnapshotLineParser,
 } from '../../src/persistence/data-file';
 
@@ -178,11 +179,11 @@ describe('SnapshotLineParser', () => {
 
 const linesOf = async (): Promise<[string, boolean][]> => {
   const lines: [string, boolean][] = [];
-  await readLines(file, (text, terminated) => lines.push([text, terminated]));
+  await readLines(file, nodeFileSystem, (text, terminated) => lines.push([text, terminated]));
   return lines;
 };
 
-describe('readLines(file, onLine)', () => {
+describe('readLines(file, nodeFileSystem, onLine)', () => {
   it('hands over each line and whether a newline ended it', async () => {
     await writeFile(file, 'one\ntwo\n\nthree');
     expect(await linesOf()).toEqual([
@@ -206,13 +207,13 @@ describe('readLines(file, onLine)', () => {
   it('hands over nothing for an empty file, and rejects with ENOENT for a missing one', async () => {
     await writeFile(file, '');
     expect(await linesOf()).toEqual([]);
-    await expect(readLines(join(dir, 'missing'), () => undefined)).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(readLines(join(dir, 'missing'), nodeFileSystem, () => undefined)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it('stops at what onLine throws, and rejects with it', async () => {
     await writeFile(file, 'a\nb\nc\n');
     const seen: string[] = [];
-    const reading = readLines(file, (text) => {
+    const reading = readLines(file, nodeFileSystem, (text) => {
       seen.push(text);
       if (text === 'b') throw new Error('enough');
     });

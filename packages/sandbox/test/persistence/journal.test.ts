@@ -1,11 +1,11 @@
 import { createSandboxCore, type CoreChangeSet, type SandboxCore, type SandboxSnapshot } from '@boundbook/sandbox-core';
-import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DataFileError } from '../../src/persistence/data-file';
 import {
-  CorruptJournalLine,
+  DamagedSegment,
   encodeJournalLine,
   Journal,
   parseJournalLine,
@@ -13,6 +13,7 @@ import {
   replayJournal,
 } from '../../src/persistence/journal';
 import { receiptRequest } from '../support/receipt-body';
+import { failingFileSystem } from '../support/failing-files';
 import { canonical, journalFiles } from '../support/state-on-disk';
 
 let dir: string;
@@ -43,8 +44,8 @@ describe('Journal', () => {
     await writeFile(`${file}.journal.4`, 'old\n');
     const journal = await Journal.open(file);
     expect(await journalFiles(file)).toEqual(['sandbox.json.journal.4']);
-    await journal.append(line('a'));
-    await journal.append(line('b'));
+    await journal.append(line('a'), 0);
+    await journal.append(line('b'), 0);
     expect(await readFile(`${file}.journal.5`, 'utf8')).toBe('a\nb\n');
     expect(await readFile(`${file}.journal.4`, 'utf8')).toBe('old\n');
     expect(journal.bytes).toBe(8);
@@ -53,9 +54,9 @@ describe('Journal', () => {
 
   it('seal() ends the segment: the next append starts another; removeThrough() deletes sealed ones', async () => {
     const journal = await Journal.open(file);
-    await journal.append(line('a'));
+    await journal.append(line('a'), 0);
     expect(journal.seal()).toBe(1);
-    await journal.append(line('b'));
+    await journal.append(line('b'), 0);
     expect(await journalFiles(file)).toEqual(['sandbox.json.journal.1', 'sandbox.json.journal.2']);
     await journal.removeThrough(1);
     expect(await journalFiles(file)).toEqual(['sandbox.json.journal.2']);
@@ -67,8 +68,8 @@ describe('Journal', () => {
   it('append() throws a DataFileError when it cannot write, and the next append uses a new segment', async () => {
     const journal = await Journal.open(file);
     await mkdir(`${file}.journal.1`);
-    await expect(journal.append(line('a'))).rejects.toThrow(DataFileError);
-    await expect(journal.append(line('a'))).resolves.toBeUndefined();
+    await expect(journal.append(line('a'), 0)).rejects.toThrow(DataFileError);
+    await expect(journal.append(line('a'), 0)).resolves.toBeUndefined();
     expect(await readFile(`${file}.journal.2`, 'utf8')).toBe('a\n');
     await journal.close();
   });
@@ -152,20 +153,23 @@ describe('readJournalSegment(path, onChangeSet)', () => {
     expect(await read()).toEqual({ seen: [[2, 1], [3, 2]], tornTail: true });
   });
 
-  it('ignores a last line that does not parse', async () => {
-    await writeFile(segment, `${line(1)}{"v":3,"ba\n`);
+  it('ignores the start of a line cut short, down to its first byte', async () => {
+    await writeFile(segment, `${line(1)}{`);
     expect(await read()).toEqual({ seen: [[2, 1]], tornTail: true });
   });
 
-  it('throws a CorruptJournalLine for an unreadable line that other lines follow', async () => {
-    await writeFile(segment, `${line(1)}garbage\n${line(3)}`);
-    await expect(read()).rejects.toThrow(CorruptJournalLine);
-    await expect(read()).rejects.toMatchObject({ line: 2 });
-  });
-
-  it('reads an empty segment as no change sets', async () => {
-    await writeFile(segment, '');
-    expect(await read()).toEqual({ seen: [], tornTail: false });
+  it.each([
+    ['an empty segment', () => '', /it is empty/],
+    ['a segment holding only the start of a line', () => '{"v":2,"ba', /holds no whole change set/],
+    ['a whole last line that does not parse', () => `${line(1)}{"v":3,"ba\n`, /line 2 is not a change set/],
+    ['an unreadable line that other lines follow', () => `${line(1)}garbage\n${line(3)}`, /line 2 is not a change set/],
+    ['a segment overwritten with NUL bytes', () => '\0'.repeat(200), /are not the start of a change set \(they hold NUL bytes\)/],
+    ['lines followed by NUL bytes', () => `${line(1)}${'\0'.repeat(64)}`, /hold NUL bytes/],
+    ['a tail that is not the start of a line', () => `${line(1)}xyz`, /last 3 characters are not the start of a change set/],
+  ])('throws a DamagedSegment for %s', async (_, content, message) => {
+    await writeFile(segment, content());
+    await expect(read()).rejects.toThrow(DamagedSegment);
+    await expect(read()).rejects.toThrow(message);
   });
 });
 
@@ -236,7 +240,6 @@ describe('replayJournal(journal, snapshot)', () => {
     const snapshot = viaJson(core);
     expect(await replay(snapshot)).toBe(snapshot);
     await rm(`${file}.journal.1`);
-    await writeFile(`${file}.journal.2`, '');
     expect(await replay(null)).toBeNull();
   });
 
@@ -245,7 +248,7 @@ describe('replayJournal(journal, snapshot)', () => {
     await post(1);
     await writeFile(`${file}.journal.3`, `${line()}{oops}\n${line()}`);
     await expect(replay(null)).rejects.toThrow(DataFileError);
-    await expect(replay(null)).rejects.toThrow(`line 2 of the journal ${file}.journal.3 is damaged`);
+    await expect(replay(null)).rejects.toThrow(`the journal ${file}.journal.3 is damaged: line 2 is not a change set`);
   });
 
   it('throws a DataFileError when changes are missing between the data file and the journal', async () => {
@@ -258,5 +261,54 @@ describe('replayJournal(journal, snapshot)', () => {
     await writeFile(`${file}.journal.1`, line());
     await expect(replay(start)).rejects.toThrow(/continues from version 2, but the data file and the journal before it reach version 1/);
     expect(core.version).toBe(3);
+  });
+});
+
+describe('Journal appends that fail', () => {
+  const line = (text: string): Buffer => Buffer.from(`${text}\n`);
+
+  it('leave nothing of a first line: no segment, no temporary file, and the next append starts one', async () => {
+    const { disk, files } = failingFileSystem();
+    const journal = await Journal.open(file, files);
+    disk.fault = 'full';
+    await expect(journal.append(line('a'), 0)).rejects.toThrow(/cannot append to the journal .*journal\.1 \(ENOSPC: no space left on device/);
+    disk.fault = 'read-only';
+    await expect(journal.append(line('a'), 0)).rejects.toThrow(/EROFS/);
+    expect(await readdir(dir)).toEqual([]);
+    disk.fault = undefined;
+    await journal.append(line('b'), 0);
+    expect(await journalFiles(file)).toEqual(['sandbox.json.journal.3']);
+    await journal.close();
+  });
+
+  it('cut a segment back to its size before the line, so only acknowledged lines stay', async () => {
+    const { disk, files } = failingFileSystem();
+    const journal = await Journal.open(file, files);
+    await journal.append(line('first'), 0);
+    disk.fault = 'full';
+    await expect(journal.append(line('x'.repeat(1000)), 0)).rejects.toThrow(DataFileError);
+    expect(await readFile(`${file}.journal.1`, 'utf8')).toBe('first\n');
+    disk.fault = undefined;
+    await journal.append(line('second'), 0);
+    expect(await readFile(`${file}.journal.1`, 'utf8')).toBe('first\nsecond\n');
+    expect(journal.bytes).toBe(13);
+    await journal.close();
+  });
+});
+
+describe('replayJournal(journal, snapshot, abandoned)', () => {
+  it('throws a DataFileError when the segment a crashed sandbox was writing is gone and the data file lacks its changes', async () => {
+    const { core, post, line } = recordingCore();
+    const start = viaJson(core);
+    await post(1);
+    await writeFile(`${file}.journal.1`, line());
+    const abandoned = { number: 2, base: core.version };
+    await expect(replayJournal(await Journal.open(file), start, abandoned)).rejects.toThrow(
+      new RegExp(`the journal ${file}.journal.2 is missing: the sandbox that last used the data file`),
+    );
+    // A data file that holds the segment's changes (folded before the crash) needs nothing from it.
+    await post(2);
+    const folded = viaJson(core);
+    await expect(replayJournal(await Journal.open(file), folded, abandoned)).resolves.toBe(folded);
   });
 });

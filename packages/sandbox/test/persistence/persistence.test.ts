@@ -1,11 +1,11 @@
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DataFileError } from '../../src/persistence/data-file';
 import { createSandbox, type Sandbox } from '../../src/sandbox';
 import { injectAccount, injectGetter, injectReceipt, listReceipts } from '../support/sandbox-api';
-import { canonical, journalFiles, journalLines, readStateOnDisk } from '../support/state-on-disk';
+import { abandonLock, canonical, journalFiles, journalLines, readStateOnDisk } from '../support/state-on-disk';
 
 let dir: string;
 let file: string;
@@ -70,11 +70,11 @@ afterEach(async () => {
 });
 
 describe('a sandbox on a data file', () => {
-  it('starts fresh and writes nothing until something changes', async () => {
+  it('starts fresh and writes nothing but its lock until something changes', async () => {
     const sandbox = await open();
     expect(sandbox.fresh).toBe(true);
     await sandbox.server.inject({ method: 'GET', url: '/rest/v1/books' });
-    expect(await readdir(dirname(file))).toEqual([]);
+    expect(await readdir(dirname(file))).toEqual(['sandbox.json.lock']);
   });
 
   it('writes a new data file whole at its first change, with no journal', async () => {
@@ -139,6 +139,7 @@ describe('a sandbox on a data file', () => {
     await changeEverything(first, token);
     // The first sandbox is never stopped, as after a SIGKILL.
     opened.splice(opened.indexOf(first), 1);
+    await abandonLock(file);
     const second = await open();
     expect(second.fresh).toBe(false);
     expect(second.core.version).toBe(first.core.version);
@@ -195,6 +196,7 @@ describe('a sandbox on a data file', () => {
     const token = await injectAccount(sandbox.server);
     await injectReceipt(sandbox.server, token, 1);
     await rm(file);
+    await abandonLock(file);
     const refused = open();
     await expect(refused).rejects.toThrow(DataFileError);
     await expect(open()).rejects.toThrow(
@@ -220,5 +222,15 @@ describe('a sandbox in memory', () => {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(response.statusCode).toBe(401);
+  });
+
+  it('costs nothing per write but the change itself: no snapshot of the state, nothing to save', async () => {
+    const sandbox = await open(null);
+    const token = await injectAccount(sandbox.server);
+    const snapshot = vi.spyOn(sandbox.core, 'snapshot');
+    for (let n = 0; n < 50; n += 1) expect((await injectReceipt(sandbox.server, token, n)).status).toBe(201);
+    expect(sandbox.persister.dirty).toBe(false);
+    await sandbox.stop();
+    expect(snapshot).not.toHaveBeenCalled();
   });
 });

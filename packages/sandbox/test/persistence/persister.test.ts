@@ -38,16 +38,17 @@ async function persisted(compactAtBytes: number) {
   const journal = await Journal.open(file);
   open.push(journal);
   const core = createSandboxCore({ recordChanges: true, rateLimit: 0 });
-  const persister = new CorePersister(core, database, { journal, compactAtBytes });
+  const persister = new CorePersister(core, { database, journal, compactAtBytes });
   const { token } = core.createAccount();
-  await persister.persist();
+  await persister.settle();
   const post = async (n: number): Promise<void> => {
+    const mark = persister.mark();
     const response = await core.handle(receiptRequest(token, n));
     if (response.status !== 201) throw new Error(`POST answered ${response.status}`);
-    await persister.persist();
+    await persister.settle(mark);
   };
   const dataFile = async (): Promise<SandboxSnapshot> => JSON.parse(await readFile(file, 'utf8')) as SandboxSnapshot;
-  return { core, database, journal, persister, post, dataFile };
+  return { core, database, journal, persister, post, dataFile, token };
 }
 
 /** Holds the data file's writes until `release()`; `started` settles when one is asked for. */
@@ -143,7 +144,7 @@ describe('CorePersister with a journal', () => {
     expect(canonical(await dataFile())).toEqual(canonical(core.snapshot()));
   });
 
-  it('leads the next append with the changes of a failed one, so the journal misses none', async () => {
+  it('reverts the core when an append fails: the change is neither on disk nor in memory, and its numbers are given again', async () => {
     const { core, journal, post } = await persisted(1 << 20);
     await post(1);
     const append = journal.append.bind(journal);
@@ -151,11 +152,42 @@ describe('CorePersister with a journal', () => {
       journal.append = append;
       return Promise.reject(new DataFileError(file, 'disk full'));
     };
+    const before = core.snapshot();
     await expect(post(2)).rejects.toThrow('disk full');
+    expect(canonical(core.snapshot())).toEqual(canonical(before));
     await post(3);
     const onDisk = await readStateOnDisk(file);
-    expect((onDisk?.['receipts'] as unknown[]).length).toBe(3);
+    const receipts = onDisk?.['receipts'] as { id: number; record: number; serial_number: string }[];
+    expect(receipts.map((receipt) => [receipt.id, receipt.record])).toEqual([[1, 1], [2, 2]]);
     expect(canonical(onDisk)).toEqual(canonical(core.snapshot()));
+  });
+
+  it('rejects every request whose change the failed write took back, and every answer computed on it', async () => {
+    const { core, journal, persister, post, token } = await persisted(1 << 20);
+    await post(1);
+    let fail!: (error: Error) => void;
+    const append = journal.append.bind(journal);
+    journal.append = () =>
+      new Promise((_, reject) => {
+        journal.append = append;
+        fail = reject;
+      });
+    const mark = persister.mark();
+    const inFlight = post(2).catch((error: unknown) => error);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Made while the write of receipt 2 is in flight: its change rides on the next write.
+    const next = post(3).catch((error: unknown) => error);
+    const read = await core.handle({ method: 'GET', path: '/rest/v1/receipts', query: '', headers: { authorization: `Bearer ${token}` } });
+    expect((read.body as { meta: { total: number } }).meta.total).toBe(3);
+    const readSettled = persister.settle(mark).catch((error: unknown) => error);
+    fail(new DataFileError(file, 'disk full'));
+    expect(await inFlight).toBeInstanceOf(DataFileError);
+    expect(await next).toBeInstanceOf(DataFileError);
+    expect(await readSettled).toBeInstanceOf(DataFileError);
+    expect(core.snapshot().receipts).toHaveLength(1);
+    expect(canonical(await readStateOnDisk(file))).toEqual(canonical(core.snapshot()));
+    await post(4);
+    expect(core.snapshot().receipts.map((receipt) => receipt.id)).toEqual([1, 2]);
   });
 
   it('close() folds the journal into the data file and deletes every segment', async () => {

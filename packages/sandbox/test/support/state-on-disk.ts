@@ -1,5 +1,5 @@
 import { createSandboxCore, type SandboxSnapshot } from '@boundbook/sandbox-core';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { openDatabase } from '../../src/persistence/data-file';
 import { Journal, replayJournal } from '../../src/persistence/journal';
@@ -37,4 +37,18 @@ export async function journalLines(file: string): Promise<Record<string, unknown
     for (const line of text.split('\n').slice(0, -1)) lines.push(JSON.parse(line) as Record<string, unknown>);
   }
   return lines;
+}
+
+/** A process id no process has: Linux gives out ids below 2^22. */
+const GONE_PID = 2 ** 30;
+
+/**
+ * Makes the lock of `file` look as a process killed with SIGKILL leaves it: still there, naming
+ * a process that is gone. A sandbox made in this process and never stopped then stands for a
+ * crashed one, and the next start takes the lock over.
+ */
+export async function abandonLock(file: string): Promise<void> {
+  const lock = `${file}.lock`;
+  const record = JSON.parse(await readFile(lock, 'utf8')) as Record<string, unknown>;
+  await writeFile(lock, JSON.stringify({ ...record, pid: GONE_PID }));
 }

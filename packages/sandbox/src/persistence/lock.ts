@@ -1,0 +1,113 @@
+import { hostname } from 'node:os';
+import { DataFileError, type FileSystem, PRIVATE_FILE_MODE } from './data-file';
+
+// The lock of a data file (`NAME.lock` beside it): one sandbox per data file. Two processes on
+// one file would give out the same ids and record numbers and each lose the other's writes. The
+// lock also remembers the journal segment being written, so that a start after a crash notices
+// when that segment is gone.
+
+/** The journal segment a sandbox was writing: its number and the version its first line starts from. */
+export interface LockedSegment {
+  readonly number: number;
+  readonly base: number;
+}
+
+/** What a lock file holds. */
+interface LockRecord {
+  readonly pid: number;
+  readonly host: string;
+  readonly started_at: string;
+  readonly segment?: LockedSegment | undefined;
+}
+
+/**
+ * The lock of a data file, held by this process: {@link DataFileLock.acquire} takes it (or a
+ * lock left by a process that is gone), {@link DataFileLock.release} gives it up.
+ */
+export class DataFileLock {
+  readonly #path: string;
+  readonly #files: FileSystem;
+  readonly #record: LockRecord;
+  /** The segment the previous holder was writing when it stopped without releasing the lock. */
+  readonly abandoned: LockedSegment | undefined;
+
+  private constructor(path: string, files: FileSystem, record: LockRecord, abandoned: LockedSegment | undefined) {
+    this.#path = path;
+    this.#files = files;
+    this.#record = record;
+    this.abandoned = abandoned;
+  }
+
+  /**
+   * Takes the lock of `dataFile`. A lock held by a running process (of this machine, or of
+   * another that shares the folder) refuses with a {@link DataFileError} naming the file and the
+   * process; one whose process is gone is taken over.
+   */
+  static async acquire(dataFile: string, files: FileSystem, now: Date = new Date()): Promise<DataFileLock> {
+    const path = `${dataFile}.lock`;
+    const record: LockRecord = { pid: process.pid, host: hostname(), started_at: now.toISOString() };
+    const held = await readLock(path, files);
+    if (held !== undefined) {
+      const running = held.host !== record.host || isRunning(held.pid);
+      if (running) {
+        throw new DataFileError(
+          dataFile,
+          `the data file ${dataFile} is in use by another sandbox: process ${held.pid} on ${held.host}, started at ${held.started_at}, holds ${path}. Stop that sandbox first, or give this one another data file (--data); if no sandbox runs on it, delete ${path}.`,
+        );
+      }
+      await files.rm(path, { force: true });
+    }
+    try {
+      await files.writeFile(path, `${JSON.stringify(record)}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const reason =
+        code === 'EEXIST'
+          ? `another sandbox took ${path} at the same moment: start one sandbox per data file`
+          : `cannot write ${path} (${error instanceof Error ? error.message : String(error)}): check the permissions of its folder`;
+      throw new DataFileError(dataFile, reason, { cause: error });
+    }
+    return new DataFileLock(path, files, record, held?.segment);
+  }
+
+  /** Records the journal segment being written, replacing the lock file whole. */
+  async record(segment: LockedSegment): Promise<void> {
+    const temporary = `${this.#path}.tmp`;
+    await this.#files.writeFile(temporary, `${JSON.stringify({ ...this.#record, segment })}\n`, { mode: PRIVATE_FILE_MODE });
+    await this.#files.rename(temporary, this.#path);
+  }
+
+  /** Gives the lock up: another sandbox may open the data file. */
+  async release(): Promise<void> {
+    await this.#files.rm(this.#path, { force: true });
+  }
+}
+
+/** The lock record at `path`; `undefined` when there is none or it is unreadable (a crash while it was written). */
+async function readLock(path: string, files: FileSystem): Promise<LockRecord | undefined> {
+  let text: string;
+  try {
+    text = await files.readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const record = JSON.parse(text) as Partial<LockRecord>;
+    if (typeof record.pid === 'number' && typeof record.host === 'string') return record as LockRecord;
+  } catch {
+    // Unreadable: its process cannot be named, so it is treated as gone.
+  }
+  return { pid: 0, host: hostname(), started_at: 'an unknown time' };
+}
+
+/** Whether a process of this machine runs under `pid` (one of another user counts as running). */
+function isRunning(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
