@@ -69,9 +69,17 @@ export interface MemoryDeliveryStore extends DeliveryStore {
   readonly size: number;
 }
 
+/**
+ * A key held by the memory store, linked to the keys written just before and after it: the list
+ * runs from the oldest write to the newest, which is also expiry order, so that expired and
+ * surplus keys are dropped from its front without a walk.
+ */
 interface Entry {
+  readonly key: string;
   readonly processed: boolean;
   readonly expiresAt: number;
+  older: Entry | undefined;
+  newer: Entry | undefined;
 }
 
 /** Room past the retry schedule for the attempts' own time-outs, the sender's lag and clock drift. */
@@ -113,29 +121,49 @@ export function createMemoryDeliveryStore(options: MemoryDeliveryStoreOptions = 
   const ttlMs = (readPositiveNumber(record['ttlSeconds'], 'ttlSeconds', 'createMemoryDeliveryStore') ?? DEFAULT_DELIVERY_TTL_SECONDS) * 1000;
   const maxEntries = readPositiveNumber(record['maxEntries'], 'maxEntries', 'createMemoryDeliveryStore', true) ?? DEFAULT_MAX_ENTRIES;
   const now = readClock(record['now'], 'createMemoryDeliveryStore');
-  // Insertion order is expiry order: every write moves its id to the end with the latest expiry.
+  // The Map finds a key; the list orders keys by their last write. Every write moves its key to
+  // the newest end with the latest expiry, so the oldest end expires first. Each call touches a
+  // few entries at either end and never walks the Map: a walk from the start of a Map passes over
+  // the slots its deleted front entries leave until it is rehashed, so a store that started one
+  // per call cost O(n) per call once it dropped ids.
   const entries = new Map<string, Entry>();
+  let oldest: Entry | undefined;
+  let newest: Entry | undefined;
 
-  const sweep = (nowMs: number): void => {
-    for (const [id, entry] of entries) {
-      if (entry.expiresAt > nowMs) return;
-      entries.delete(id);
-    }
+  const remove = (entry: Entry): void => {
+    entries.delete(entry.key);
+    if (entry.older) entry.older.newer = entry.newer;
+    else oldest = entry.newer;
+    if (entry.newer) entry.newer.older = entry.older;
+    else newest = entry.older;
   };
-  const put = (id: string, processed: boolean, nowMs: number): void => {
-    entries.delete(id);
-    entries.set(id, { processed, expiresAt: nowMs + ttlMs });
-    for (const oldest of entries.keys()) {
-      if (entries.size <= maxEntries) return;
-      entries.delete(oldest);
-    }
+  const sweep = (nowMs: number): void => {
+    while (oldest !== undefined && oldest.expiresAt <= nowMs) remove(oldest);
+  };
+  const put = (key: string, processed: boolean, nowMs: number): void => {
+    const previous = entries.get(key);
+    if (previous) remove(previous);
+    const entry: Entry = { key, processed, expiresAt: nowMs + ttlMs, older: newest, newer: undefined };
+    if (newest) newest.newer = entry;
+    else oldest = entry;
+    newest = entry;
+    entries.set(key, entry);
+    if (entries.size > maxEntries) remove(oldest as Entry);
+  };
+  /**
+   * The entry of a key unless it has expired. An expired entry can outlive the sweep when the
+   * clock went back between two writes (the list is then not quite in expiry order).
+   */
+  const live = (key: string, nowMs: number): Entry | undefined => {
+    const entry = entries.get(key);
+    return entry !== undefined && entry.expiresAt > nowMs ? entry : undefined;
   };
 
   return {
     claim(deliveryId) {
       const nowMs = now();
       sweep(nowMs);
-      const entry = entries.get(deliveryId);
+      const entry = live(deliveryId, nowMs);
       if (entry) return entry.processed ? 'processed' : 'in_progress';
       put(deliveryId, false, nowMs);
       return 'claimed';
@@ -144,7 +172,8 @@ export function createMemoryDeliveryStore(options: MemoryDeliveryStoreOptions = 
       put(deliveryId, true, now());
     },
     release(deliveryId) {
-      if (entries.get(deliveryId)?.processed === false) entries.delete(deliveryId);
+      const entry = entries.get(deliveryId);
+      if (entry?.processed === false) remove(entry);
     },
     get size() {
       sweep(now());
