@@ -3,7 +3,7 @@
 // which reads a Fetch `Request` into `receive`. Each build passes its own `MatchSecret`.
 import { HEADERS, WEBHOOK_EVENT_NAMES, type WebhookEventName, type WebhookEventOf } from '@boundbook/types';
 import { type WebhookAnswer, bodyTooLarge, methodNotAllowed, unreadableBody, webhookAnswer } from './answers';
-import { readRequestBody } from './body';
+import { exceedsBytes, readRequestBody } from './body';
 import { type DeliveryClaim, type DeliveryStore, createMemoryDeliveryStore } from './dedup';
 import { MESSAGE_PREFIX, WebhookVerificationError, describeValue, isMisuseError, misuseError } from './errors';
 import { type UnknownWebhookEvent, type VerifiedDelivery, type WebhookHeaders, readHeadersArgument, verifyDelivery } from './events';
@@ -47,7 +47,11 @@ export interface WebhookHandlerOptions {
   readonly toleranceSeconds?: number | undefined;
   /** The clock, in epoch milliseconds; `Date.now` by default. */
   readonly now?: (() => number) | undefined;
-  /** Largest body read, in bytes; a larger one is answered 413. 1 MiB by default. */
+  /**
+   * Largest body, in bytes (text in UTF-8), however it comes: read from the request or given to
+   * `receive` already read. A larger one is answered 413 before its signature is computed. 1 MiB
+   * by default.
+   */
   readonly maxBodyBytes?: number | undefined;
   /** Told of every error answered with a 500; `console.error` by default. */
   readonly onError?: ((error: unknown, info: WebhookErrorInfo) => void) | undefined;
@@ -68,7 +72,7 @@ export interface WebhookHandler {
   readonly handle: (request: Request) => Promise<Response>;
   /**
    * Answers a delivery given as raw body and headers, for any other framework (and the
-   * adapters): verifies, deduplicates, routes. Never rejects.
+   * adapters): 413 past `maxBodyBytes`, otherwise verifies, deduplicates, routes. Never rejects.
    */
   readonly receive: (delivery: WebhookDelivery) => Promise<WebhookAnswer>;
   /** Largest body the adapters read, in bytes. */
@@ -149,6 +153,8 @@ function createReceive(matchSecret: MatchSecret, settings: HandlerSettings): (de
     let verified: VerifiedDelivery;
     try {
       const payload = readPayload(delivery?.payload, 'receive');
+      // A body a parser already read is measured here, before it costs an HMAC.
+      if (exceedsBytes(payload, settings.maxBodyBytes)) return bodyTooLarge(settings.maxBodyBytes);
       verified = await verifyDelivery(matchSecret, settings.secrets, payload, readHeadersArgument(delivery.headers, 'receive'), settings.verify);
     } catch (error) {
       if (error instanceof WebhookVerificationError) return webhookAnswer(error.reason as WebhookAnswer['outcome'], error.message);

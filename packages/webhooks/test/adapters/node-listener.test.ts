@@ -92,6 +92,29 @@ describe('toNodeListener(webhooks) on a node:http server', () => {
     }
   });
 
+  it('answers 413 to a raw body a framework already read (Buffer or string) past maxBodyBytes', async () => {
+    const record = recorder();
+    const listener = toNodeListener(createWebhookHandler({ secret: SECRET, on: { 'receipt.created': record.handler('created') }, maxBodyBytes: 100 }));
+    const server = createServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const raw = Buffer.concat(chunks);
+      Object.assign(request, { body: request.headers['x-as'] === 'text' ? raw.toString('utf8') : raw });
+      await listener(request, response);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const delivery = signedDelivery(EVENT_EXAMPLES['receipt.created']);
+      await expect(send(url, delivery)).resolves.toMatchObject({ status: 413, body: { outcome: 'body_too_large' } });
+      await expect(send(url, { ...delivery, headers: { ...delivery.headers, 'x-as': 'text' } })).resolves.toMatchObject({ status: 413, body: { outcome: 'body_too_large' } });
+      expect(record.calls).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
   it('answers 500 saying to pass the raw body when a framework parsed it first (a Next.js pages API route)', async () => {
     const record = recorder();
     const listener = toNodeListener(createWebhookHandler({ secret: SECRET, on: {}, onError: record.onError }));
