@@ -8,7 +8,7 @@ import { type DeliveryClaim, type DeliveryStore, createMemoryDeliveryStore } fro
 import { MESSAGE_PREFIX, WebhookVerificationError, describeValue, isMisuseError, misuseError } from './errors';
 import { type UnknownWebhookEvent, type VerifiedDelivery, type WebhookHeaders, readHeadersArgument, verifyDelivery } from './events';
 import { type VerifyOptions, readFunction, readOptionsObject, readPositiveNumber, readVerifyOptions } from './options';
-import { type MatchSecret, type WebhookPayload, type WebhookSecret, readPayload, readSecrets } from './signature';
+import { type MatchSecret, type WebhookPayload, type WebhookSecret, readEndpointSecrets, readPayload } from './signature';
 
 /** What a handler learns about the delivery beside its event. */
 export interface WebhookContext {
@@ -32,8 +32,17 @@ export interface WebhookErrorInfo {
 
 /** Options of `createWebhookHandler`. An option given as `undefined` is an option not given. */
 export interface WebhookHandlerOptions {
-  /** The endpoint's signing secret, or several while rotating (`[newSecret, oldSecret]`). */
-  readonly secret: WebhookSecret;
+  /**
+   * The endpoint's signing secret exactly as the service showed it (`whsec_...`, prefix
+   * included), or several while rotating (`[newSecret, oldSecret]`); a secret without the prefix
+   * throws a `TypeError` here. A receiver that learns its secret only once it runs (from
+   * `webhooks.create`, or a secret manager) gives a function instead: it is called at the first
+   * delivery, and the secret it gives (or its promise resolves to) is checked and kept. Until it
+   * gives one, each delivery waits for it; one that throws, rejects or gives no valid secret is
+   * answered 500 `setup_error` (the service retries it) and the function is called again at the
+   * next delivery.
+   */
+  readonly secret: WebhookSecret | (() => WebhookSecret | Promise<WebhookSecret>);
   /**
    * Handlers by event name. An event without a handler is acknowledged (200, `ignored`); `ping`
    * is answered without one. A handler that throws gives 500, so the sender retries.
@@ -81,7 +90,8 @@ export interface WebhookHandler {
 
 /** `createWebhookHandler`'s options, checked, with their defaults. */
 interface HandlerSettings {
-  readonly secrets: readonly string[];
+  /** The secrets to verify with, known at once or given by the `secret` function. */
+  readonly secrets: () => readonly string[] | Promise<readonly string[]>;
   readonly on: WebhookEventHandlers;
   readonly onUnknownEvent: WebhookHandlerOptions['onUnknownEvent'];
   readonly store: DeliveryStore | undefined;
@@ -155,7 +165,8 @@ function createReceive(matchSecret: MatchSecret, settings: HandlerSettings): (de
       const payload = readPayload(delivery?.payload, 'receive');
       // A body a parser already read is measured here, before it costs an HMAC.
       if (exceedsBytes(payload, settings.maxBodyBytes)) return bodyTooLarge(settings.maxBodyBytes);
-      verified = await verifyDelivery(matchSecret, settings.secrets, payload, readHeadersArgument(delivery.headers, 'receive'), settings.verify);
+      const headers = readHeadersArgument(delivery.headers, 'receive');
+      verified = await verifyDelivery(matchSecret, await settings.secrets(), payload, headers, settings.verify);
     } catch (error) {
       if (error instanceof WebhookVerificationError) return webhookAnswer(error.reason as WebhookAnswer['outcome'], error.message);
       return fail('setup_error', error, { deliveryId: undefined, event: undefined });
@@ -210,13 +221,45 @@ function readHandlerOptions(options: unknown): HandlerSettings {
   const verify = readVerifyOptions(record, CALLER);
   const store = record['store'];
   return {
-    secrets: readSecrets(record['secret'], CALLER),
+    secrets: readSecretOption(record['secret']),
     on: readEventHandlers(record['on']),
     onUnknownEvent: readFunction(record['onUnknownEvent'], 'onUnknownEvent', CALLER) as HandlerSettings['onUnknownEvent'],
     store: store === undefined ? createMemoryDeliveryStore({ now: verify.now }) : store === false ? undefined : readStore(store),
     verify,
     maxBodyBytes: readPositiveNumber(record['maxBodyBytes'], 'maxBodyBytes', CALLER, true) ?? DEFAULT_MAX_BODY_BYTES,
     onError: (readFunction(record['onError'], 'onError', CALLER) as HandlerSettings['onError'] | undefined) ?? reportToConsole,
+  };
+}
+
+/**
+ * The `secret` option as a function giving the secrets to verify with. Secrets given as they
+ * are, are checked here, at setup. A function is called at the first delivery, and its secrets
+ * checked then and kept; until it gives valid ones, the next delivery calls it again, and
+ * deliveries that come while it runs wait for the same call.
+ */
+function readSecretOption(secret: unknown): HandlerSettings['secrets'] {
+  if (typeof secret !== 'function') {
+    const secrets = readEndpointSecrets(secret, CALLER, 'secret', ', or a function giving them once they are known');
+    return () => secrets;
+  }
+  let secrets: readonly string[] | undefined;
+  let pending: Promise<readonly string[]> | undefined;
+  const load = async (): Promise<readonly string[]> => {
+    const value: unknown = await (secret as () => unknown)();
+    secrets = readEndpointSecrets(value, CALLER, 'the value of the secret function');
+    return secrets;
+  };
+  return () => {
+    if (secrets !== undefined) return secrets;
+    if (pending === undefined) {
+      const loading = load();
+      pending = loading;
+      // A failed call is not kept: the next delivery calls the function again.
+      loading.catch(() => {
+        pending = undefined;
+      });
+    }
+    return pending;
   };
 }
 
