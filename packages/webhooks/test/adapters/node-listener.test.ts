@@ -83,7 +83,8 @@ describe('toNodeListener(webhooks) on a node:http server', () => {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
       const asBuffer = signedDelivery(EVENT_EXAMPLES['receipt.created']);
       await expect(send(url, asBuffer)).resolves.toMatchObject({ status: 200 });
-      const asText = signedDelivery(EVENT_EXAMPLES['receipt.created']);
+      // Another event: the same body again would be a duplicate.
+      const asText = signedDelivery({ ...EVENT_EXAMPLES['receipt.created'], timestamp: '2025-03-14T15:04:05.001Z' });
       await expect(send(url, { ...asText, headers: { ...asText.headers, 'x-as': 'text' } })).resolves.toMatchObject({ status: 200 });
       expect(record.calls).toHaveLength(2);
     } finally {

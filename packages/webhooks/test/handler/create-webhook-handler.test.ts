@@ -46,8 +46,8 @@ describe.each(BUILDS)('createWebhookHandler(options) on the $name', ({ api: { cr
   });
 
   it.each([
-    ['options that are missing', undefined, 'options must be an object ({ secret, on, onUnknownEvent, store, toleranceSeconds, now, maxBodyBytes, onError }); got undefined'],
-    ['a misspelt option', { secret: SECRET, on: {}, handlers: {} }, 'unknown option "handlers"; the options are secret, on, onUnknownEvent, store, toleranceSeconds, now, maxBodyBytes, onError'],
+    ['options that are missing', undefined, 'options must be an object ({ secret, on, onUnknownEvent, store, deduplicateBy, toleranceSeconds, now, maxBodyBytes, onError }); got undefined'],
+    ['a misspelt option', { secret: SECRET, on: {}, handlers: {} }, 'unknown option "handlers"; the options are secret, on, onUnknownEvent, store, deduplicateBy, toleranceSeconds, now, maxBodyBytes, onError'],
     ['no secret', { on: {} }, "secret must be the endpoint's signing secret (a non-empty string, \"whsec_...\"), or a non-empty array of them while rotating, or a function giving them once they are known; got undefined"],
     ['a secret without its whsec_ prefix', { secret: SECRET.slice('whsec_'.length), on: {} }, `${NO_PREFIX} a string that is not "whsec_" followed by the secret`],
     ['the whsec_ prefix alone', { secret: 'whsec_', on: {} }, `${NO_PREFIX} a string that is not "whsec_" followed by the secret`],
@@ -60,6 +60,7 @@ describe.each(BUILDS)('createWebhookHandler(options) on the $name', ({ api: { cr
     ['an onError that is not a function', { secret: SECRET, on: {}, onError: null }, 'onError must be a function; got null'],
     ['a store without release', { secret: SECRET, on: {}, store: { claim() {}, commit() {} } }, 'store must be a DeliveryStore (claim, commit and release) or false; got an object without them all'],
     ['a store of true', { secret: SECRET, on: {}, store: true }, 'store must be a DeliveryStore (claim, commit and release) or false; got a boolean without them all'],
+    ['a deduplicateBy of another kind', { secret: SECRET, on: {}, deduplicateBy: 'X-SVC-Delivery' }, "deduplicateBy must be 'body' (the default) or 'delivery-id'; got a string"],
     ['a fractional body limit', { secret: SECRET, on: {}, maxBodyBytes: 10.5 }, 'maxBodyBytes must be a positive whole number; got a number'],
     ['a tolerance of zero', { secret: SECRET, on: {}, toleranceSeconds: 0 }, 'toleranceSeconds must be a positive number; got a number'],
     ['a clock that is not a function', { secret: SECRET, on: {}, now: 1 }, 'now must be a function returning epoch milliseconds, like Date.now; got a number'],
