@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The packages as a consumer gets them: packs each one as it would be published, installs the
 // tarballs into a new project outside the workspace, and uses them there from ESM and CommonJS,
-// through the web build of @boundbook/webhooks, under tsc, and through the boundbook-sandbox CLI.
+// through the web build of @boundbook/webhooks (its conditions and its /web subpath), under tsc,
+// and through the boundbook-sandbox CLI.
 // Expects the packages built (`pnpm build`). Keeps the temporary folder when a step fails.
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -119,6 +120,8 @@ try {
   run('node', ['smoke.cjs']);
   step('Importing and requiring the web build of @boundbook/webhooks (browser condition)');
   run('node', ['--conditions=browser', 'web.mjs']);
+  step('Importing and requiring @boundbook/webhooks/web (no condition)');
+  run('node', ['web-subpath.mjs']);
   step('Type-checking a consumer as ESM and CommonJS (tsc, module node16)');
   run('node', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.node16.json']);
   step('Type-checking a consumer with a bundler (tsc, moduleResolution bundler, browser condition)');

@@ -7,6 +7,7 @@ import { createSandboxCore, type SandboxResponse } from '@boundbook/sandbox-core
 import { BoundBook, NotFoundError, type CreatedWebhook, type Receipts } from '@boundbook/sdk';
 import { RECEIPT_STATUSES, type Receipt, type WebhookEvent, type WebhookEventOf } from '@boundbook/types';
 import { constructEvent, createWebhookHandler, signPayload, verifySignature } from '@boundbook/webhooks';
+import * as webhooksWeb from '@boundbook/webhooks/web';
 import type { HttpHandler } from 'msw';
 
 export function describe(event: WebhookEvent): string {
@@ -45,7 +46,9 @@ export async function consume(): Promise<void> {
     on: { 'receipt.disposed': (disposed) => console.log(disposed.data.disposition?.disposed_to) },
   });
   const answer: Response = await webhooks.handle(new Request('https://hooks.example.test/in', { method: 'POST', body: '{}' }));
-  console.log(valid, created, answer.status, describe(event));
+  const webWebhooks: ReturnType<typeof createWebhookHandler> = webhooksWeb.createWebhookHandler({ secret: () => Promise.resolve(secret), on: {}, deduplicateBy: 'body' });
+  const webAnswer: Response = await webWebhooks.handle(new Request('https://hooks.example.test/in', { method: 'POST', body: '{}' }));
+  console.log(valid, created, answer.status, webAnswer.status, describe(event));
 
   const core = createSandboxCore({ now: () => 0, rateLimit: 0 });
   const books: SandboxResponse = await core.handle({ method: 'GET', path: '/rest/v1/books', query: '', headers: {} });
@@ -60,12 +63,14 @@ export async function consume(): Promise<void> {
   new BoundBook({ timeout: '5s' });
   // @ts-expect-error: signPayload resolves to the signature's text
   const signature: number = await signPayload(secret, '{}');
+  // @ts-expect-error: the web build's signPayload resolves to the signature's text too
+  const webSignature: number = await webhooksWeb.signPayload(secret, '{}');
   // @ts-expect-error: the core's request needs its method
   await core.handle({ path: '/rest/v1/books', query: '', headers: {} });
   // @ts-expect-error: the sandbox's port is a number
   await startSandbox({ port: '4010' });
   // @ts-expect-error: the mock needs the API's base URL
   createMockBoundBook({});
-  console.log(sold, signature);
+  console.log(sold, signature, webSignature);
   await running.stop();
 }

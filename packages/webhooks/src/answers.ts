@@ -6,8 +6,9 @@ import type { WebhookVerificationReason } from './errors';
 /**
  * What became of a request:
  *
- * - 200: `processed` (a handler ran, or the built-in ping answer), `duplicate` (an earlier
- *   attempt of the delivery was processed), `ignored` (no handler for the event: acknowledged);
+ * - 200: `processed` (a handler ran, or the built-in ping answer), `duplicate` (the delivery was
+ *   processed before: a retry, or a replay under another id), `ignored` (no handler for the
+ *   event: acknowledged);
  * - 401: `missing_signature`, `malformed_signature`, `signature_mismatch`;
  * - 400: `invalid_json`, `event_mismatch`, `timestamp_out_of_tolerance`, `missing_delivery_id`,
  *   `unreadable_body`;

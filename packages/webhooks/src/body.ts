@@ -1,6 +1,7 @@
-// Reading a request's raw body, up to a limit: from a Fetch `Request` (the handler's `handle`) and
-// from a Node request stream (the Node adapters). Both stop as soon as the body is known to be too
-// large, from `Content-Length` or while reading, so a large body is never held in memory.
+// A request's raw body, up to a limit: read from a Fetch `Request` (the handler's `handle`) or from
+// a Node request stream (the Node adapters), or measured when a body parser has already read it.
+// Reading stops as soon as the body is known to be too large, from `Content-Length` or while
+// reading, so a large body is never held in memory; one already read is refused before its HMAC.
 
 /** The part of Node's `http.IncomingMessage` (and Express's request) that the adapters use. */
 export interface NodeRequestLike {
@@ -82,6 +83,35 @@ export function readNodeBody(request: NodeRequestLike, maxBytes: number): Promis
     request.on('end', onEnd);
     request.on('error', onError);
   });
+}
+
+/**
+ * Whether a body given whole (to `receive`, or read by `express.raw()` or `express.text()`) is
+ * longer than `maxBytes` once encoded: text is signed as UTF-8, so it is measured in UTF-8 bytes,
+ * counted without encoding it.
+ */
+export function exceedsBytes(payload: string | Uint8Array, maxBytes: number): boolean {
+  if (typeof payload !== 'string') return payload.byteLength > maxBytes;
+  // Each UTF-16 code unit is one to three UTF-8 bytes: most texts are decided by their length.
+  if (payload.length > maxBytes) return true;
+  if (payload.length * 3 <= maxBytes) return false;
+  let bytes = 0;
+  for (let index = 0; index < payload.length; index += 1) {
+    const unit = payload.charCodeAt(index);
+    if (unit < 0x80) bytes += 1;
+    else if (unit < 0x800) bytes += 2;
+    else if (unit >= 0xd800 && unit < 0xdc00 && isLowSurrogate(payload.charCodeAt(index + 1))) {
+      // A surrogate pair is one code point of four bytes.
+      bytes += 4;
+      index += 1;
+    } else bytes += 3; // the rest of the BMP, and a lone surrogate, encoded as U+FFFD
+    if (bytes > maxBytes) return true;
+  }
+  return false;
+}
+
+function isLowSurrogate(unit: number): boolean {
+  return unit >= 0xdc00 && unit < 0xe000;
 }
 
 /** The body length a `Content-Length` header declares, or `undefined` when it declares none. */

@@ -2,10 +2,10 @@
 // unauthenticated body (the signature header's presence and form, the signature, then the JSON,
 // `X-SVC-Event` and the timestamp). `constructEvent` and the handler's `receive` both go through
 // `verifyDelivery`; they differ only in what they do with an event this version does not know.
-import { HEADERS, SECRET_PREFIX, WEBHOOK_EVENT_NAMES, WEBHOOK_RETRY_DELAYS_SECONDS, type WebhookEvent } from '@boundbook/types';
+import { HEADERS, WEBHOOK_EVENT_NAMES, WEBHOOK_RETRY_DELAYS_SECONDS, type WebhookEvent } from '@boundbook/types';
 import { WebhookVerificationError, describeValue, misuseError } from './errors';
 import { type VerifyOptions, readOptionsObject, readVerifyOptions } from './options';
-import { type MatchSecret, type WebhookSecret, readPayload, readSecrets, readSignatureHex } from './signature';
+import { type MatchSecret, type WebhookSecret, readEndpointSecrets, readPayload, readSignatureHex } from './signature';
 
 /**
  * Request headers as a Fetch `Headers` object or a plain record such as Node's
@@ -27,7 +27,7 @@ export interface UnknownWebhookEvent {
 
 /** Options of `constructEvent`. An option given as `undefined` is an option not given. */
 export interface ConstructEventOptions {
-  /** The endpoint's signing secret, or several while rotating. */
+  /** The endpoint's signing secret, or several while rotating; one without its `whsec_` prefix is refused with a `TypeError`. */
   readonly secret: WebhookSecret;
   /**
    * Refuse an event whose `timestamp` is further than this many seconds from now. Off by
@@ -58,7 +58,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 /** `constructEvent` over a build's `matchSecret`: an event this version does not know is refused (`unknown_event`). */
 export async function constructEventWith(matchSecret: MatchSecret, payload: unknown, headers: unknown, options: unknown): Promise<WebhookEvent> {
   const record = readOptionsObject(options, CONSTRUCT_EVENT_OPTIONS, 'constructEvent');
-  const secrets = readSecrets(record['secret'], 'constructEvent');
+  const secrets = readEndpointSecrets(record['secret'], 'constructEvent');
   const verifyOptions = readVerifyOptions(record, 'constructEvent');
   const bytes = readPayload(payload, 'constructEvent');
   const delivery = await verifyDelivery(matchSecret, secrets, bytes, readHeadersArgument(headers, 'constructEvent'), verifyOptions);
@@ -99,7 +99,7 @@ export async function verifyDelivery(
     );
   }
   const secretIndex = await matchSecret(secrets, payload, digestHex);
-  if (secretIndex < 0) throw mismatch(secrets);
+  if (secretIndex < 0) throw mismatch();
 
   const event = parseEventBody(payload);
   const eventHeader = readHeader(headers, HEADERS.event);
@@ -189,12 +189,9 @@ function checkTolerance(timestamp: string, toleranceSeconds: number, nowMs: numb
   }
 }
 
-function mismatch(secrets: readonly string[]): WebhookVerificationError {
-  const hint = secrets.some((secret) => secret.startsWith(SECRET_PREFIX))
-    ? ''
-    : ` No secret given starts with "${SECRET_PREFIX}": use the secret exactly as shown when the endpoint was created, prefix included.`;
+function mismatch(): WebhookVerificationError {
   return new WebhookVerificationError(
     'signature_mismatch',
-    `the signature does not match the body: pass the raw request body (the exact bytes received, not a parsed and re-serialised object) and the endpoint's signing secret.${hint}`,
+    "the signature does not match the body: pass the raw request body (the exact bytes received, not a parsed and re-serialised object) and the endpoint's signing secret.",
   );
 }

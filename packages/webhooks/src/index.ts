@@ -1,9 +1,10 @@
 // The Node build (export condition `node`): HMAC with node:crypto's createHmac, comparison with
-// timingSafeEqual. It exports the shared list and its own four functions that sign or verify;
+// timingSafeEqual, and the SHA-256 digests deliveries are deduplicated on with createHash. It exports the shared list and its own four functions that sign or verify;
 // the web build (src/web.ts) exports the same names with the same behaviour over Web Crypto.
 import { Buffer } from 'node:buffer';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { SIGNATURE_PREFIX, type WebhookEvent } from '@boundbook/types';
+import type { Sha256Hex } from './dedup';
 import { type ConstructEventOptions, type WebhookHeaders, constructEventWith } from './events';
 import { type WebhookHandler, type WebhookHandlerOptions, createWebhookHandlerWith } from './handler';
 import { type MatchSecret, type WebhookPayload, type WebhookSecret, readPayload, readSecret, verifySignatureWith } from './signature';
@@ -72,8 +73,9 @@ export async function constructEvent(payload: WebhookPayload, headers: WebhookHe
 }
 
 /**
- * A webhook receiver: verifies each delivery, deduplicates it on `X-SVC-Delivery`, calls the
- * handler of its event and answers (`WebhookOutcome` lists the answers). A mistake in the
+ * A webhook receiver: verifies each delivery, deduplicates it on the digest of its body (so a
+ * retry, or a replay under a new `X-SVC-Delivery`, runs no handler twice), calls the handler of
+ * its event and answers (`WebhookOutcome` lists the answers). A mistake in the
  * options throws a `TypeError` here, at setup. `handle` serves Fetch runtimes, `toNodeListener`,
  * `toExpressMiddleware` and `toFastifyPlugin` Node frameworks, and `receive` any other.
  *
@@ -89,11 +91,12 @@ export async function constructEvent(payload: WebhookPayload, headers: WebhookHe
  * const headers = { 'x-svc-signature': await signPayload('whsec_test_3f9a1c7e5b2d4f6a', payload), 'x-svc-delivery': 'c0b5e1a2-7d4f-4e8a-9b3c-2f6d8e1a4b7c' };
  * (await webhooks.receive({ payload, headers })).status; // 200, having logged 'c0b5e1a2-... Webhook test ping.'
  * (await webhooks.receive({ payload, headers })).outcome; // 'duplicate': a retry of the delivery is not handled twice
+ * (await webhooks.receive({ payload, headers: { ...headers, 'x-svc-delivery': 'another-id' } })).outcome; // 'duplicate' too: the same signed body
  * (await webhooks.receive({ payload: `${payload} `, headers })).status; // 401: the body is not the one signed
  * ```
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
-  return createWebhookHandlerWith(matchSecret, options);
+  return createWebhookHandlerWith(matchSecret, sha256Hex, options);
 }
 
 /**
@@ -110,3 +113,6 @@ const matchSecret: MatchSecret = (secrets, payload, digestHex) => {
   }
   return -1;
 };
+
+/** `Sha256Hex` on node:crypto: the key the handler deduplicates a delivery on. */
+const sha256Hex: Sha256Hex = (payload) => createHash('sha256').update(payload).digest('hex');

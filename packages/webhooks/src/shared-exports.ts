@@ -22,9 +22,9 @@ export type {
 } from './handler';
 export type { WebhookAnswer, WebhookOutcome } from './answers';
 
-// Deduplication on X-SVC-Delivery.
+// Deduplication of deliveries, on the digest of their body by default.
 export { DEFAULT_DELIVERY_TTL_SECONDS, createMemoryDeliveryStore } from './dedup';
-export type { DeliveryClaim, DeliveryStore, MemoryDeliveryStore, MemoryDeliveryStoreOptions } from './dedup';
+export type { DeduplicateBy, DeliveryClaim, DeliveryStore, MemoryDeliveryStore, MemoryDeliveryStoreOptions } from './dedup';
 
 // Adapters for Node frameworks (Fetch runtimes use `handler.handle` directly).
 export { toExpressMiddleware, toFastifyPlugin, toNodeListener } from './adapters';

@@ -1,7 +1,7 @@
 // X-SVC-Signature as both builds read it: the arguments (raw body, secrets), the header's form,
 // and `verifySignature` over a build's HMAC. Each build brings only `MatchSecret` (node:crypto
 // or Web Crypto); everything above the digest is shared, so the builds cannot drift apart.
-import { SIGNATURE_PREFIX } from '@boundbook/types';
+import { SECRET_PREFIX, SIGNATURE_PREFIX } from '@boundbook/types';
 import { describeValue, misuseError } from './errors';
 
 /**
@@ -65,14 +65,30 @@ export function readPayload(payload: unknown, caller: string): string | Uint8Arr
   );
 }
 
-/** The secrets to try, in order: a non-empty string, or a non-empty array of non-empty strings. */
-export function readSecrets(secret: unknown, caller: string): readonly string[] {
+/**
+ * The secrets to try, in order: a non-empty string, or a non-empty array of non-empty strings.
+ * `name` is what the message calls the value; `otherForm` names another form the caller takes.
+ */
+export function readSecrets(secret: unknown, caller: string, name = 'secret', otherForm = ''): readonly string[] {
   if (typeof secret === 'string' && secret !== '') return [secret];
   if (Array.isArray(secret) && secret.length > 0 && secret.every((item) => typeof item === 'string' && item !== '')) {
     return secret as readonly string[];
   }
   throw misuseError(
-    `${caller}: secret must be the endpoint's signing secret (a non-empty string, "whsec_..."), or a non-empty array of them while rotating; got ${describeValue(secret)}`,
+    `${caller}: ${name} must be the endpoint's signing secret (a non-empty string, "whsec_..."), or a non-empty array of them while rotating${otherForm}; got ${describeValue(secret)}`,
+  );
+}
+
+/**
+ * The secrets of an endpoint of the service, as `readSecrets`, each of which must start with
+ * `whsec_`: the service's secrets all do, and the prefix is part of the HMAC key, so a secret
+ * copied without it would fail every delivery with `signature_mismatch`. Refused at once instead.
+ */
+export function readEndpointSecrets(secret: unknown, caller: string, name = 'secret', otherForm = ''): readonly string[] {
+  const secrets = readSecrets(secret, caller, name, otherForm);
+  if (secrets.every((item) => item.startsWith(SECRET_PREFIX) && item.length > SECRET_PREFIX.length)) return secrets;
+  throw misuseError(
+    `${caller}: ${name} must be the endpoint's signing secret exactly as the service showed it when the endpoint was created, "${SECRET_PREFIX}" prefix included; got ${secrets.length === 1 ? 'a string' : 'an array holding a string'} that is not "${SECRET_PREFIX}" followed by the secret`,
   );
 }
 

@@ -1,7 +1,8 @@
-// HMAC-SHA256 for the web build, on Web Crypto alone (no node: import): the keys, kept between
-// calls; the digest as hex; and the comparison of digests in constant time, written here since
-// Web Crypto offers none of its own (`crypto.subtle.verify` does not promise constant time
-// everywhere).
+// HMAC-SHA256 and SHA-256 for the web build, on Web Crypto alone (no node: import): the keys,
+// kept between calls; digests as hex; and the comparison of digests in constant time, written
+// here since Web Crypto offers none of its own (`crypto.subtle.verify` does not promise constant
+// time everywhere).
+import type { Sha256Hex } from './dedup';
 import type { MatchSecret } from './signature';
 
 /** Keys kept: enough for a receiver's secrets during a rotation, small enough to never grow. */
@@ -28,6 +29,9 @@ export const matchWebSecret: MatchSecret = async (secrets, payload, digestHex) =
 export async function hmacHex(secret: string, payload: string | Uint8Array): Promise<string> {
   return bytesToHex(new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), toByteSource(payload))));
 }
+
+/** `Sha256Hex` on Web Crypto: the key the handler deduplicates a delivery on. */
+export const sha256Hex: Sha256Hex = async (payload) => bytesToHex(new Uint8Array(await crypto.subtle.digest('SHA-256', toByteSource(payload))));
 
 /**
  * The HMAC-SHA256 signing key of a secret (its UTF-8 bytes, `whsec_` included). Importing a key

@@ -1,12 +1,12 @@
 // The web build (export conditions `browser`, `worker`, `edge-light`, `deno` and the default):
-// HMAC with Web Crypto, comparison in constant time in JS, no node: import. It exports the shared
+// HMAC and SHA-256 with Web Crypto, comparison in constant time in JS, no node: import. It exports the shared
 // list and its own four functions that sign or verify; the Node build (src/index.ts) exports the
 // same names with the same behaviour over node:crypto.
 import { SIGNATURE_PREFIX, type WebhookEvent } from '@boundbook/types';
 import { type ConstructEventOptions, type WebhookHeaders, constructEventWith } from './events';
 import { type WebhookHandler, type WebhookHandlerOptions, createWebhookHandlerWith } from './handler';
 import { type WebhookPayload, type WebhookSecret, readPayload, readSecret, verifySignatureWith } from './signature';
-import { hmacHex, matchWebSecret } from './web-crypto';
+import { hmacHex, matchWebSecret, sha256Hex } from './web-crypto';
 
 export * from './shared-exports';
 
@@ -75,7 +75,7 @@ export async function constructEvent(payload: WebhookPayload, headers: WebhookHe
 
 /**
  * A webhook receiver for Fetch runtimes and the rest: it verifies each delivery, deduplicates it
- * on `X-SVC-Delivery`, calls the handler of its event and answers as `WebhookOutcome` lists.
+ * on the digest of its body, calls the handler of its event and answers as `WebhookOutcome` lists.
  * Options are checked here: a mistake throws a `TypeError` at setup, not at the first delivery.
  *
  * @example
@@ -95,5 +95,5 @@ export async function constructEvent(payload: WebhookPayload, headers: WebhookHe
  * ```
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): WebhookHandler {
-  return createWebhookHandlerWith(matchWebSecret, options);
+  return createWebhookHandlerWith(matchWebSecret, sha256Hex, options);
 }

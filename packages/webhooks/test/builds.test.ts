@@ -32,6 +32,32 @@ function reachable(entry: string): { files: Set<string>; specifiers: Set<string>
   return { files, specifiers };
 }
 
+const PACKAGE = fileURLToPath(new URL('../', import.meta.url));
+const readJson = (path: string) => JSON.parse(readFileSync(`${PACKAGE}${path}`, 'utf8'));
+
+describe('the package\'s entry points', () => {
+  const manifest = readJson('package.json');
+  const webFiles = { import: { types: './dist/web.d.ts', default: './dist/web.js' }, require: { types: './dist/web.d.cts', default: './dist/web.cjs' } };
+
+  it('gives the web build to the browser, worker, edge-light and deno conditions and by default, the Node build to node', () => {
+    const root = manifest.exports['.'];
+    expect(Object.keys(root)).toEqual(['browser', 'worker', 'edge-light', 'deno', 'node', 'import', 'require']);
+    for (const condition of ['browser', 'worker', 'edge-light', 'deno']) expect(root[condition]).toEqual(webFiles);
+    expect({ import: root.import, require: root.require }).toEqual(webFiles);
+    expect(root.node).toEqual({ import: { types: './dist/index.d.ts', default: './dist/index.js' }, require: { types: './dist/index.d.cts', default: './dist/index.cjs' } });
+  });
+
+  it('serves the web build at @boundbook/webhooks/web under every condition, for runtimes that set none of them (Bun)', () => {
+    expect(Object.keys(manifest.exports)).toEqual(['.', './web', './package.json']);
+    expect(manifest.exports['./web']).toEqual(webFiles);
+  });
+
+  it('serves @boundbook/webhooks/web to resolvers that read no exports map, through web/package.json', () => {
+    expect(manifest.files).toEqual(['dist', 'web']);
+    expect(readJson('web/package.json')).toEqual({ main: '../dist/web.cjs', module: '../dist/web.js', types: '../dist/web.d.cts' });
+  });
+});
+
 describe('the two builds', () => {
   it('export the same names', () => {
     expect(Object.keys(webBuild).sort()).toEqual(Object.keys(nodeBuild).sort());

@@ -95,6 +95,90 @@ describe('createMemoryDeliveryStore(options)', () => {
     expect(store.claim('a')).toBe('claimed');
   });
 
+  it('forgets an expired id even when a newer write holds an earlier expiry (the clock went back)', () => {
+    const clock = manualClock();
+    const store = createMemoryDeliveryStore({ ttlSeconds: 60, now: clock.now });
+    store.claim('first');
+    clock.advance(-30);
+    store.claim('second');
+    clock.advance(61);
+    // 'second' was claimed at an earlier moment than 'first', so it expires first, though it is
+    // the newer write.
+    expect(store.claim('second')).toBe('claimed');
+    expect(store.claim('first')).toBe('in_progress');
+  });
+
+  it('costs a few Map operations per call and never walks the Map, over a million deliveries', () => {
+    const counts = { walks: 0, operations: 0 };
+    /** A Map that counts its lookups and writes, and every walk started over it. */
+    class CountingMap<K, V> extends Map<K, V> {
+      override get(key: K): V | undefined {
+        counts.operations += 1;
+        return super.get(key);
+      }
+      override set(key: K, value: V): this {
+        counts.operations += 1;
+        return super.set(key, value);
+      }
+      override delete(key: K): boolean {
+        counts.operations += 1;
+        return super.delete(key);
+      }
+      override has(key: K): boolean {
+        counts.operations += 1;
+        return super.has(key);
+      }
+      override keys(): MapIterator<K> {
+        counts.walks += 1;
+        return super.keys();
+      }
+      override values(): MapIterator<V> {
+        counts.walks += 1;
+        return super.values();
+      }
+      override entries(): MapIterator<[K, V]> {
+        counts.walks += 1;
+        return super.entries();
+      }
+      override forEach(callback: (value: V, key: K, map: Map<K, V>) => void): void {
+        counts.walks += 1;
+        super.forEach(callback);
+      }
+      override [Symbol.iterator](): MapIterator<[K, V]> {
+        counts.walks += 1;
+        return super[Symbol.iterator]();
+      }
+    }
+    const clock = manualClock();
+    vi.stubGlobal('Map', CountingMap);
+    let store: ReturnType<typeof createMemoryDeliveryStore>;
+    try {
+      store = createMemoryDeliveryStore({ ttlSeconds: 60, now: clock.now });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    // Half a million deliveries a millisecond apart: ids expire 60 s (60,000 deliveries) after
+    // their commit. Then half a million at one instant: past maxEntries, the oldest are dropped.
+    for (let index = 0; index < 500_000; index += 1) {
+      clock.ms += 1;
+      store.claim(`expiring-${index}`);
+      store.commit(`expiring-${index}`);
+    }
+    expect(store.size).toBe(60_000);
+    for (let index = 0; index < 500_000; index += 1) {
+      store.claim(`dropped-${index}`);
+      store.commit(`dropped-${index}`);
+    }
+    expect(store.size).toBe(100_000);
+    expect(counts.walks).toBe(0);
+    // A claim and a commit: two lookups, a move to the newest end, and a drop from the oldest.
+    expect(counts.operations).toBeLessThanOrEqual(1_000_000 * 8);
+    expect(store.claim('dropped-499999')).toBe('processed');
+    expect(store.claim('dropped-400000')).toBe('processed');
+    expect(store.claim('dropped-399999')).toBe('claimed');
+    expect(store.claim('expiring-499999')).toBe('claimed');
+  });
+
   it('reads options given as undefined as not given: the default time to live, on Date.now', () => {
     vi.useFakeTimers({ now: Date.parse('2025-03-14T15:04:05Z') });
     try {

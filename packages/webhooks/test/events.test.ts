@@ -90,11 +90,15 @@ describe.each(BUILDS)('constructEvent(payload, headers, options) on the $name', 
     );
   });
 
-  it('rejects with signature_mismatch, pointing at the whsec_ prefix, when no secret has it', async () => {
-    const { body, headers } = signedDelivery(CREATED);
-    const { reason, message } = await refusal(body, headers, { secret: SECRET.slice('whsec_'.length) });
-    expect(reason).toBe('signature_mismatch');
-    expect(message).toContain('No secret given starts with "whsec_": use the secret exactly as shown when the endpoint was created, prefix included.');
+  it('rejects with a TypeError naming the whsec_ prefix for a secret without it, before verifying', async () => {
+    const { body, headers } = signedDelivery(CREATED, { secret: SECRET.slice('whsec_'.length) });
+    const prefix = "[@boundbook/webhooks] constructEvent: secret must be the endpoint's signing secret exactly as the service showed it when the endpoint was created, \"whsec_\" prefix included; got";
+    await expect(constructEvent(body, headers, { secret: SECRET.slice('whsec_'.length) })).rejects.toThrow(
+      new TypeError(`${prefix} a string that is not "whsec_" followed by the secret`),
+    );
+    await expect(constructEvent(body, headers, { secret: [SECRET, 'whsec_'] })).rejects.toThrow(
+      new TypeError(`${prefix} an array holding a string that is not "whsec_" followed by the secret`),
+    );
   });
 
   it('rejects with invalid_json for a signed body that is not JSON', async () => {

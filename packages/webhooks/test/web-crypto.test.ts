@@ -1,6 +1,6 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { constantTimeEqual, hmacHex, hmacKey, matchWebSecret } from '../src/web-crypto';
+import { constantTimeEqual, hmacHex, hmacKey, matchWebSecret, sha256Hex } from '../src/web-crypto';
 
 const BODY = '{"event":"ping"}';
 const digestOf = (secret: string) => createHmac('sha256', secret).update(BODY).digest('hex');
@@ -20,6 +20,16 @@ describe('hmacHex(secret, payload)', () => {
   it('returns the lowercase hex HMAC-SHA256 of text and of bytes, as node:crypto computes it', async () => {
     await expect(hmacHex('whsec_a', BODY)).resolves.toBe(digestOf('whsec_a'));
     await expect(hmacHex('whsec_a', new TextEncoder().encode(BODY))).resolves.toBe(digestOf('whsec_a'));
+  });
+});
+
+describe('sha256Hex(payload)', () => {
+  it('returns the lowercase hex SHA-256 of text (as UTF-8) and of bytes, as node:crypto computes it', async () => {
+    const text = '{"message":"Prüfung ✓ 🔫"}';
+    const expected = createHash('sha256').update(text).digest('hex');
+    await expect(sha256Hex(text)).resolves.toBe(expected);
+    await expect(sha256Hex(new TextEncoder().encode(text))).resolves.toBe(expected);
+    await expect(sha256Hex('')).resolves.toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
   });
 });
 

@@ -32,6 +32,24 @@ describe.each(EXPRESS_VERSIONS)('toExpressMiddleware(webhooks) on $name', ({ exp
     }
   });
 
+  it.each([
+    ['express.raw() (a Buffer)', 'raw'],
+    ['express.text() (a string)', 'text'],
+  ] as const)('answers 413 body_too_large to a body past maxBodyBytes already read by %s, and calls no handler', async (_, parser) => {
+    const record = recorder();
+    const handler = createWebhookHandler({ secret: SECRET, on: { 'receipt.created': record.handler('created') }, maxBodyBytes: 100 });
+    const receiver = await startExpressReceiver(express, handler, (app) => app.use(WEBHOOK_PATH, express[parser]({ type: 'application/json' })));
+    try {
+      await expect(send(receiver.url, signedDelivery(EVENT_EXAMPLES['receipt.created']))).resolves.toEqual({
+        status: 413,
+        body: { message: 'The body is larger than 100 bytes (maxBodyBytes).', outcome: 'body_too_large' },
+      });
+      expect(record.calls).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('fails loudly when express.json() parsed the body first: 500 naming express.json(), reported to onError', async () => {
     const record = recorder();
     const handler = createWebhookHandler({ secret: SECRET, on: { 'receipt.created': record.handler('created') }, onError: record.onError });

@@ -83,9 +83,33 @@ describe('toNodeListener(webhooks) on a node:http server', () => {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
       const asBuffer = signedDelivery(EVENT_EXAMPLES['receipt.created']);
       await expect(send(url, asBuffer)).resolves.toMatchObject({ status: 200 });
-      const asText = signedDelivery(EVENT_EXAMPLES['receipt.created']);
+      // Another event: the same body again would be a duplicate.
+      const asText = signedDelivery({ ...EVENT_EXAMPLES['receipt.created'], timestamp: '2025-03-14T15:04:05.001Z' });
       await expect(send(url, { ...asText, headers: { ...asText.headers, 'x-as': 'text' } })).resolves.toMatchObject({ status: 200 });
       expect(record.calls).toHaveLength(2);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('answers 413 to a raw body a framework already read (Buffer or string) past maxBodyBytes', async () => {
+    const record = recorder();
+    const listener = toNodeListener(createWebhookHandler({ secret: SECRET, on: { 'receipt.created': record.handler('created') }, maxBodyBytes: 100 }));
+    const server = createServer(async (request, response) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of request) chunks.push(chunk as Buffer);
+      const raw = Buffer.concat(chunks);
+      Object.assign(request, { body: request.headers['x-as'] === 'text' ? raw.toString('utf8') : raw });
+      await listener(request, response);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const delivery = signedDelivery(EVENT_EXAMPLES['receipt.created']);
+      await expect(send(url, delivery)).resolves.toMatchObject({ status: 413, body: { outcome: 'body_too_large' } });
+      await expect(send(url, { ...delivery, headers: { ...delivery.headers, 'x-as': 'text' } })).resolves.toMatchObject({ status: 413, body: { outcome: 'body_too_large' } });
+      expect(record.calls).toEqual([]);
     } finally {
       server.closeAllConnections();
       server.close();

@@ -30,21 +30,6 @@ const RECEIVERS: Array<[string, (handler: WebhookHandler) => Promise<Receiver>]>
   ...FASTIFY_VERSIONS.map(({ name, start }): [string, (h: WebhookHandler) => Promise<Receiver>] => [`${name} plugin`, start]),
 ];
 
-/** A handler whose real implementation is set once the endpoint, and so its secret, exists. */
-function lateHandler() {
-  let inner: WebhookHandler | undefined;
-  const current = () => {
-    if (inner === undefined) throw new Error('the handler was called before its secret was known');
-    return inner;
-  };
-  const handler: WebhookHandler = {
-    handle: (request) => current().handle(request),
-    receive: (delivery) => current().receive(delivery),
-    maxBodyBytes: 1_048_576,
-  };
-  return { handler, set: (value: WebhookHandler) => (inner = value) };
-}
-
 describe.each(RECEIVERS)('real sandbox deliveries received by the %s', (_name, start) => {
   it('are verified, routed by event, deduplicated on redelivery and processed on retry', async () => {
     const { token } = await sandbox.createAccount();
@@ -68,31 +53,33 @@ describe.each(RECEIVERS)('real sandbox deliveries received by the %s', (_name, s
       throw new Error(`no ${event} delivery was attempted within 5 s`);
     };
 
-    const late = lateHandler();
-    const receiver = await start(late.handler);
+    // The receiver runs before its endpoint exists, so its secret is known only once the
+    // endpoint is created: the handler is given a function that waits for it.
+    let secretKnown: (secret: string) => void = () => {};
+    const secret = new Promise<string>((resolve) => (secretKnown = resolve));
+    const calls: string[] = [];
+    let failDisposalOnce = true;
+    const handler = createWebhookHandler({
+      secret: () => secret,
+      on: {
+        'receipt.created': (event, context) => {
+          calls.push(`created ${event.data.serial_number} ${context.deliveryId}`);
+        },
+        'receipt.disposed': (event) => {
+          if (failDisposalOnce) {
+            failDisposalOnce = false;
+            throw new Error('the receiver failed once');
+          }
+          calls.push(`disposed ${event.data.serial_number} ${event.data.disposition.disposed_to}`);
+        },
+      },
+      onError: () => undefined,
+    });
+    const receiver = await start(handler);
     try {
       const created = await send('POST', `${sandbox.apiUrl}/webhooks`, { url: receiver.url, events: ['*'] });
       expect(created.status).toBe(201);
-      const calls: string[] = [];
-      let failDisposalOnce = true;
-      late.set(
-        createWebhookHandler({
-          secret: created.body.secret,
-          on: {
-            'receipt.created': (event, context) => {
-              calls.push(`created ${event.data.serial_number} ${context.deliveryId}`);
-            },
-            'receipt.disposed': (event) => {
-              if (failDisposalOnce) {
-                failDisposalOnce = false;
-                throw new Error('the receiver failed once');
-              }
-              calls.push(`disposed ${event.data.serial_number} ${event.data.disposition.disposed_to}`);
-            },
-          },
-          onError: () => undefined,
-        }),
-      );
+      secretKnown(created.body.secret);
 
       const receipt = await send('POST', `${sandbox.apiUrl}/receipts`, {
         book: 'Main', serial_number: 'E2E-0001', manufacturer: 'Example Arms Co.', model: 'Model 1', type: 'Pistol',

@@ -3,6 +3,8 @@ import { BUILDS } from '../support/builds';
 import { EVENT_EXAMPLES } from '../support/contract-examples';
 import { SECRET, type SignedDelivery, signedDelivery } from '../support/signed-delivery';
 
+const NO_PREFIX = "secret must be the endpoint's signing secret exactly as the service showed it when the endpoint was created, \"whsec_\" prefix included; got";
+
 describe.each(BUILDS)('createWebhookHandler(options) on the $name', ({ api: { createWebhookHandler } }) => {
   it('returns handle, receive and the body limit (1 MiB by default)', () => {
     const webhooks = createWebhookHandler({ secret: SECRET, on: {} });
@@ -44,9 +46,12 @@ describe.each(BUILDS)('createWebhookHandler(options) on the $name', ({ api: { cr
   });
 
   it.each([
-    ['options that are missing', undefined, 'options must be an object ({ secret, on, onUnknownEvent, store, toleranceSeconds, now, maxBodyBytes, onError }); got undefined'],
-    ['a misspelt option', { secret: SECRET, on: {}, handlers: {} }, 'unknown option "handlers"; the options are secret, on, onUnknownEvent, store, toleranceSeconds, now, maxBodyBytes, onError'],
-    ['no secret', { on: {} }, "secret must be the endpoint's signing secret (a non-empty string, \"whsec_...\"), or a non-empty array of them while rotating; got undefined"],
+    ['options that are missing', undefined, 'options must be an object ({ secret, on, onUnknownEvent, store, deduplicateBy, toleranceSeconds, now, maxBodyBytes, onError }); got undefined'],
+    ['a misspelt option', { secret: SECRET, on: {}, handlers: {} }, 'unknown option "handlers"; the options are secret, on, onUnknownEvent, store, deduplicateBy, toleranceSeconds, now, maxBodyBytes, onError'],
+    ['no secret', { on: {} }, "secret must be the endpoint's signing secret (a non-empty string, \"whsec_...\"), or a non-empty array of them while rotating, or a function giving them once they are known; got undefined"],
+    ['a secret without its whsec_ prefix', { secret: SECRET.slice('whsec_'.length), on: {} }, `${NO_PREFIX} a string that is not "whsec_" followed by the secret`],
+    ['the whsec_ prefix alone', { secret: 'whsec_', on: {} }, `${NO_PREFIX} a string that is not "whsec_" followed by the secret`],
+    ['a rotation with a secret without the prefix', { secret: [SECRET, 'f00d'], on: {} }, `${NO_PREFIX} an array holding a string that is not "whsec_" followed by the secret`],
     ['no handlers', { secret: SECRET }, "on must be an object of handlers by event name ({ 'receipt.created': (event, context) => ... }); got undefined"],
     ['handlers in an array', { secret: SECRET, on: [] }, "on must be an object of handlers by event name ({ 'receipt.created': (event, context) => ... }); got an empty array"],
     ['a misspelt event name', { secret: SECRET, on: { 'receipt.create': () => {} } }, 'on names an unknown event "receipt.create"; the events are receipt.created, receipt.updated, receipt.disposed, receipt.deleted, ping (use onUnknownEvent for newer ones)'],
@@ -55,6 +60,7 @@ describe.each(BUILDS)('createWebhookHandler(options) on the $name', ({ api: { cr
     ['an onError that is not a function', { secret: SECRET, on: {}, onError: null }, 'onError must be a function; got null'],
     ['a store without release', { secret: SECRET, on: {}, store: { claim() {}, commit() {} } }, 'store must be a DeliveryStore (claim, commit and release) or false; got an object without them all'],
     ['a store of true', { secret: SECRET, on: {}, store: true }, 'store must be a DeliveryStore (claim, commit and release) or false; got a boolean without them all'],
+    ['a deduplicateBy of another kind', { secret: SECRET, on: {}, deduplicateBy: 'X-SVC-Delivery' }, "deduplicateBy must be 'body' (the default) or 'delivery-id'; got a string"],
     ['a fractional body limit', { secret: SECRET, on: {}, maxBodyBytes: 10.5 }, 'maxBodyBytes must be a positive whole number; got a number'],
     ['a tolerance of zero', { secret: SECRET, on: {}, toleranceSeconds: 0 }, 'toleranceSeconds must be a positive number; got a number'],
     ['a clock that is not a function', { secret: SECRET, on: {}, now: 1 }, 'now must be a function returning epoch milliseconds, like Date.now; got a number'],

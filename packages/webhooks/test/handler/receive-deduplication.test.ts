@@ -1,3 +1,4 @@
+import { createHash, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { DeliveryStore } from '../../src/index';
 import { BUILDS } from '../support/builds';
@@ -19,6 +20,84 @@ describe.each(BUILDS)('createWebhookHandler(options).receive(delivery) deduplica
     expect(again).toMatchObject({ status: 200, outcome: 'duplicate' });
     expect(parsed(again).message).toBe('Delivery already processed.');
     expect(record.calls).toHaveLength(1);
+  });
+
+  it('answers 200 duplicate to the same signed body replayed under a new X-SVC-Delivery, and calls the handler once', async () => {
+    const { record, receive } = setup();
+    const delivery = signedDelivery(CREATED);
+    await expect(receive(delivery)).resolves.toMatchObject({ status: 200, outcome: 'processed' });
+    for (let replay = 0; replay < 3; replay += 1) {
+      const answer = await receive({ ...delivery, headers: { ...delivery.headers, 'X-SVC-Delivery': randomUUID() } });
+      expect(answer).toMatchObject({ status: 200, outcome: 'duplicate' });
+    }
+    expect(record.calls).toHaveLength(1);
+  });
+
+  it('recognises the same bytes given as text or as bytes', async () => {
+    const { record, webhooks } = setup();
+    const delivery = signedDelivery(CREATED);
+    await webhooks.receive({ payload: delivery.body, headers: delivery.headers });
+    await expect(webhooks.receive({ payload: new TextEncoder().encode(delivery.body), headers: delivery.headers })).resolves.toMatchObject({ outcome: 'duplicate' });
+    await expect(webhooks.receive({ payload: Buffer.from(delivery.body), headers: delivery.headers })).resolves.toMatchObject({ outcome: 'duplicate' });
+    expect(record.calls).toHaveLength(1);
+  });
+
+  it('processes two different signed bodies sent under one X-SVC-Delivery, each once: the id is not signed, the bodies are', async () => {
+    const { record, receive } = setup();
+    const first = signedDelivery(CREATED);
+    const other = signedDelivery(EVENT_EXAMPLES['receipt.updated'], { deliveryId: first.deliveryId });
+    await expect(receive(first)).resolves.toMatchObject({ status: 200, outcome: 'processed' });
+    await expect(receive(other)).resolves.toMatchObject({ status: 200, outcome: 'processed' });
+    await expect(receive(other)).resolves.toMatchObject({ status: 200, outcome: 'duplicate' });
+    await expect(receive(first)).resolves.toMatchObject({ status: 200, outcome: 'duplicate' });
+    expect(record.calls.map(({ name, context }) => [name, context])).toEqual([
+      ['receipt.created', { deliveryId: first.deliveryId, secretIndex: 0 }],
+      ['receipt.updated', { deliveryId: first.deliveryId, secretIndex: 0 }],
+    ]);
+  });
+
+  it('keys nothing of a delivery whose signature does not match: the store is never called', async () => {
+    const log: string[] = [];
+    const store: DeliveryStore = { claim: (key) => (log.push(key), 'claimed' as const), commit: () => {}, release: () => {} };
+    const { receive } = setup({ store });
+    await expect(receive(signedDelivery(CREATED, { secret: 'whsec_attacker' }))).resolves.toMatchObject({ status: 401 });
+    expect(log).toEqual([]);
+  });
+
+  describe("with deduplicateBy: 'delivery-id'", () => {
+    it('answers 200 duplicate to a retry under the same id, but processes the same body under a new id again', async () => {
+      const { record, receive } = setup({ deduplicateBy: 'delivery-id' });
+      const delivery = signedDelivery(CREATED);
+      await expect(receive(delivery)).resolves.toMatchObject({ outcome: 'processed' });
+      await expect(receive(delivery)).resolves.toMatchObject({ outcome: 'duplicate' });
+      await expect(receive({ ...delivery, headers: { ...delivery.headers, 'X-SVC-Delivery': randomUUID() } })).resolves.toMatchObject({ outcome: 'processed' });
+      expect(record.calls).toHaveLength(2);
+    });
+
+    it('answers 200 duplicate to another signed body under an id already processed', async () => {
+      const { record, receive } = setup({ deduplicateBy: 'delivery-id' });
+      const first = signedDelivery(CREATED);
+      await receive(first);
+      await expect(receive(signedDelivery(EVENT_EXAMPLES['receipt.updated'], { deliveryId: first.deliveryId }))).resolves.toMatchObject({ outcome: 'duplicate' });
+      expect(record.calls).toHaveLength(1);
+    });
+
+    it('keys the store on the SHA-256 digest of the id, 64 hex digits whatever the id\'s length', async () => {
+      const log: string[] = [];
+      const store: DeliveryStore = { claim: (key) => (log.push(key), 'claimed' as const), commit: () => {}, release: () => {} };
+      const { receive } = setup({ store, deduplicateBy: 'delivery-id' });
+      const id = 'x'.repeat(8192);
+      await receive(signedDelivery(CREATED, { deliveryId: id }));
+      expect(log).toEqual([createHash('sha256').update(id).digest('hex')]);
+    });
+
+    it('reads undefined as the default, body', async () => {
+      const { record, receive } = setup({ deduplicateBy: undefined });
+      const delivery = signedDelivery(CREATED);
+      await receive(delivery);
+      await expect(receive({ ...delivery, headers: { ...delivery.headers, 'X-SVC-Delivery': randomUUID() } })).resolves.toMatchObject({ outcome: 'duplicate' });
+      expect(record.calls).toHaveLength(1);
+    });
   });
 
   it('answers 500 handler_failed when the handler throws, reports it, and processes the retry', async () => {
@@ -65,7 +144,7 @@ describe.each(BUILDS)('createWebhookHandler(options).receive(delivery) deduplica
     expect(record.calls).toHaveLength(2);
   });
 
-  it('claims, then commits a processed delivery in a given store', async () => {
+  it('claims, then commits a processed delivery in a given store, keyed on the SHA-256 digest of its body', async () => {
     const log: string[] = [];
     const store: DeliveryStore = {
       claim: async (id) => (log.push(`claim ${id}`), 'claimed' as const),
@@ -75,7 +154,8 @@ describe.each(BUILDS)('createWebhookHandler(options).receive(delivery) deduplica
     const { receive } = setup({ store });
     const delivery = signedDelivery(CREATED);
     await receive(delivery);
-    expect(log).toEqual([`claim ${delivery.deliveryId}`, `commit ${delivery.deliveryId}`]);
+    const key = createHash('sha256').update(delivery.body).digest('hex');
+    expect(log).toEqual([`claim ${key}`, `commit ${key}`]);
   });
 
   it('answers 500 store_failed when the store cannot claim', async () => {

@@ -81,6 +81,41 @@ describe.each(BUILDS)('createWebhookHandler(options).receive(delivery) on the $n
     expect(record.errors).toEqual([]);
   });
 
+  describe('with a body past maxBodyBytes', () => {
+    const delivery = signedDelivery(CREATED);
+    const bytes = Buffer.byteLength(delivery.body);
+    const inputs = [
+      ['a string', delivery.body],
+      ['a Buffer', Buffer.from(delivery.body)],
+      ['a Uint8Array', new TextEncoder().encode(delivery.body)],
+      ['an ArrayBuffer', new TextEncoder().encode(delivery.body).buffer],
+      ['a DataView', new DataView(new TextEncoder().encode(delivery.body).buffer)],
+    ] as const;
+
+    it.each(inputs)('answers 413 body_too_large to %s, before verifying it, and calls no handler', async (_, payload) => {
+      const { record, webhooks } = setup({ maxBodyBytes: bytes - 1 });
+      // A wrong signature would be answered 401 if the body were verified.
+      const answer = await webhooks.receive({ payload, headers: { ...delivery.headers, 'X-SVC-Signature': `sha256=${'0'.repeat(64)}` } });
+      expect(answer).toMatchObject({ status: 413, outcome: 'body_too_large' });
+      expect(parsed(answer).message).toBe(`The body is larger than ${bytes - 1} bytes (maxBodyBytes).`);
+      expect(record.calls).toEqual([]);
+    });
+
+    it.each(inputs)('processes %s of exactly maxBodyBytes', async (_, payload) => {
+      const { record, webhooks } = setup({ maxBodyBytes: bytes });
+      await expect(webhooks.receive({ payload, headers: delivery.headers })).resolves.toMatchObject({ status: 200, outcome: 'processed' });
+      expect(record.calls).toHaveLength(1);
+    });
+
+    it('measures text in UTF-8 bytes, as it is signed: a text of fewer characters than the limit can be too large', async () => {
+      const body = JSON.stringify({ ...CREATED, data: { ...CREATED.data, received_from: 'Société Générale d’Armes ✓' } });
+      const { webhooks } = setup({ maxBodyBytes: body.length });
+      expect(Buffer.byteLength(body)).toBeGreaterThan(body.length);
+      const unicode = signedDelivery(CREATED, { body });
+      await expect(webhooks.receive({ payload: unicode.body, headers: unicode.headers })).resolves.toMatchObject({ status: 413, outcome: 'body_too_large' });
+    });
+  });
+
   it('answers 400 invalid_json to a signed body that is not JSON', async () => {
     const { receive } = setup();
     await expect(receive(signedDelivery(CREATED, { body: 'nope' }))).resolves.toMatchObject({ status: 400, outcome: 'invalid_json' });

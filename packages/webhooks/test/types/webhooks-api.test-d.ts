@@ -60,6 +60,15 @@ describe('createWebhookHandler', () => {
     });
   });
 
+  it('takes the secret as a function giving it, or a promise of it, once it is known', () => {
+    createWebhookHandler({ secret: () => secret, on: {} });
+    createWebhookHandler({ secret: async () => [secret, secret], on: {} });
+    // @ts-expect-error: the function gives a secret, not a number
+    createWebhookHandler({ secret: () => 42, on: {} });
+    // @ts-expect-error: a promise is given through a function, called at the first delivery
+    createWebhookHandler({ secret: Promise.resolve(secret), on: {} });
+  });
+
   it('refuses a parsed object as a payload', () => {
     const webhooks = createWebhookHandler({ secret, on: {} });
     // @ts-expect-error: a parsed body is not a payload
