@@ -19,6 +19,8 @@ export function toHttpResponse(answer: SandboxResponse, method = 'GET'): HttpRes
   if (method === 'HEAD') {
     return new HttpResponse(null, { status: answer.status, headers: { 'content-type': 'application/json; charset=utf-8', ...answer.headers } });
   }
+  // A text body (a CSV export) comes with its own Content-Type and is sent as it is.
+  if (typeof answer.body === 'string') return new HttpResponse(answer.body, { status: answer.status, headers: answer.headers });
   return new HttpResponse(JSON.stringify(answer.body), {
     status: answer.status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...answer.headers },

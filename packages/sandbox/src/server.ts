@@ -204,10 +204,13 @@ function toHeaders(incoming: NodeJS.Dict<string | string[]>): Record<string, str
  * the socket encoding it (the reads benchmark).
  */
 function replyWith(h: ResponseToolkit, answer: SandboxResponse, serialize: BodySerializer): ResponseObject {
+  const { body } = answer;
   const response =
-    answer.body === undefined
+    body === undefined
       ? h.response()
-      : h.response(serialize(answer.body)).type('application/json; charset=utf-8');
+      : typeof body === 'string'
+        ? h.response(Buffer.from(body))
+        : h.response(serialize(body)).type('application/json; charset=utf-8');
   response.code(answer.status);
   for (const [name, value] of Object.entries(answer.headers)) response.header(name, value);
   return response;

@@ -75,6 +75,13 @@ export const createToken: AccountOperation = ({ store, env, request, account, no
   return { status: 201, body: { data: renderToken(record), token } };
 };
 
+/** `GET /_sandbox/tokens`: the account's tokens that are not revoked, in id order, never their values. */
+export const listTokens: AccountOperation = ({ account }) => {
+  const data: SandboxToken[] = [];
+  for (const token of account.tokens.values()) if (token.revoked_at === null) data.push(renderToken(token));
+  return { status: 200, body: { data } };
+};
+
 /** `DELETE /_sandbox/tokens/{id}`: revokes a token; it gets 401 from then on. */
 export const revokeToken: AccountOperation = ({ store, account, id, nowMs }) => {
   const token = account.tokens.get(id);

@@ -109,7 +109,6 @@ function requiredPermission(method: string): Permission {
 }
 
 function toResponse(result: OperationResult, headers: Record<string, string>, head = false): SandboxResponse {
-  return result.body === undefined || head
-    ? { status: result.status, headers }
-    : { status: result.status, headers, body: result.body };
+  const all = result.headers === undefined ? headers : { ...headers, ...result.headers };
+  return result.body === undefined || head ? { status: result.status, headers: all } : { status: result.status, headers: all, body: result.body };
 }

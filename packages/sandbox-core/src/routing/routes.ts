@@ -1,9 +1,16 @@
 import { advanceClock, getClock } from '../accounts/clock';
 import { createAccount, deleteAccount, resetAccount } from '../accounts/accounts';
 import { createBook, listBooks } from '../accounts/books';
-import { createToken, revokeToken } from '../accounts/tokens';
+import { createToken, listTokens, revokeToken } from '../accounts/tokens';
 import { getReceiptAudit } from '../receipts/audit';
-import { getReceipt, listInventory, listReceipts, searchReceipts } from '../receipts/receipt-reads';
+import {
+  browseReceipts,
+  exportReceipts,
+  getReceipt,
+  listInventory,
+  listReceipts,
+  searchReceipts,
+} from '../receipts/receipt-reads';
 import {
   attachDocument,
   createReceipt,
@@ -19,6 +26,7 @@ import {
   deleteWebhook,
   enableWebhook,
   listWebhooks,
+  listWebhookStates,
   pingWebhook,
 } from '../webhooks/endpoints';
 import { listRequests } from './request-log';
@@ -49,7 +57,7 @@ export type Route = (
 
 type RouteDefinition = Omit<Route, 'segments'>;
 
-/** Every route the core answers; `:id` stands for a numeric id, `:uuid` for a delivery's id. */
+/** Every route the core answers; `:id` stands for a numeric id, `:key` for a delivery's id. */
 export const ROUTES: readonly Route[] = (
   [
     { method: 'GET', path: `${API_PREFIX}/receipts`, scope: 'api', operation: listReceipts, cached: true },
@@ -67,14 +75,18 @@ export const ROUTES: readonly Route[] = (
     { method: 'POST', path: `${CONTROL_PREFIX}/accounts`, scope: 'public', operation: createAccount },
     { method: 'DELETE', path: `${CONTROL_PREFIX}/account`, scope: 'control', operation: deleteAccount },
     { method: 'POST', path: `${CONTROL_PREFIX}/tokens`, scope: 'control', operation: createToken },
+    { method: 'GET', path: `${CONTROL_PREFIX}/tokens`, scope: 'control', operation: listTokens },
     { method: 'DELETE', path: `${CONTROL_PREFIX}/tokens/:id`, scope: 'control', operation: revokeToken },
     { method: 'POST', path: `${CONTROL_PREFIX}/books`, scope: 'control', operation: createBook },
     { method: 'GET', path: `${CONTROL_PREFIX}/clock`, scope: 'control', operation: getClock },
     { method: 'POST', path: `${CONTROL_PREFIX}/clock/advance`, scope: 'control', operation: advanceClock },
     { method: 'GET', path: `${CONTROL_PREFIX}/deliveries`, scope: 'control', operation: listDeliveries },
-    { method: 'POST', path: `${CONTROL_PREFIX}/deliveries/:uuid/redeliver`, scope: 'control', operation: redeliverDelivery },
+    { method: 'POST', path: `${CONTROL_PREFIX}/deliveries/:key/redeliver`, scope: 'control', operation: redeliverDelivery },
+    { method: 'GET', path: `${CONTROL_PREFIX}/webhooks`, scope: 'control', operation: listWebhookStates },
     { method: 'POST', path: `${CONTROL_PREFIX}/webhooks/:id/ping`, scope: 'control', operation: pingWebhook },
     { method: 'POST', path: `${CONTROL_PREFIX}/webhooks/:id/enable`, scope: 'control', operation: enableWebhook },
+    { method: 'GET', path: `${CONTROL_PREFIX}/receipts`, scope: 'control', operation: browseReceipts },
+    { method: 'GET', path: `${CONTROL_PREFIX}/receipts/export`, scope: 'control', operation: exportReceipts },
     { method: 'GET', path: `${CONTROL_PREFIX}/receipts/:id/audit`, scope: 'control', operation: getReceiptAudit },
     { method: 'POST', path: `${CONTROL_PREFIX}/receipts/:id/documents`, scope: 'control', operation: attachDocument },
     { method: 'PUT', path: `${CONTROL_PREFIX}/receipts/:id/e4473`, scope: 'control', operation: putE4473 },
@@ -90,7 +102,7 @@ export function isApiPath(path: string): boolean {
 
 /**
  * A route that answers a request, with its numeric `:id` (`0` when it has none) and the text of
- * its `:id` or `:uuid` segment, the UUID in lower case (`''` when it has none).
+ * its `:id` or `:key` segment (`''` when it has none).
  */
 export interface RouteMatch {
   route: Route;
@@ -99,11 +111,11 @@ export interface RouteMatch {
 }
 
 const ID_SEGMENT = /^\d+$/;
-const UUID_SEGMENT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Finds the route of a method and path; `undefined` when none answers them. An `:id` segment
- * matches digits only, so `/receipts/abc` is an unknown route; a `:uuid` segment matches a UUID.
+ * matches digits only, so `/receipts/abc` is an unknown route; a `:key` segment matches any
+ * text, which its operation checks (a delivery's id).
  */
 export function matchRoute(method: string, path: string): RouteMatch | undefined {
   const segments = path.split('/');
@@ -126,9 +138,9 @@ function matchPath(pattern: readonly string[], segments: readonly string[]): { i
       if (!ID_SEGMENT.test(actual)) return undefined;
       id = Number(actual);
       key = actual;
-    } else if (expected === ':uuid') {
-      if (!UUID_SEGMENT.test(actual)) return undefined;
-      key = actual.toLowerCase();
+    } else if (expected === ':key') {
+      if (actual === '') return undefined;
+      key = actual;
     } else if (expected !== actual) {
       return undefined;
     }

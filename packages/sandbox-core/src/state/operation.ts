@@ -20,6 +20,8 @@ export interface CoreEnv {
 /** What an operation answers on success; errors are thrown as `ApiError`. */
 export interface OperationResult {
   status: number;
+  /** Headers of the answer, for one that is not JSON (a CSV export). */
+  headers?: Record<string, string>;
   body?: unknown;
 }
 
@@ -36,7 +38,7 @@ export interface AccountContext extends PublicContext {
   readonly token: TokenRecord;
   /** The route's numeric `:id` segment; `0` on routes without one. */
   readonly id: number;
-  /** The text of the route's `:id` or `:uuid` segment (a UUID in lower case); `''` without one. */
+  /** The text of the route's `:id` or `:key` segment; `''` without one. */
   readonly key: string;
   /** The account's clock when the request arrived, in epoch milliseconds. */
   readonly nowMs: number;

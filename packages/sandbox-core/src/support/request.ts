@@ -22,7 +22,10 @@ export interface SandboxRequest {
   body?: string | undefined;
 }
 
-/** The core's answer: a status, headers and a JSON-serialisable body (absent for 204). */
+/**
+ * The core's answer: a status, headers and a JSON-serialisable body (absent for 204). A body
+ * that is a string with a `Content-Type` header of its own (a CSV export) is sent as it is.
+ */
 export interface SandboxResponse {
   status: number;
   headers: Record<string, string>;

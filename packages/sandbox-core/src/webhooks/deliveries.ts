@@ -9,7 +9,7 @@ import type { AccountOperation, ChangeContext } from '../state/operation';
 import type { DeliveryRecord, WebhookRecord } from '../state/records';
 import { type AccountState, type CoreStore, findDelivery } from '../state/store';
 import { type RandomBytes, randomUuid } from '../support/crypto';
-import { recordNotFound } from '../support/errors';
+import { ApiError } from '../support/errors';
 import { fieldInvalid } from '../support/input';
 import { formatInstant } from '../support/time';
 
@@ -151,8 +151,12 @@ export const listDeliveries: AccountOperation = ({ account }) => {
  * the endpoint's consecutive failures. An endpoint that is disabled or deleted is 422.
  */
 export const redeliverDelivery: AccountOperation = ({ account, key }) => {
-  const delivery = findDelivery(account, key);
-  if (delivery === undefined) throw recordNotFound();
+  const delivery = findDelivery(account, key.toLowerCase());
+  if (delivery === undefined) {
+    throw new ApiError(404, {
+      message: `The account has no delivery ${key}: a delivery's id is the UUID that GET /_sandbox/deliveries lists, and X-SVC-Delivery carries.`,
+    });
+  }
   const webhook = account.webhooks.get(delivery.webhook_id);
   if (webhook === undefined) {
     throw fieldInvalid('webhook_id', `The webhook endpoint ${delivery.webhook_id} of this delivery was deleted.`);

@@ -39,6 +39,20 @@ export function renderWebhook(record: WebhookRecord): WebhookEndpoint {
   };
 }
 
+/**
+ * `GET /_sandbox/webhooks`: the account's endpoints as the dashboard shows them, each with its
+ * count of consecutive failed attempts (10 disables it).
+ */
+export const listWebhookStates: AccountOperation = ({ account }) => ({
+  status: 200,
+  body: {
+    data: Array.from(account.webhooks.values(), (record) => ({
+      ...renderWebhook(record),
+      consecutive_failures: record.consecutive_failures,
+    })),
+  },
+});
+
 /** `GET /webhooks`: the account's endpoints in id order, unpaginated. */
 export const listWebhooks: AccountOperation = ({ account }) => ({
   status: 200,

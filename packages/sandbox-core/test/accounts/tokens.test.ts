@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { errorsOf, withAccount } from '../harness/harness';
+import { dataOf, errorsOf, withAccount } from '../harness/harness';
 
 describe('POST /_sandbox/tokens', () => {
   it('issues another token of the account with the given permissions and name', async () => {
@@ -32,5 +32,19 @@ describe('DELETE /_sandbox/tokens/{id}', () => {
     expect((await control('DELETE', '/tokens/1')).status).toBe(204);
     expect((await control('GET', '/clock')).status).toBe(401);
     expect((await call('POST', '/_sandbox/accounts')).status).toBe(201);
+  });
+});
+
+describe('GET /_sandbox/tokens', () => {
+  it('lists the tokens that are not revoked, never their values', async () => {
+    const { control } = await withAccount();
+    const created = dataOf<{ id: number }>(await control('POST', '/tokens', { body: { permissions: ['read'], name: 'Reports' } }));
+    await control('POST', '/tokens', { body: { permissions: [] } });
+    await control('DELETE', `/tokens/${created.id + 1}`);
+    const tokens = dataOf<Record<string, unknown>[]>(await control('GET', '/tokens'));
+    expect(tokens).toEqual([
+      { id: 1, name: null, permissions: ['read', 'write', 'delete'], created_at: '2025-03-14T15:04:05Z' },
+      { id: 2, name: 'Reports', permissions: ['read'], created_at: '2025-03-14T15:04:05Z' },
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page, Receipt } from '@boundbook/types';
-import { dispositionBody, errorsOf, receiptBody, withAccount } from '../harness/harness';
+import { dataOf, dispositionBody, errorsOf, receiptBody, withAccount } from '../harness/harness';
 
 async function withReceipts(count: number) {
   const world = await withAccount({ books: ['Consignment'] }, { rateLimit: 0 });
@@ -117,5 +117,45 @@ describe('GET /rest/v1/receipts', () => {
       serial_number: ['The serial number field is not correctly percent-encoded.'],
     });
     expect((await api('GET', '/receipts', { query: 'unknown=1&unknown=2&__proto__=x' })).status).toBe(200);
+  });
+});
+
+describe('GET /_sandbox/receipts and GET /_sandbox/receipts/export', () => {
+  it('browse with the list filters and the search together, in pages of up to 1,000, uncounted and unlogged', async () => {
+    const { api, control } = await withAccount({ books: ['Consignment'] }, { rateLimit: 1 });
+    await api('POST', '/receipts', { body: receiptBody({ serial_number: 'GLK-1', manufacturer: 'Glock GmbH' }) });
+    for (let n = 0; n < 3; n += 1) {
+      await control('GET', '/requests');
+    }
+    const browse = async (query: string) => (await control('GET', '/receipts', { query })).body as { data: { serial_number: string }[]; meta: { per_page: number; total: number } };
+    expect((await browse('')).meta).toMatchObject({ per_page: 50, total: 1 });
+    expect((await browse('q=glock&field=manufacturer&per_page=1000')).meta).toMatchObject({ per_page: 1000, total: 1 });
+    expect((await browse('q=glock&field=model')).meta.total).toBe(0);
+    expect((await control('GET', '/receipts', { query: 'per_page=1001&field=colour' })).body).toMatchObject({
+      errors: { field: ['The selected field is invalid.'], per_page: ['The per page field must be between 1 and 1000.'] },
+    });
+    expect(dataOf<unknown[]>(await control('GET', '/requests'))).toHaveLength(1);
+  });
+
+  it('export the book as CSV in bound-book order and the columns of 27 CFR 478.125(e), fields quoted as RFC 4180 asks', async () => {
+    const { api, control } = await withAccount({ books: ['Consignment'] });
+    await api('POST', '/receipts', { body: receiptBody({ book: 'Consignment', serial_number: 'C-1' }) });
+    await api('POST', '/receipts', { body: receiptBody({ serial_number: 'M-1', model: 'EX-9, "Compact"', ffl_license: null, address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }) });
+    await api('POST', '/receipts/2/dispose', { body: dispositionBody() });
+    const exported = await control('GET', '/receipts/export');
+    expect(exported.status).toBe(200);
+    expect(exported.headers).toMatchObject({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="bound-book.csv"' });
+    const lines = (exported.body as string).split('\r\n');
+    expect(lines[0]).toBe(
+      'Manufacturer,Importer,Model,Serial Number,Type,Caliber or Gauge,Date of Receipt,Received From (Name),Received From (Address),Received From (License No.),Date of Disposition,Disposed To (Name),Disposed To (Address),Disposed To (Form 4473 Serial No.),Book,Record No.,Country of Origin,Status',
+    );
+    expect(lines[1]).toMatch(/^Example Arms Co\.,,EX-9 Compact,C-1,.*,Consignment,1,,on_hand$/);
+    expect(lines[2]).toBe(
+      'Example Arms Co.,,"EX-9, ""Compact""",M-1,Pistol,9mm Luger,2025-03-14,Example Firearms Wholesale LLC,"1 Main St, Springfield, IL 62701",,2025-03-14,John Q. Example,,2025-000123,Main,1,,disposed',
+    );
+    expect(lines[3]).toBe('');
+    const main = await control('GET', '/receipts/export', { query: 'book=Main' });
+    expect((main.body as string).split('\r\n')).toHaveLength(3);
+    expect(main.headers['Content-Disposition']).toBe('attachment; filename="bound-book-Main.csv"');
   });
 });

@@ -158,15 +158,14 @@ describe('POST /_sandbox/deliveries/{id}/redeliver', () => {
     const world = await withEndpoint();
     await world.receipt();
     const [delivery] = await world.deliveries();
+    const noSuch = (id: string) => ({
+      message: `The account has no delivery ${id}: a delivery's id is the UUID that GET /_sandbox/deliveries lists, and X-SVC-Delivery carries.`,
+    });
     const unknown = await world.control('POST', '/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f/redeliver');
-    expect(unknown).toEqual({ status: 404, headers: {}, body: { message: 'Record not found.' } });
-    // A delivery's id is a UUID: a number there names no route, as `/receipts/abc` does.
-    expect((await world.control('POST', '/deliveries/1/redeliver')).body).toEqual({
-      message: 'The route POST /_sandbox/deliveries/1/redeliver could not be found.',
-    });
-    expect((await world.control('POST', '/deliveries/not-a-uuid/redeliver')).body).toEqual({
-      message: 'The route POST /_sandbox/deliveries/not-a-uuid/redeliver could not be found.',
-    });
+    expect(unknown).toEqual({ status: 404, headers: {}, body: noSuch('0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f') });
+    // Whatever stands where the id goes is answered as an id that names no delivery.
+    expect(await world.control('POST', '/deliveries/1/redeliver')).toEqual({ status: 404, headers: {}, body: noSuch('1') });
+    expect((await world.control('POST', '/deliveries/not-a-uuid/redeliver')).body).toEqual(noSuch('not-a-uuid'));
     expect((await world.control('GET', `/deliveries/${delivery?.id}/redeliver`)).body).toEqual({
       message: `The route GET /_sandbox/deliveries/${delivery?.id}/redeliver could not be found.`,
     });

@@ -54,3 +54,18 @@ describe('GET and DELETE /rest/v1/webhooks', () => {
     expect(dataOf<{ id: number }[]>(await api('GET', '/webhooks')).map((webhook) => webhook.id)).toEqual([2]);
   });
 });
+
+describe('GET /_sandbox/webhooks and the redelivery of an unknown id', () => {
+  it('lists the endpoints with their consecutive failures, and names what a delivery id is', async () => {
+    const { api, control } = await withAccount();
+    await api('POST', '/webhooks', { body: { url: 'http://127.0.0.1:9/a', events: ['*'] } });
+    await control('POST', '/webhooks/1/ping');
+    const [state] = dataOf<Record<string, unknown>[]>(await control('GET', '/webhooks'));
+    expect(state).toMatchObject({ id: 1, url: 'http://127.0.0.1:9/a', enabled: true, consecutive_failures: 1 });
+    const unknown = await control('POST', '/deliveries/nope/redeliver');
+    expect(unknown.status).toBe(404);
+    expect((unknown.body as { message: string }).message).toBe(
+      'The account has no delivery nope: a delivery\'s id is the UUID that GET /_sandbox/deliveries lists, and X-SVC-Delivery carries.',
+    );
+  });
+});
