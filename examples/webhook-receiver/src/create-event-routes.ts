@@ -1,7 +1,6 @@
-import type { WebhookContext, WebhookEventHandlers, WebhookEventOf } from '@boundbook/webhooks';
+import type { WebhookContext, WebhookEventHandlers } from '@boundbook/webhooks';
 import type { FirearmLog, FirearmLogEntry } from './firearm-log';
-
-type ReceiptEvent = WebhookEventOf<'receipt.created' | 'receipt.updated' | 'receipt.disposed' | 'receipt.deleted'>;
+import type { Inventory, ReceiptEvent } from './inventory';
 
 /** The log entry of one receipt event; `summary` is the one part that differs by event. */
 function entryOf(event: ReceiptEvent, context: WebhookContext, summary: string): FirearmLogEntry {
@@ -18,33 +17,39 @@ function entryOf(event: ReceiptEvent, context: WebhookContext, summary: string):
 }
 
 /**
- * The receiver's routing: one handler per event name, each writing what happened to the firearm
- * into the log. `ping` has no route: `createWebhookHandler` answers it by itself.
+ * The receiver's routing: one handler per event name, each applying the event to the inventory
+ * (which keeps it right whatever order the deliveries come in) and writing what happened to the
+ * firearm into the log, in the order the deliveries came. `ping` has no route:
+ * `createWebhookHandler` answers it by itself.
  *
  * @example
  * ```ts
- * const webhooks = createWebhookHandler({ secret, on: createEventRoutes(createFirearmLog()) });
+ * const webhooks = createWebhookHandler({ secret, on: createEventRoutes(createFirearmLog(), createInventory()) });
  * ```
  */
-export function createEventRoutes(log: FirearmLog): WebhookEventHandlers {
+export function createEventRoutes(log: FirearmLog, inventory: Inventory): WebhookEventHandlers {
+  const record = (event: ReceiptEvent, context: WebhookContext, summary: string): void => {
+    const applied = inventory.apply(event);
+    log.add(entryOf(event, context, applied ? summary : `${summary} (older than what is known: not applied)`));
+  };
   return {
     'receipt.created': (event, context) => {
       const { manufacturer, model, serial_number, received_from } = event.data;
-      log.add(entryOf(event, context, `Acquired ${manufacturer} ${model} (${serial_number}) from ${received_from}`));
+      record(event, context, `Acquired ${manufacturer} ${model} (${serial_number}) from ${received_from}`);
     },
     'receipt.updated': (event, context) => {
       const { manufacturer, model, serial_number } = event.data;
-      log.add(entryOf(event, context, `Corrected the record of ${manufacturer} ${model} (${serial_number})`));
+      record(event, context, `Corrected the record of ${manufacturer} ${model} (${serial_number})`);
     },
     'receipt.disposed': (event, context) => {
       const { manufacturer, model, serial_number, disposition } = event.data;
       // The contract types `disposition` as nullable on every receipt; a disposed one carries it.
       const recipient = disposition === null ? 'an unnamed recipient' : disposition.disposed_to;
-      log.add(entryOf(event, context, `Disposed of ${manufacturer} ${model} (${serial_number}) to ${recipient}`));
+      record(event, context, `Disposed of ${manufacturer} ${model} (${serial_number}) to ${recipient}`);
     },
     'receipt.deleted': (event, context) => {
-      const { book, record, serial_number } = event.data;
-      log.add(entryOf(event, context, `Deleted record ${record} of book ${book} (${serial_number})`));
+      const { book, record: line, serial_number } = event.data;
+      record(event, context, `Deleted record ${line} of book ${book} (${serial_number})`);
     },
   };
 }
