@@ -1,14 +1,16 @@
-import { fileURLToPath } from 'node:url';
 import type { ViteUserConfig } from 'vitest/config';
 
-const packagesDir = fileURLToPath(new URL('./packages/', import.meta.url));
+/** The export condition under which every `@boundbook/*` package names its TypeScript sources. */
+export const SOURCE_CONDITION = '@boundbook/source';
 
 /**
- * Settings every package's test project shares: `@boundbook/*` imports resolve to the sources,
- * so the tests run without a build.
+ * Settings every package's test project shares: `@boundbook/*` imports resolve to the sources
+ * through the packages' own exports maps (their `@boundbook/source` condition, which the
+ * tsconfigs name in `customConditions` too), so the tests run without a build. The other
+ * conditions are Vite's defaults, which setting `conditions` replaces. The examples do not use
+ * these settings: they import the built packages, as an integrator's project would.
  */
 export const sharedConfig: ViteUserConfig = {
-  resolve: {
-    alias: [{ find: /^@boundbook\/([a-z-]+)$/, replacement: `${packagesDir}$1/src/index.ts` }],
-  },
+  resolve: { conditions: [SOURCE_CONDITION, 'module', 'browser', 'development|production'] },
+  ssr: { resolve: { conditions: [SOURCE_CONDITION, 'module', 'node', 'development|production'] } },
 };

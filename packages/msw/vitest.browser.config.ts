@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import { playwright } from '@vitest/browser-playwright';
 import { defineProject, mergeConfig } from 'vitest/config';
 import { sharedConfig } from '../../vitest.shared.ts';
@@ -12,12 +11,6 @@ import { serveMockServiceWorker } from './test/support/serve-mock-service-worker
 export default mergeConfig(
   sharedConfig,
   defineProject({
-    // As the `browser` export condition does: the web build of the webhooks package, free of node:crypto.
-    resolve: {
-      alias: [
-        { find: /^@boundbook\/webhooks$/, replacement: fileURLToPath(new URL('../webhooks/src/web.ts', import.meta.url)) },
-      ],
-    },
     plugins: [serveMockServiceWorker()],
     test: {
       name: 'msw-browser',

@@ -40,6 +40,10 @@ const shared: Options = {
   target: 'node20',
   platform: 'node',
   tsconfig: packagePath('tsconfig.json'),
+  // The workspace's packages from their sources, as their exports maps name them.
+  esbuildOptions(options) {
+    options.conditions = ['@boundbook/source'];
+  },
 };
 
 /**

@@ -1,15 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base';
 
 const { version } = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
-export default defineConfig({
-  entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: 'es2022',
+export default defineConfig(packageBuild({
   esbuildOptions(options, { format }) {
     options.define = {
       ...options.define,
@@ -19,4 +14,4 @@ export default defineConfig({
       __BOUNDBOOK_CJS__: String(format === 'cjs'),
     };
   },
-});
+}));

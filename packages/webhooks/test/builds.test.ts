@@ -37,23 +37,33 @@ const readJson = (path: string) => JSON.parse(readFileSync(`${PACKAGE}${path}`, 
 
 describe('the package\'s entry points', () => {
   const manifest = readJson('package.json');
-  const webFiles = { import: { types: './dist/web.d.ts', default: './dist/web.js' }, require: { types: './dist/web.d.cts', default: './dist/web.cjs' } };
+  // Each entry names its sources first, under the condition the workspace's tests and type checks set.
+  const SOURCE = '@boundbook/source';
+  const webSources = {
+    [SOURCE]: './src/web.ts',
+    import: { types: './dist/web.d.ts', default: './dist/web.js' },
+    require: { types: './dist/web.d.cts', default: './dist/web.cjs' },
+  };
 
   it('gives the web build to the browser, worker, edge-light and deno conditions and by default, the Node build to node', () => {
     const root = manifest.exports['.'];
-    expect(Object.keys(root)).toEqual(['browser', 'worker', 'edge-light', 'deno', 'node', 'import', 'require']);
-    for (const condition of ['browser', 'worker', 'edge-light', 'deno']) expect(root[condition]).toEqual(webFiles);
-    expect({ import: root.import, require: root.require }).toEqual(webFiles);
-    expect(root.node).toEqual({ import: { types: './dist/index.d.ts', default: './dist/index.js' }, require: { types: './dist/index.d.cts', default: './dist/index.cjs' } });
+    expect(Object.keys(root)).toEqual(['browser', 'worker', 'edge-light', 'deno', 'node', SOURCE, 'import', 'require']);
+    for (const condition of ['browser', 'worker', 'edge-light', 'deno']) expect(root[condition]).toEqual(webSources);
+    expect({ [SOURCE]: root[SOURCE], import: root.import, require: root.require }).toEqual(webSources);
+    expect(root.node).toEqual({
+      [SOURCE]: './src/index.ts',
+      import: { types: './dist/index.d.ts', default: './dist/index.js' },
+      require: { types: './dist/index.d.cts', default: './dist/index.cjs' },
+    });
   });
 
   it('serves the web build at @boundbook/webhooks/web under every condition, for runtimes that set none of them (Bun)', () => {
     expect(Object.keys(manifest.exports)).toEqual(['.', './web', './package.json']);
-    expect(manifest.exports['./web']).toEqual(webFiles);
+    expect(manifest.exports['./web']).toEqual(webSources);
   });
 
   it('serves @boundbook/webhooks/web to resolvers that read no exports map, through web/package.json', () => {
-    expect(manifest.files).toEqual(['dist', 'web']);
+    expect(manifest.files).toEqual(['dist', 'src', 'web']);
     expect(readJson('web/package.json')).toEqual({ main: '../dist/web.cjs', module: '../dist/web.js', types: '../dist/web.d.cts' });
   });
 });
