@@ -1,0 +1,145 @@
+// Compiles every TypeScript example of the documentation, as an integrator would paste it: each
+// ```ts block of the READMEs and each @example of the packages' sources, as a module of its own,
+// under the repository's strict tsconfig (tsconfig.base.json). `@boundbook/*` resolves to the
+// packages' sources (their `@boundbook/source` export condition), so no build is needed.
+//
+// A README block may need names it does not show (an Express `app`, a client `bb`): an HTML
+// comment right before its fence, `<!-- ts-context: declare const app: Express; -->`, is compiled
+// ahead of it and stays invisible on the page. An example of the web build of
+// @boundbook/webhooks (packages/webhooks/src/web.ts) imports that build.
+//
+// Run: node scripts/check-doc-examples.mjs  (part of `pnpm lint`)
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Every README of the repository and every source file of the packages. */
+function documents() {
+  const readmes = ['README.md'];
+  const sources = [];
+  for (const group of ['packages', 'examples']) {
+    for (const name of readdirSync(join(ROOT, group))) {
+      const folder = join(ROOT, group, name);
+      if (!statSync(folder).isDirectory()) continue;
+      try {
+        statSync(join(folder, 'README.md'));
+        readmes.push(join(group, name, 'README.md'));
+      } catch {
+        // A folder without a README has no examples to check.
+      }
+      if (group === 'packages') sources.push(...walk(join(folder, 'src')).filter((file) => !file.includes('/generated/')));
+    }
+  }
+  return { readmes, sources: sources.map((file) => relative(ROOT, file)) };
+}
+
+function walk(folder) {
+  return readdirSync(folder).flatMap((name) => {
+    const path = join(folder, name);
+    return statSync(path).isDirectory() ? walk(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** The ```ts blocks of a Markdown file, each with the hidden context that precedes it. */
+function markdownExamples(file) {
+  const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
+  const found = [];
+  for (let index = 0; index < lines.length; index += 1) {
+    if (!/^```(ts|typescript)\s*$/.test(lines[index])) continue;
+    const context = /^<!--\s*ts-context:\s*([\s\S]*?)\s*-->$/.exec(lines[index - 1] ?? '')?.[1] ?? '';
+    let close = index + 1;
+    while (close < lines.length && lines[close] !== '```') close += 1;
+    found.push({ at: `${file}:${index + 1}`, code: `${context}\n${lines.slice(index + 1, close).join('\n')}` });
+    index = close;
+  }
+  return found;
+}
+
+/** The ```ts blocks under `@example` in a source file's comments. */
+function jsdocExamples(file) {
+  const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
+  const found = [];
+  for (let index = 0; index < lines.length; index += 1) {
+    if (lines[index].trim() !== '* @example') continue;
+    const open = index + 1;
+    if (lines[open]?.trim() !== '* ```ts') {
+      found.push({ at: `${file}:${open + 1}`, code: '', problem: 'an @example opens a ```ts fence' });
+      continue;
+    }
+    let close = open + 1;
+    while (close < lines.length && lines[close].trim() !== '* ```') close += 1;
+    const code = lines.slice(open + 1, close).map((line) => line.replace(/^\s*\* ?/, '')).join('\n');
+    const web = file === 'packages/webhooks/src/web.ts';
+    found.push({ at: `${file}:${open + 1}`, code: web ? code.replaceAll("'@boundbook/webhooks'", "'@boundbook/webhooks/web'") : code });
+    index = close;
+  }
+  return found;
+}
+
+function compilerOptions() {
+  const parsed = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.base.json'), {}, {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+    },
+  });
+  return {
+    ...parsed.options,
+    noEmit: true,
+    types: ['node'],
+    customConditions: ['@boundbook/source'],
+    // An example shows a call: a value it makes and does not use again is not a mistake there.
+    noUnusedLocals: false,
+    noUnusedParameters: false,
+  };
+}
+
+function check() {
+  const { readmes, sources } = documents();
+  const examples = [...readmes.flatMap(markdownExamples), ...sources.flatMap(jsdocExamples)];
+  const problems = examples.filter((example) => example.problem).map((example) => `${example.at}: ${example.problem}`);
+  // Each example is a module of its own beside the repository's root, so that node_modules and
+  // the packages' exports maps resolve its imports.
+  const virtual = new Map(
+    examples.filter((example) => !example.problem).map((example, index) => [join(ROOT, `.doc-example-${index}.ts`), example]),
+  );
+  const options = compilerOptions();
+  const host = ts.createCompilerHost(options);
+  const { fileExists, readFile, getSourceFile } = host;
+  host.fileExists = (name) => virtual.has(name) || fileExists.call(host, name);
+  host.readFile = (name) => (virtual.has(name) ? moduleText(virtual.get(name).code) : readFile.call(host, name));
+  host.getSourceFile = (name, version, ...rest) =>
+    virtual.has(name)
+      ? ts.createSourceFile(name, moduleText(virtual.get(name).code), version, true)
+      : getSourceFile.call(host, name, version, ...rest);
+  const program = ts.createProgram([...virtual.keys()], options, host);
+  for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
+    const file = diagnostic.file;
+    const example = file ? virtual.get(file.fileName) : undefined;
+    const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
+    if (example === undefined) {
+      problems.push(`${file ? relative(ROOT, file.fileName) : 'tsc'}: ${message}`);
+      continue;
+    }
+    const line = file.getLineAndCharacterOfPosition(diagnostic.start ?? 0).line;
+    const code = moduleText(example.code).split('\n')[line] ?? '';
+    problems.push(`${example.at} (example line ${line + 1}: ${code.trim()})\n    ${message}`);
+  }
+  return { problems, count: examples.length };
+}
+
+/** An example as a module: top-level await and its own scope need one. */
+function moduleText(code) {
+  return `${code}\nexport {};\n`;
+}
+
+const { problems, count } = check();
+if (problems.length > 0) {
+  console.error(`${problems.length} problem(s) in the ${count} TypeScript examples of the documentation:\n`);
+  for (const problem of problems) console.error(`- ${problem}`);
+  process.exit(1);
+}
+console.log(`The ${count} TypeScript examples of the documentation compile.`);
