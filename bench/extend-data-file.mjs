@@ -6,7 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { receiptCreateBody } from './receipt-fixtures.mjs';
 
 /**
- * Rewrites `file` (a stopped sandbox's data file, format 1) so that the account of receipt
+ * Rewrites `file` (a stopped sandbox's data file, format 1 or 2) so that the account of receipt
  * `templateId` holds `count` receipts: the template and `count - 1` copies numbered after it,
  * serial numbers as {@link receiptCreateBody} gives them (the template being number 1).
  * Throws a `TypeError` when the file is not in the layout this relies on, so that the caller
@@ -27,8 +27,8 @@ export async function extendDataFile(file, { templateId, count }) {
     throw new TypeError(`${file} is not one JSON document (${error.message})`);
   }
   const { sequences, receipts, audit } = snapshot;
-  if (snapshot.format !== 1 || !Array.isArray(receipts) || !Array.isArray(audit) || typeof sequences?.receipt !== 'number' || typeof sequences?.audit !== 'number') {
-    throw new TypeError(`${file} is not a data file of format 1 with receipts, audit and sequences`);
+  if ((snapshot.format !== 1 && snapshot.format !== 2) || !Array.isArray(receipts) || !Array.isArray(audit) || typeof sequences?.receipt !== 'number' || typeof sequences?.audit !== 'number') {
+    throw new TypeError(`${file} is not a data file of format 1 or 2 with receipts, audit and sequences`);
   }
   const template = receipts.find((receipt) => receipt.id === templateId);
   const trail = audit.filter((entry) => entry.receipt_id === templateId);

@@ -22,14 +22,16 @@ export function sandboxBuilt() {
 }
 
 /**
- * Spawns the CLI on `dataFile` and resolves once `GET /rest/v1/books` answers 200 with a token.
+ * Spawns the CLI on `dataFile` (in memory without one) and resolves once `GET /rest/v1/books` answers 200 with a token.
  * The token is `token` when given (an existing data file), else the one the CLI prints on a
  * fresh file or, with `quiet`, a new account's from `POST /_sandbox/accounts`.
  * Resolves with `{ server, origin, api, token, readyMs }`, `readyMs` from spawn to that 200.
  */
 export async function startSandbox({ dataFile, token, quiet = false, rateLimit, timeoutMs = 60_000 }) {
   const port = await freePort();
-  const args = [SANDBOX_CLI, '--port', String(port), '--host', '127.0.0.1', '--data', dataFile];
+  // No data file: the sandbox keeps its state in memory (--memory).
+  const where = dataFile === undefined ? ['--memory'] : ['--data', dataFile];
+  const args = [SANDBOX_CLI, '--port', String(port), '--host', '127.0.0.1', ...where];
   if (rateLimit !== undefined) args.push('--rate-limit', String(rateLimit));
   if (quiet) args.push('--quiet');
   const server = spawnServer('sandbox', args);
