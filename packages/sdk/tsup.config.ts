@@ -10,13 +10,11 @@ export default defineConfig({
   clean: true,
   sourcemap: true,
   target: 'es2022',
-  esbuildOptions(options, { format }) {
+  esbuildOptions(options) {
     options.define = {
       ...options.define,
       // The User-Agent carries the published version without a hand-kept copy of it.
       __BOUNDBOOK_SDK_VERSION__: JSON.stringify(version),
-      // The CommonJS build takes openapi-fetch's `createClient` from `exports.default`.
-      __BOUNDBOOK_CJS__: String(format === 'cjs'),
     };
   },
 });
