@@ -64,19 +64,17 @@ export function createCall(baseUrl: string, headers: Record<string, string>, sen
       for (const [name, value] of more instanceof Headers ? more : Object.entries(more ?? {})) if (value != null) merged.set(name, String(value));
     }
     const response = await send(url, { ...rest, method, headers: merged, body: body === undefined ? null : JSON.stringify(body) }, recover);
-    if (response.status === 204 || response.headers.get('Content-Length') === '0') return { [response.ok ? 'data' : 'error']: undefined, response };
-    if (!response.ok) {
-      const text = await response.text();
-      try {
-        return { error: JSON.parse(text), response };
-      } catch {
-        return { error: text, response };
-      }
+    const { ok } = response;
+    if (response.status === 204 || response.headers.get('Content-Length') === '0') return { [ok ? 'data' : 'error']: undefined, response };
+    if (ok && parseAs !== 'json') return { data: parseAs === 'stream' ? response.body : await response[parseAs](), response };
+    // A success that is not JSON throws (the contract answers JSON); a failure keeps its text as the error.
+    let parsed: unknown = await response.text();
+    try {
+      parsed = parsed ? JSON.parse(parsed as string) : undefined;
+    } catch (error) {
+      if (ok) throw error;
     }
-    if (parseAs === 'stream') return { data: response.body, response };
-    if (parseAs !== 'json') return { data: await response[parseAs](), response };
-    const text = await response.text();
-    return { data: text ? JSON.parse(text) : undefined, response };
+    return { [ok ? 'data' : 'error']: parsed, response };
   };
 }
 

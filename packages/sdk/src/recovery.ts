@@ -60,8 +60,8 @@ export function needsRead(operation: string, sent: boolean) {
   return (error: unknown): never => {
     if (error instanceof BoundBookError) {
       // The error was just built and its stack not yet read, so the stack shows the new message.
-      error.message += ` [${operation}: ${sent ? 'its outcome is unknown, the service may have recorded it; look before sending it again' : 'nothing was sent'}${
-        (error as { status?: number }).status === 403 ? '; recovery reads what a lost answer may have recorded: use a key with read, or pass recover: false' : ''
+      error.message += ` [${operation}: ${sent ? 'outcome unknown, the service may have recorded it: look before sending it again' : 'nothing was sent'}${
+        (error as { status?: number }).status === 403 ? '; recovery needs the read permission: use a key with read, or pass recover: false' : ''
       }]`;
     }
     throw error;

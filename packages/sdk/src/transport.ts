@@ -96,10 +96,10 @@ export type Send = (url: string, init: Omit<RequestInit, 'signal'> & { method: s
 // Why the limiter holds a call, for the warning and for QueueTimeoutError.
 const HELD = {
   'rate-limit': "the token's requests per minute are spent",
-  'retry-after': 'a 429 paused the calls of the token',
+  'retry-after': "a 429 paused the token's calls",
 };
 // What to do about a wait that a unit test should not make.
-const UNIT_TESTS = 'in unit tests against a mock, pass rateLimit: false (the mock enforces the limit itself)';
+const UNIT_TESTS = 'in unit tests against a mock pass rateLimit: false: the mock enforces the limit itself';
 
 /**
  * The sender of a client, with the policy `options` set (defaults and ranges as `BoundBookOptions`
@@ -139,7 +139,7 @@ export function createTransport(options: BoundBookOptions, limiterOf: (perMinute
       if (reason === 'retry' || warned) return;
       warned = true;
       console.warn(
-        `[@boundbook/sdk] ${method} ${url} waits ${ms} ms: ${HELD[reason]} (said once per client; ${UNIT_TESTS}; pass onWait to hear of every wait, maxQueueWait to bound it)`,
+        `[@boundbook/sdk] ${method} ${url} waits ${ms} ms: ${HELD[reason]} (said once per client; ${UNIT_TESTS}; onWait hears of every wait, maxQueueWait bounds them)`,
       );
     });
 
@@ -156,7 +156,7 @@ export function createTransport(options: BoundBookOptions, limiterOf: (perMinute
         const reason = paused ? 'retry-after' : 'rate-limit';
         if (clock.now() + ms > deadline) {
           throw new QueueTimeoutError(
-            `${method} ${url}: the rate limiter would hold it ${ms} ms, more than maxQueueWait (${maxQueueWait}): ${HELD[reason]} (${UNIT_TESTS}; else raise maxQueueWait)`,
+            `${method} ${url}: the limiter would hold it ${ms} ms, past maxQueueWait (${maxQueueWait}): ${HELD[reason]} (${UNIT_TESTS}; else raise maxQueueWait)`,
           );
         }
         onWait({ reason, ms, method, url });
@@ -216,9 +216,9 @@ export function createTransport(options: BoundBookOptions, limiterOf: (perMinute
       if (found) return found;
       if (last || tooLong) {
         const note = recovers
-          ? 'no record of it was found after the failure, but a real service may show it late: look before sending it again'
+          ? 'a look-up found nothing it recorded, but a real service may show it late: look before sending it again'
           : tooLong
-            ? `Retry-After is ${retryAfter} s, more than maxRetryAfter (${maxRetryAfter}): retry later, or raise maxRetryAfter`
+            ? `Retry-After is ${retryAfter} s, past maxRetryAfter (${maxRetryAfter}): retry later or raise maxRetryAfter`
             : status === 429
               ? `retry after error.retryAfter seconds, or raise maxRetries (${maxRetries})`
               : '';

@@ -123,7 +123,7 @@ describe('the rate limiter of clients', () => {
       expect(calls).toHaveLength(60);
       expect(warn.mock.calls).toEqual([
         [
-          `[@boundbook/sdk] GET ${BASE_URL}/receipts/1042 waits 60000 ms: the token's requests per minute are spent (said once per client; in unit tests against a mock, pass rateLimit: false (the mock enforces the limit itself); pass onWait to hear of every wait, maxQueueWait to bound it)`,
+          `[@boundbook/sdk] GET ${BASE_URL}/receipts/1042 waits 60000 ms: the token's requests per minute are spent (said once per client; in unit tests against a mock pass rateLimit: false: the mock enforces the limit itself; onWait hears of every wait, maxQueueWait bounds them)`,
         ],
       ]);
       await clock.advance(60_000);
@@ -168,7 +168,7 @@ describe('the rate limiter of clients', () => {
     const error = await bb.books.list().catch((error: unknown) => error);
     expect(error).toBeInstanceOf(QueueTimeoutError);
     expect((error as Error).message).toBe(
-      `GET ${BASE_URL}/books: the rate limiter would hold it 60000 ms, more than maxQueueWait (5000): the token's requests per minute are spent (in unit tests against a mock, pass rateLimit: false (the mock enforces the limit itself); else raise maxQueueWait)`,
+      `GET ${BASE_URL}/books: the limiter would hold it 60000 ms, past maxQueueWait (5000): the token's requests per minute are spent (in unit tests against a mock pass rateLimit: false: the mock enforces the limit itself; else raise maxQueueWait)`,
     );
     expect(calls).toHaveLength(2);
     // Within the bound: the first slot frees 4 s from then, not after the refused call's turn.
@@ -184,7 +184,7 @@ describe('the rate limiter of clients', () => {
     const paused = testClient([json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '30' })], { clock, token: 'bounded', maxRetries: 0, onWait: () => undefined });
     const sibling = testClient([ok()], { clock, token: 'bounded', maxQueueWait: 10_000, onWait: () => undefined });
     await expect(paused.bb.books.list()).rejects.toBeInstanceOf(RateLimitError);
-    await expect(sibling.bb.books.list()).rejects.toThrow('the rate limiter would hold it 30000 ms, more than maxQueueWait (10000): a 429 paused the calls of the token');
+    await expect(sibling.bb.books.list()).rejects.toThrow("the limiter would hold it 30000 ms, past maxQueueWait (10000): a 429 paused the token's calls");
     expect(sibling.calls).toHaveLength(0);
   });
 

@@ -78,7 +78,7 @@ describe('receipts.create(body) after a failure after which the service may have
     const error = await clock.settle(bb.receipts.create(receiptBody({ serial_number: 'EXA-5' }))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as Error).message).toBe(
-      '502 Bad Gateway (no record of it was found after the failure, but a real service may show it late: look before sending it again)',
+      '502 Bad Gateway (a look-up found nothing it recorded, but a real service may show it late: look before sending it again)',
     );
     expect(service.requests.map(({ method }) => method)).toEqual(['POST', 'GET', 'POST', 'GET', 'POST', 'GET']);
     expect(service.withSerial('EXA-5')).toEqual([]);
@@ -97,7 +97,7 @@ describe('receipts.create(body) after a failure after which the service may have
     const error = await clock.settle(bb.receipts.create(receiptBody({ serial_number: 'EXA-7' }))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).not.toBeInstanceOf(TimeoutError);
-    expect((error as Error).message).toContain('(connect ECONNREFUSED 127.0.0.1:4010) on attempt 1 (no record of it was found after the failure');
+    expect((error as Error).message).toContain('(connect ECONNREFUSED 127.0.0.1:4010) on attempt 1 (a look-up found nothing it recorded');
   });
 
   it('rejects with a PermissionDeniedError saying the outcome is unknown and that recovery needs read, when the look-up is 403', async () => {
@@ -108,9 +108,9 @@ describe('receipts.create(body) after a failure after which the service may have
     const error = await clock.settle(bb.receipts.create(receiptBody({ serial_number: 'EXA-8' }))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PermissionDeniedError);
     expect((error as Error).message).toBe(
-      '403 This action requires the read permission. (use a key with the permission this method needs) [POST /receipts: its outcome is unknown, the service may have recorded it; look before sending it again; recovery reads what a lost answer may have recorded: use a key with read, or pass recover: false]',
+      '403 This action requires the read permission. (use a key with the permission this method needs) [POST /receipts: outcome unknown, the service may have recorded it: look before sending it again; recovery needs the read permission: use a key with read, or pass recover: false]',
     );
-    expect((error as Error).stack).toContain('its outcome is unknown');
+    expect((error as Error).stack).toContain('outcome unknown');
     expect(service.withSerial('EXA-8')).toHaveLength(1);
   });
 
@@ -179,7 +179,7 @@ describe('webhooks.create(body) and delete(id) after a failure after which the s
     const { bb } = clientOf(service, { fetch: async () => json(403, { message: 'This action requires the read permission.' }) });
     const error = await bb.webhooks.create(hook).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PermissionDeniedError);
-    expect((error as Error).message).toContain('[POST /webhooks: nothing was sent; recovery reads what a lost answer may have recorded: use a key with read, or pass recover: false]');
+    expect((error as Error).message).toContain('[POST /webhooks: nothing was sent; recovery needs the read permission: use a key with read, or pass recover: false]');
   });
 
   it('with recover: false, lists nothing first', async () => {
@@ -223,7 +223,7 @@ async function run(plan: Fault[], onlyWrites: boolean, maxRetries: number) {
   const earlier = service.addEndpoint({ url: 'https://pos.example.com/run/1', events: ['*'] });
   const { bb, clock } = clientOf(service, { maxRetries });
   const outcome = async <T>(call: Promise<T>) => clock.settle(call).then((value) => ({ value }), (error: unknown) => ({ error: error as Error }));
-  const unknown = (error: Error | undefined) => error?.message.includes('its outcome is unknown') ?? false;
+  const unknown = (error: Error | undefined) => error?.message.includes('outcome unknown') ?? false;
 
   for (let n = 1; n <= 3; n++) {
     const serial = `RUN-${n}`;

@@ -191,7 +191,7 @@ describe('Retry-After', () => {
   it('hints to raise maxRetryAfter for a 429 whose Retry-After was longer', async () => {
     const { bb, clock } = testClient([failure(429, { 'Retry-After': '61' })]);
     const error = await clock.settle(bb.books.list()).catch((error: unknown) => error);
-    expect((error as Error).message).toBe('429 status 429 (Retry-After is 61 s, more than maxRetryAfter (60): retry later, or raise maxRetryAfter)');
+    expect((error as Error).message).toBe('429 status 429 (Retry-After is 61 s, past maxRetryAfter (60): retry later or raise maxRetryAfter)');
   });
 });
 
