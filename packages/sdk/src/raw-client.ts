@@ -57,11 +57,12 @@ export function createCall(baseUrl: string, headers: Record<string, string>, sen
     const query = Object.entries(params.query ?? {})
       .flatMap(([name, value]) => (value == null ? [] : [value].flat().map((item) => `${name}=${encodeURIComponent(item)}`)))
       .join('&');
-    const url = base + path.replace(/\{(\w+)\}/g, (whole, name: string) => encodeURIComponent(String(params.path?.[name] ?? whole))) + (query && `?${query}`);
+    const url =
+      base + path.replace(/\{(\w+)\}/g, (whole, name: string) => (params.path?.[name] == null ? whole : encodeURIComponent(String(params.path[name])))) + (query && `?${query}`);
     const merged = new Headers(headers);
     if (body !== undefined) merged.set('Content-Type', 'application/json');
     for (const more of [extra, params.header]) {
-      for (const [name, value] of more instanceof Headers ? more : Object.entries(more ?? {})) if (value != null) merged.set(name, String(value));
+      for (const [name, value] of more instanceof Headers || Array.isArray(more) ? more : Object.entries(more ?? {})) if (value != null) merged.set(name, String(value));
     }
     const response = await send(url, { ...rest, method, headers: merged, body: body === undefined ? null : JSON.stringify(body) }, recover);
     const { ok } = response;

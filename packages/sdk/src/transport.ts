@@ -201,7 +201,7 @@ export function createTransport(options: BoundBookOptions, limiterOf: (perMinute
         return response;
       }
       const retryAfter = response && parseRetryAfter(response.headers.get('retry-after'), clock.now());
-      const tooLong = retryAfter! > maxRetryAfter;
+      const tooLong = (retryAfter ?? 0) > maxRetryAfter;
       const delay = retryAfter === undefined ? backoffDelay(retry, random) : retryAfter * 1000;
       if (!tooLong) {
         // A 429 holds back every request of the token, from this client and any other.

@@ -162,19 +162,23 @@ describe('new BoundBook(options)', () => {
   });
 
   it('sends path parameters, the query, headers and a JSON body as openapi-fetch does, and parses the answer as asked', async () => {
-    const { bb, calls } = testClient([json(200, { data: [] }), new Response('plain', { status: 200 }), empty(204)]);
+    const { bb, calls } = testClient([json(200, { data: [] }), json(200, { data: [] }), json(200, { data: [] }), new Response('plain', { status: 200 }), empty(204)]);
     const listed = await bb.raw.GET('/receipts', {
       params: { query: { serial_number: 'A&B/1', page: 2 } },
       headers: { 'X-Trace': 'one', 'X-Unset': undefined },
     });
+    await bb.raw.GET('/books', { headers: [['X-Pair', 'two']] });
+    await bb.raw.GET('/books', { headers: new Headers({ 'X-Headers': 'three' }) });
     expect(listed).toMatchObject({ data: { data: [] } });
     expect(calls[0]?.url.search).toBe('?serial_number=A%26B%2F1&page=2');
     expect(calls[0]?.request.headers.get('x-trace')).toBe('one');
     expect(calls[0]?.request.headers.has('x-unset')).toBe(false);
     expect(calls[0]?.request.headers.has('content-type')).toBe(false);
+    expect(calls[1]?.request.headers.get('x-pair')).toBe('two');
+    expect(calls[2]?.request.headers.get('x-headers')).toBe('three');
     const text = await bb.raw.request('get', '/receipts/{id}', { params: { path: { id: 7 } }, parseAs: 'text' });
     expect(text.data).toBe('plain');
-    expect(calls[1]?.url.pathname).toBe('/rest/v1/receipts/7');
+    expect(calls[3]?.url.pathname).toBe('/rest/v1/receipts/7');
     const removed = await bb.raw.DELETE('/webhooks/{id}', { params: { path: { id: 3 } } });
     expect(removed.data).toBeUndefined();
     expect(removed.response.status).toBe(204);
