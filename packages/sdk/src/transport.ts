@@ -213,21 +213,23 @@ export function createTransport(options: BoundBookOptions, limiterOf: (perMinute
         }
       }
       const found = recovers ? await recover() : undefined;
-      if (found) return found;
-      if (last || tooLong) {
-        const note = recovers
-          ? 'a look-up found nothing it recorded, but a real service may show it late: look before sending it again'
-          : tooLong
-            ? `Retry-After is ${retryAfter} s, past maxRetryAfter (${maxRetryAfter}): retry later or raise maxRetryAfter`
-            : status === 429
-              ? `retry after error.retryAfter seconds, or raise maxRetries (${maxRetries})`
-              : '';
-        if (!response) throw lost(note && `${note}; `);
-        if (note) advice.set(response, note);
-        return response;
+      if (found || !(last || tooLong)) {
+        // An answer not returned: its body is let go, so that its connection is freed.
+        void response?.body?.cancel().catch(() => undefined);
+        if (found) return found;
+        ambiguous ||= failed;
+        continue;
       }
-      ambiguous ||= failed;
-      void response?.body?.cancel().catch(() => undefined);
+      const note = recovers
+        ? 'a look-up found nothing it recorded, but a real service may show it late: look before sending it again'
+        : tooLong
+          ? `Retry-After is ${retryAfter} s, past maxRetryAfter (${maxRetryAfter}): retry later or raise maxRetryAfter`
+          : status === 429
+            ? `retry after error.retryAfter seconds, or raise maxRetries (${maxRetries})`
+            : '';
+      if (!response) throw lost(note && `${note}; `);
+      if (note) advice.set(response, note);
+      return response;
     }
   };
 }

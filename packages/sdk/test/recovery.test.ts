@@ -44,6 +44,17 @@ describe('receipts.create(body) after a failure after which the service may have
     expect(service.requests.map(({ method, path }) => `${method} ${path}`)).toEqual(['POST /receipts', 'GET /receipts']);
   });
 
+  it("lets go of the failed answer's body once the look-up found the receipt, freeing its connection", async () => {
+    const service = new FaultyService();
+    let cancelled = false;
+    const body = new ReadableStream({ cancel: () => void (cancelled = true) });
+    const { bb, clock } = clientOf(service, {
+      fetch: async (url, init) => (init.method === 'POST' ? (await service.fetch(url, init), new Response(body, { status: 502 })) : service.fetch(url, init)),
+    });
+    await clock.settle(bb.receipts.create(receiptBody({ serial_number: 'EXA-0' })));
+    expect(cancelled).toBe(true);
+  });
+
   it('looks up GET /receipts?serial_number=&book=&per_page=200, after the back-off', async () => {
     const service = new FaultyService(failing('POST', '/receipts', '502-after'));
     const urls: string[] = [];
