@@ -139,7 +139,7 @@ export function createTransport(options: BoundBookOptions, limiterOf: (perMinute
       if (reason === 'retry' || warned) return;
       warned = true;
       console.warn(
-        `[@boundbook/sdk] ${method} ${url} waits ${ms} ms: ${HELD[reason]} (said once per client; ${UNIT_TESTS}; onWait hears of every wait, maxQueueWait bounds them)`,
+        `[@boundbook/sdk] ${method} ${url} waits ${ms} ms: ${HELD[reason]} (once per client; ${UNIT_TESTS}; see onWait and maxQueueWait)`,
       );
     });
 
@@ -185,7 +185,7 @@ export function createTransport(options: BoundBookOptions, limiterOf: (perMinute
         controller.signal.aborted
           ? new TimeoutError(`${method} ${url}: no answer in ${timeout} ms (${note}raise timeout or check the network)`, { cause })
           : new ConnectionError(
-              `${method} ${url}: ${describe(cause)} on attempt ${retry + 1} (${note}is the sandbox or the service running there? check baseUrl and the network)`,
+              `${method} ${url}: ${describe(cause)} on attempt ${retry + 1} (${note}is the sandbox running? check baseUrl and the network)`,
               { cause },
             );
       const status = response?.status ?? 0;

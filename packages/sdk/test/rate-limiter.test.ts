@@ -123,7 +123,7 @@ describe('the rate limiter of clients', () => {
       expect(calls).toHaveLength(60);
       expect(warn.mock.calls).toEqual([
         [
-          `[@boundbook/sdk] GET ${BASE_URL}/receipts/1042 waits 60000 ms: the token's requests per minute are spent (said once per client; in unit tests against a mock pass rateLimit: false: the mock enforces the limit itself; onWait hears of every wait, maxQueueWait bounds them)`,
+          `[@boundbook/sdk] GET ${BASE_URL}/receipts/1042 waits 60000 ms: the token's requests per minute are spent (once per client; in unit tests against a mock pass rateLimit: false: the mock enforces the limit itself; see onWait and maxQueueWait)`,
         ],
       ]);
       await clock.advance(60_000);

@@ -67,7 +67,7 @@ describe('retries of idempotent calls (GET, PUT, DELETE)', () => {
     const { bb, clock } = testClient([new TypeError('fetch failed', { cause })]);
     const error = await clock.settle(bb.books.list()).catch((error: unknown) => error);
     expect((error as Error).message).toBe(
-      `GET ${BASE_URL}/books: TypeError: fetch failed ${named} on attempt 3 (is the sandbox or the service running there? check baseUrl and the network)`,
+      `GET ${BASE_URL}/books: TypeError: fetch failed ${named} on attempt 3 (is the sandbox running? check baseUrl and the network)`,
     );
   });
 
@@ -77,7 +77,7 @@ describe('retries of idempotent calls (GET, PUT, DELETE)', () => {
     const { port } = server.address() as AddressInfo;
     await new Promise((resolve) => server.close(resolve));
     const bb = new BoundBook({ token: 'refused', baseUrl: `http://127.0.0.1:${port}/rest/v1`, maxRetries: 0, rateLimit: false });
-    await expect(bb.books.list()).rejects.toThrow(`(connect ECONNREFUSED 127.0.0.1:${port}) on attempt 1 (is the sandbox or the service running there?`);
+    await expect(bb.books.list()).rejects.toThrow(`(connect ECONNREFUSED 127.0.0.1:${port}) on attempt 1 (is the sandbox running? check baseUrl and the network)`);
   });
 
   it.each([400, 401, 403, 404, 409, 422])('GET is not retried after %i', async (status) => {
@@ -107,7 +107,7 @@ describe('retries of POST (recovery, in recovery.test.ts, off)', () => {
     const error = await clock.settle(bb.receipts.create(receiptBody())).catch((error: unknown) => error);
     expect(error).toBeInstanceOf(ConnectionError);
     expect((error as Error).message).toBe(
-      `POST ${BASE_URL}/receipts: TypeError: socket hang up on attempt 1 (the service may have acted: look before sending it again; is the sandbox or the service running there? check baseUrl and the network)`,
+      `POST ${BASE_URL}/receipts: TypeError: socket hang up on attempt 1 (the service may have acted: look before sending it again; is the sandbox running? check baseUrl and the network)`,
     );
     expect(calls).toHaveLength(1);
   });
