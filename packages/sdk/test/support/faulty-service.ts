@@ -39,8 +39,7 @@ export class FaultyService {
 
   /** Adds an endpoint made earlier, whose secret its owner holds. */
   addEndpoint(body: WebhookEndpointCreate): WebhookEndpoint {
-    const endpoint = this.#endpoint(body);
-    return endpoint;
+    return this.#endpoint(body);
   }
 
   /** Receipts with this serial number. */
