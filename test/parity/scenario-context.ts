@@ -41,8 +41,9 @@ export class ScenarioContext {
   }
 
   /**
-   * An SDK client of the face for `token` that records every exchange. Retries and the client-side
-   * limiter are off, so that each call is one request and every answer, 429 included, shows.
+   * An SDK client of the face for `token` that records every exchange. Retries, recovery and the
+   * client-side limiter are off, so that each call is one request and every answer, 429 included,
+   * shows.
    */
   client(token: string): BoundBook {
     return new BoundBook({
@@ -51,6 +52,7 @@ export class ScenarioContext {
       fetch: this.#transcript.recordingFetch(),
       maxRetries: 0,
       rateLimit: false,
+      recover: false,
     });
   }
 

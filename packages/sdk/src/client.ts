@@ -1,16 +1,12 @@
 // The client: its options (read from the environment where left out), checked once, and the
-// openapi-fetch client that every resource calls through the transport.
-import type { paths } from '@boundbook/types';
-import openapiFetch from 'openapi-fetch';
+// request function that the raw client and every resource call through the transport.
 import { sharedRateLimiter } from './rate-limiter';
-import { Books, Inventory, Receipts, Search, Webhooks, type RawClient } from './resources';
-import { createTransport, PlainRequest, systemClock, type Clock, type FetchFunction } from './transport';
+import { createCall, createRawClient, type RawClient } from './raw-client';
+import { Books, Inventory, Receipts, Search, Webhooks } from './resources';
+import { createTransport, systemClock, type Clock, type FetchFunction, type Wait } from './transport';
 
-// Set by the build: the package's version, and true in the CommonJS build only. There, Node's
-// interop makes the default import openapi-fetch's whole `exports` object, whose `default` is
-// `createClient`. Both are absent when the sources run as they are (tests).
+// Set by the build: the package's version. Absent when the sources run as they are (tests).
 declare const __BOUNDBOOK_SDK_VERSION__: string | undefined;
-declare const __BOUNDBOOK_CJS__: boolean | undefined;
 
 /**
  * Options of `new BoundBook(options)`; every one is optional, and `undefined` means "not given".
@@ -30,7 +26,10 @@ declare const __BOUNDBOOK_CJS__: boolean | undefined;
  * ```
  */
 export interface BoundBookOptions {
-  /** The service's base address, ending in `/rest/v1`. Defaults to `BOUNDBOOK_BASE_URL`. */
+  /**
+   * The service's base address, an absolute http(s) URL ending in `/rest/v1` (another is refused
+   * at construction). Defaults to `BOUNDBOOK_BASE_URL`.
+   */
   baseUrl?: string | undefined;
   /** The API key, sent as `Authorization: Bearer <token>`. Defaults to `BOUNDBOOK_TOKEN`. */
   token?: string | undefined;
@@ -47,10 +46,31 @@ export interface BoundBookOptions {
   maxRetryAfter?: number | undefined;
   /**
    * The client-side limiter: `true` (the default) for the service's 60 requests per minute per
-   * token, `{ perMinute }` for another budget (such as a sandbox's), `false` for none. Clients of
-   * the process holding the same token share one queue, and a 429 pauses that queue. At most 1,000,000.
+   * token, `{ perMinute }` for another budget (such as a sandbox's), `false` for none (unit tests
+   * against a mock, which enforces the service's limit itself). Clients of the process holding the
+   * same token share one queue, whichever build of the SDK made them, and a 429 pauses that
+   * queue. At most 1,000,000.
    */
   rateLimit?: boolean | { perMinute: number } | undefined;
+  /**
+   * Longest time, in milliseconds, the limiter may hold a call (for the minute's budget or a
+   * 429's pause); a call it would hold longer is not sent and rejects at once with a
+   * `QueueTimeoutError`. Default `Infinity`: bulk jobs queue.
+   */
+  maxQueueWait?: number | undefined;
+  /**
+   * Hears of every wait before an attempt: the limiter's, `Retry-After`'s and the back-off's (see
+   * {@link Wait}). By default the client warns once on the console when it holds a call for the
+   * limit or a 429; pass `() => {}` for silence.
+   */
+  onWait?: ((wait: Wait) => void) | undefined;
+  /**
+   * Recovery of a create, a disposition or a webhook creation after a failure after which the
+   * service may have acted (see the README, "Recovery"): `true` (the default) looks for what the
+   * attempt may have recorded before sending it again, and needs the read permission; `false`
+   * throws such a failure as it is.
+   */
+  recover?: boolean | undefined;
   /** Names your application; sent before the SDK's own name in the `User-Agent`. */
   userAgent?: string | undefined;
   /** Time source of time-outs, backoff and the limiter; the real clock by default. */
@@ -84,48 +104,39 @@ export class BoundBook {
   declare readonly search: Search;
   /** Webhook endpoints. */
   declare readonly webhooks: Webhooks;
-  /** The underlying openapi-fetch client, for anything else; it shares this client's policy. */
+  /** openapi-fetch's typed calls (`GET`, `PUT`, `POST`, `DELETE`), for anything else; they share this client's policy. */
   declare readonly raw: RawClient;
 
   constructor(options: BoundBookOptions = {}) {
+    // Deno without --allow-env refuses to read the environment: the messages name the permission.
+    let refused = '';
+    const readEnv = (name: string): string | undefined => {
+      try {
+        const { process, Deno } = globalThis as { process?: { env?: Record<string, string | undefined> }; Deno?: { env: { get(name: string): string | undefined } } };
+        return (process?.env ? process.env[name] : Deno?.env.get(name)) || undefined;
+      } catch (error) {
+        refused = ` (reading it was refused: ${String(error)}; grant --allow-env=BOUNDBOOK_TOKEN,BOUNDBOOK_BASE_URL)`;
+        return undefined;
+      }
+    };
     const token = options.token ?? readEnv('BOUNDBOOK_TOKEN');
     const baseUrl = options.baseUrl ?? readEnv('BOUNDBOOK_BASE_URL');
-    if (!token) throw new TypeError('[@boundbook/sdk] no API token: pass { token } or set BOUNDBOOK_TOKEN');
-    if (!baseUrl || !/^https?:\/\/./.test(baseUrl)) {
-      throw new TypeError(`[@boundbook/sdk] no absolute baseUrl (${baseUrl}): pass { baseUrl } or set BOUNDBOOK_BASE_URL`);
+    if (!token) throw new TypeError(`[@boundbook/sdk] no API token: pass { token } or set BOUNDBOOK_TOKEN${refused}`);
+    if (!/^https?:\/\/.+\/rest\/v1\/?$/.test(baseUrl ?? '')) {
+      throw new TypeError(
+        `[@boundbook/sdk] baseUrl ${baseUrl} is not the service's base address, an absolute http(s) URL ending in /rest/v1 (the sandbox's apiUrl): pass { baseUrl } or set BOUNDBOOK_BASE_URL${refused}`,
+      );
     }
-    const { clock = systemClock } = options;
-    const transport = createTransport(options, clock, (perMinute) => sharedRateLimiter(token, perMinute, clock));
+    const { clock = systemClock, recover = true } = options;
+    const send = createTransport(options, (perMinute) => sharedRateLimiter(token, perMinute, clock));
     const version = typeof __BOUNDBOOK_SDK_VERSION__ === 'string' ? __BOUNDBOOK_SDK_VERSION__ : '0.0.0-dev';
-    const createClient =
-      typeof __BOUNDBOOK_CJS__ === 'boolean' && __BOUNDBOOK_CJS__
-        ? (openapiFetch as unknown as { default: typeof openapiFetch }).default
-        : openapiFetch;
-    this.raw = createClient<paths>({
-      baseUrl,
-      // openapi-fetch builds a PlainRequest and hands it to the transport as it would a Request.
-      Request: PlainRequest as unknown as typeof Request,
-      fetch: transport as unknown as (request: Request) => Promise<Response>,
-      headers: {
-        Authorization: `Bearer ${token}`,
-        'User-Agent': `${options.userAgent ? `${options.userAgent} ` : ''}boundbook-sdk/${version}`,
-      },
-    });
-    this.receipts = new Receipts(this.raw, clock);
-    this.books = new Books(this.raw);
-    this.inventory = new Inventory(this.raw);
-    this.search = new Search(this.raw);
-    this.webhooks = new Webhooks(this.raw);
-  }
-}
-
-// An environment variable where the runtime has `process.env` (Node, Bun, Deno with Node
-// compatibility); `undefined` in browsers and edge runtimes, and where reading it is not allowed.
-function readEnv(name: string): string | undefined {
-  try {
-    const process = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
-    return process?.env?.[name] || undefined;
-  } catch {
-    return undefined;
+    const call = createCall(baseUrl as string, { Authorization: `Bearer ${token}`, 'User-Agent': `${options.userAgent ? `${options.userAgent} ` : ''}boundbook-sdk/${version}` }, send);
+    const context = { call, clock, recover };
+    this.raw = createRawClient(call);
+    this.receipts = new Receipts(context);
+    this.books = new Books(context);
+    this.inventory = new Inventory(context);
+    this.search = new Search(context);
+    this.webhooks = new Webhooks(context);
   }
 }

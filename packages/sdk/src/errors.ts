@@ -2,9 +2,16 @@
 // answer, and the checks that turn a misuse into a RangeError before anything is sent.
 import type { ErrorBody, ValidationErrorBody } from '@boundbook/types';
 
+// Each error class's prototype carries its name under this process-wide key, so `instanceof`
+// recognises an error thrown by another copy of the SDK in the process (the CommonJS build loaded
+// beside the ESM one). The version changes whenever an error class changes shape.
+const BRAND = Symbol.for('@boundbook/sdk/error@1');
+type Branded = { [BRAND]?: string };
+
 /**
- * Base class of every error the SDK throws on purpose: API answers, connection failures and
- * time-outs. Misuse (a bad option, `per_page` out of range) throws `TypeError` or `RangeError`.
+ * Base class of every error the SDK throws on purpose: API answers, connection failures,
+ * time-outs and waits past `maxQueueWait`. Misuse (a bad option, `per_page` out of range) throws
+ * `TypeError` or `RangeError`. `instanceof` holds across the ESM and CommonJS builds of one version.
  *
  * @example
  * ```ts
@@ -19,7 +26,15 @@ import type { ErrorBody, ValidationErrorBody } from '@boundbook/types';
  * ```
  */
 export class BoundBookError extends Error {
-  override name = 'BoundBookError';
+  /** True for an instance of this class, from this copy of the SDK or another (ESM or CommonJS). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    const brand = Object.hasOwn(this.prototype, BRAND) && (this.prototype as Branded)[BRAND];
+    for (let proto = value; brand && proto != null; proto = Object.getPrototypeOf(proto)) {
+      if (Object.hasOwn(proto, BRAND) && (proto as Branded)[BRAND] === brand) return true;
+    }
+    // A subclass of the integrator's own: the ordinary prototype check.
+    return Function.prototype[Symbol.hasInstance].call(this, value);
+  }
 }
 
 /** What every {@link ApiError} is built from; {@link createApiError} reads it off a response. */
@@ -44,7 +59,6 @@ export interface ApiErrorInit {
  * ```
  */
 export class ApiError extends BoundBookError {
-  override name = 'ApiError';
   /** The HTTP status of the answer. */
   declare readonly status: number;
   /** The answer's headers (`Retry-After`, `X-RateLimit-Remaining`, ...). */
@@ -62,16 +76,15 @@ export class ApiError extends BoundBookError {
 
 /** 401: the token is missing, wrong or revoked. */
 export class AuthenticationError extends ApiError {
-  override name = 'AuthenticationError';
   declare readonly status: 401;
 }
 
 /**
  * 403: the token lacks the permission the method needs (read for GET, write for POST and PUT,
- * delete for DELETE), or the account type may not use the API; the body's message names which.
+ * delete for DELETE; read too for the look-ups of recovery), or the account type may not use the
+ * API; the message names which.
  */
 export class PermissionDeniedError extends ApiError {
-  override name = 'PermissionDeniedError';
   declare readonly status: 403;
 }
 
@@ -90,7 +103,6 @@ export class PermissionDeniedError extends ApiError {
  * ```
  */
 export class NotFoundError extends ApiError {
-  override name = 'NotFoundError';
   declare readonly status: 404;
 }
 
@@ -106,12 +118,11 @@ export class NotFoundError extends ApiError {
  * try {
  *   await bb.receipts.dispose(1042, { disposition_date: '2025-04-02', disposed_to: 'John Q. Example' });
  * } catch (error) {
- *   if (error instanceof ValidationError) console.error(error.errors); // { address: [...], form_4473_serial: [...] }
+ *   if (error instanceof ValidationError) console.error(error.errors); // { address: [...], city: [...], state: [...], zip: [...] }
  * }
  * ```
  */
 export class ValidationError extends ApiError {
-  override name = 'ValidationError';
   declare readonly status: 422;
   declare readonly body: ValidationErrorBody | undefined;
   /** Field name to its messages (`body.errors`); empty only when the service sent no details. */
@@ -122,44 +133,71 @@ export class ValidationError extends ApiError {
 
 /**
  * 429: the token's 60 requests per minute are spent. Thrown when the retries ran out, or when
- * `Retry-After` asks for a longer wait than the client's `maxRetryAfter`.
+ * `Retry-After` asks for a longer wait than the client's `maxRetryAfter`; the message says which
+ * option to raise.
  */
 export class RateLimitError extends ApiError {
-  override name = 'RateLimitError';
   declare readonly status: 429;
   /** Seconds to wait before the next request, from `Retry-After`; `undefined` when absent. */
   declare readonly retryAfter: number | undefined;
 
-  constructor(init: ApiErrorInit & { retryAfter: number | undefined }) {
+  constructor(init: ApiErrorInit & { retryAfter?: number | undefined }) {
     super(init);
   }
 }
 
-/** 5xx: the service failed. Idempotent calls (GET, PUT, DELETE) were already retried. */
-export class InternalServerError extends ApiError {
-  override name = 'InternalServerError';
-}
+/**
+ * 5xx: the service failed. Idempotent calls (GET, PUT, DELETE) were already retried; a create or a
+ * disposition was looked for and sent again (see the README, "Recovery").
+ */
+export class InternalServerError extends ApiError {}
 
 /**
  * No answer came: the network failed, the host refused the connection or the name did not
- * resolve. `cause` holds what `fetch` threw.
+ * resolve. `cause` holds what `fetch` threw; the message names its code (`ECONNREFUSED`, ...).
  */
-export class ConnectionError extends BoundBookError {
-  override name = 'ConnectionError';
-}
+export class ConnectionError extends BoundBookError {}
 
 /** An attempt got no answer within the client's `timeout` (per attempt, 30 s by default). */
-export class TimeoutError extends ConnectionError {
-  override name = 'TimeoutError';
+export class TimeoutError extends ConnectionError {}
+
+/**
+ * The client-side rate limiter would hold a call longer than the client's `maxQueueWait`: the
+ * call was not sent. In unit tests against a mock, pass `rateLimit: false`; else raise `maxQueueWait`.
+ */
+export class QueueTimeoutError extends BoundBookError {}
+
+// The name of each class, set once on its prototype: `error.name`, and the brand `instanceof` reads.
+for (const [Class, name] of [
+  [BoundBookError, 'BoundBookError'],
+  [ApiError, 'ApiError'],
+  [AuthenticationError, 'AuthenticationError'],
+  [PermissionDeniedError, 'PermissionDeniedError'],
+  [NotFoundError, 'NotFoundError'],
+  [ValidationError, 'ValidationError'],
+  [RateLimitError, 'RateLimitError'],
+  [InternalServerError, 'InternalServerError'],
+  [ConnectionError, 'ConnectionError'],
+  [TimeoutError, 'TimeoutError'],
+  [QueueTimeoutError, 'QueueTimeoutError'],
+] as const) {
+  Object.assign(Class.prototype, { name, [BRAND]: name });
 }
 
 // The class of each status that has one, and what to do next: every message ends with it.
-const BY_STATUS: Record<number, [new (init: ApiErrorInit) => ApiError, string]> = {
+const BY_STATUS: Record<number, [new (init: ApiErrorInit & { retryAfter?: number | undefined }) => ApiError, string]> = {
   401: [AuthenticationError, 'check the token: it is missing, wrong or revoked'],
   403: [PermissionDeniedError, 'use a key with the permission this method needs'],
   404: [NotFoundError, 'check the id; deleted records are 404'],
   422: [ValidationError, 'fix error.errors'],
+  429: [RateLimitError, 'retry after error.retryAfter seconds'],
 };
+
+/**
+ * What to do next about an answer, where the transport knows better than its status: why a 429
+ * was not waited for, or that a POST may have been recorded. Read by {@link createApiError}.
+ */
+export const advice = new WeakMap<Response, string>();
 
 /**
  * Builds the {@link ApiError} subclass for a failed answer: 401 {@link AuthenticationError},
@@ -181,16 +219,16 @@ export function createApiError(response: Response, body: unknown, now: number = 
   // The contract's error body is `{ message, errors? }`; a proxy's HTML page or plain text is not.
   const errorBody = typeof (body as ErrorBody | null)?.message === 'string' ? (body as ErrorBody) : undefined;
   const said = errorBody?.message ?? (typeof body === 'string' && body ? body.slice(0, 200) : response.statusText);
-  const [Class, advice] =
-    BY_STATUS[status] ??
-    (status === 429
-      ? [RateLimitError, 'retry after error.retryAfter seconds, or raise maxRetryAfter']
-      : status >= 500
-        ? [InternalServerError, 'the service failed; retry later']
-        : [ApiError, 'see error.body']);
+  const [Class, fallback] = BY_STATUS[status] ?? (status >= 500 ? [InternalServerError, 'the service failed; retry later'] : [ApiError, 'see error.body']);
   const fields = Object.entries(errorBody?.errors ?? {}).map(([field, messages]) => `${field}: ${messages.join(' ')}`);
-  const init: ApiErrorInit = { status, headers, body: errorBody, message: `${status} ${said} (${[advice, ...fields].join('; ')})` };
-  return status === 429 ? new RateLimitError({ ...init, retryAfter: parseRetryAfter(headers.get('retry-after'), now) }) : new Class(init);
+  return new Class({
+    status,
+    headers,
+    body: errorBody,
+    message: `${status} ${said} (${[advice.get(response) ?? fallback, ...fields].join('; ')})`,
+    // Read by RateLimitError only; Object.assign sets it on every class, so only a 429 carries it.
+    ...(status === 429 && { retryAfter: parseRetryAfter(headers.get('retry-after'), now) }),
+  });
 }
 
 /**

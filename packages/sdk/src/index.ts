@@ -1,7 +1,8 @@
 // The client.
 export { BoundBook } from './client';
 export type { BoundBookOptions } from './client';
-export type { AllowUndefined, RawClient, RequestOptions } from './resources';
+export type { RawClient } from './raw-client';
+export type { AllowUndefined, RequestOptions } from './resources';
 
 // Resources, as `bb.receipts`, `bb.books`, `bb.inventory`, `bb.search` and `bb.webhooks`. Exported as
 // values: the bundled declarations export a class as a value even under `export type`.
@@ -22,6 +23,7 @@ export {
   InternalServerError,
   NotFoundError,
   PermissionDeniedError,
+  QueueTimeoutError,
   RateLimitError,
   TimeoutError,
   ValidationError,
@@ -48,4 +50,4 @@ export type {
 
 // Time and transport, for tests and custom runtimes.
 export { systemClock } from './transport';
-export type { Clock, FetchFunction } from './transport';
+export type { Clock, FetchFunction, Wait } from './transport';

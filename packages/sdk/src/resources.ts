@@ -1,11 +1,11 @@
 // The resources of a client (`bb.receipts`, `bb.books`, `bb.inventory`, `bb.search`,
-// `bb.webhooks`): one method per operation, each unwrapping the answer or throwing its ApiError.
+// `bb.webhooks`): one method per operation, each unwrapping the answer or throwing its ApiError;
+// a create or a disposition with the look-up that recovers it (see `recovery.ts`).
 import type {
   Book,
   DispositionCreate,
   InventoryQuery,
   Page,
-  paths,
   Receipt,
   ReceiptCreate,
   ReceiptListQuery,
@@ -14,29 +14,19 @@ import type {
   WebhookEndpoint,
   WebhookEndpointCreate,
 } from '@boundbook/types';
-import type { Client } from 'openapi-fetch';
 import { changesSince, type ReceiptChange, type SyncCheckpoint } from './changes-since';
 import { createApiError } from './errors';
 import { assertPageParams, Paginator } from './pagination';
-import type { Clock } from './transport';
+import type { Call, CallInit } from './raw-client';
+import { findCreated, findDisposed, needsRead, removeUnseen } from './recovery';
+import type { Clock, Recover } from './transport';
 
-/**
- * The openapi-fetch client behind `bb.raw`, typed by the contract's `paths`. It shares the
- * client's token, time-out, retries and rate limiter, and returns `{ data, error, response }`
- * instead of throwing for error statuses.
- *
- * @example
- * ```ts
- * import { createApiError, type RawClient } from '@boundbook/sdk';
- *
- * async function bookNames(raw: RawClient): Promise<string[]> {
- *   const { data, error, response } = await raw.GET('/books');
- *   if (data === undefined) throw createApiError(response, error);
- *   return data.data.map((book) => book.name); // ['Main', ...]
- * }
- * ```
- */
-export type RawClient = Client<paths>;
+/** What the resources of a client share: its request function, its clock, and whether it recovers. */
+export interface ResourceContext {
+  readonly call: Call;
+  readonly clock: Clock;
+  readonly recover: boolean;
+}
 
 /**
  * Options of one call, the last argument of every method.
@@ -88,12 +78,11 @@ export type AllowUndefined<T> = { [K in keyof T]: {} extends Pick<T, K> ? T[K] |
  * ```
  */
 export class Receipts {
-  readonly #raw: RawClient;
-  readonly #clock: Clock;
+  readonly #context: ResourceContext;
 
-  constructor(raw: RawClient, clock: Clock) {
-    this.#raw = raw;
-    this.#clock = clock;
+  /** Made by `new BoundBook()`, as `bb.receipts`. */
+  constructor(context: ResourceContext) {
+    this.#context = context;
   }
 
   /**
@@ -110,23 +99,28 @@ export class Receipts {
    * ```
    */
   async list(params: AllowUndefined<ReceiptListQuery> = {}, options?: RequestOptions): Promise<Page<Receipt>> {
-    return list(this.#raw, '/receipts', params, options);
+    return list(this.#context, '/receipts', params, options);
   }
 
   /** Every receipt that matches, across pages; `.pages()` gives the pages instead (see {@link Paginator}). */
   iterate(params: AllowUndefined<Omit<ReceiptListQuery, 'page'>> = {}, options?: RequestOptions): Paginator<Receipt> {
-    assertPageParams(params);
-    return new Paginator((page) => this.list({ ...params, page }, options));
+    return iterate((page) => this.list({ ...params, page }, options), params);
   }
 
   /** One receipt with its disposition, documents and E4473 data. */
   async get(id: number, options?: RequestOptions): Promise<Receipt> {
-    return unwrap(await this.#raw.GET('/receipts/{id}', { params: { path: { id } }, ...init(options) })).data;
+    return (await request<{ data: Receipt }>(this.#context, 'GET', '/receipts/{id}', { params: { path: { id } }, ...options })).data;
   }
 
-  /** Records an acquisition and returns the new receipt (status `on_hand`, next record number). */
+  /**
+   * Records an acquisition and returns the new receipt (status `on_hand`, next record number).
+   * After a failure after which the service may have recorded it, the book is searched for it
+   * (by serial number) before it is sent again, so a lost answer never makes a second entry; see
+   * the README, "Recovery".
+   */
   async create(body: ReceiptCreate, options?: RequestOptions): Promise<Receipt> {
-    return unwrap(await this.#raw.POST('/receipts', { body, ...init(options) })).data;
+    const recover = findCreated(body, () => this.iterate({ serial_number: body.serial_number.trim(), book: body.book.trim(), per_page: 200 }, options));
+    return (await request<{ data: Receipt }>(this.#context, 'POST', '/receipts', { body, ...options }, recover)).data;
   }
 
   /**
@@ -142,17 +136,25 @@ export class Receipts {
    * ```
    */
   async update(id: number, body: ReceiptUpdate, options?: RequestOptions): Promise<Receipt> {
-    return unwrap(await this.#raw.PUT('/receipts/{id}', { params: { path: { id } }, body, ...init(options) })).data;
+    return (await request<{ data: Receipt }>(this.#context, 'PUT', '/receipts/{id}', { params: { path: { id } }, body, ...options })).data;
   }
 
-  /** Records the disposition (sale or transfer) of a receipt and returns the disposed receipt. */
+  /**
+   * Records the disposition (sale or transfer) of a receipt and returns the disposed receipt.
+   * After a failure after which the service may have recorded it, the receipt is read before the
+   * disposition is sent again: disposed as sent, it is returned.
+   */
   async dispose(id: number, body: DispositionCreate, options?: RequestOptions): Promise<Receipt> {
-    return unwrap(await this.#raw.POST('/receipts/{id}/dispose', { params: { path: { id } }, body, ...init(options) })).data;
+    const recover = findDisposed(body, () => this.get(id, options));
+    return (await request<{ data: Receipt }>(this.#context, 'POST', '/receipts/{id}/dispose', { params: { path: { id } }, body, ...options }, recover)).data;
   }
 
-  /** Soft-deletes a receipt: it is 404 from then on, and left out of every list. */
+  /**
+   * Soft-deletes a receipt: it is 404 from then on, and left out of every list. A 404 to a retry
+   * after a failure after which the service may have acted counts as done.
+   */
   async delete(id: number, options?: RequestOptions): Promise<void> {
-    unwrap(await this.#raw.DELETE('/receipts/{id}', { params: { path: { id } }, ...init(options) }));
+    await request(this.#context, 'DELETE', '/receipts/{id}', { params: { path: { id } }, ...options });
   }
 
   /**
@@ -173,7 +175,7 @@ export class Receipts {
    * ```
    */
   changesSince(checkpoint?: SyncCheckpoint | null, options?: RequestOptions): AsyncGenerator<ReceiptChange, void, undefined> {
-    return changesSince((query) => this.list(query, options), this.#clock, checkpoint ?? null);
+    return changesSince((query) => this.list(query, options), this.#context.clock, checkpoint ?? null);
   }
 }
 
@@ -189,15 +191,16 @@ export class Receipts {
  * ```
  */
 export class Books {
-  readonly #raw: RawClient;
+  readonly #context: ResourceContext;
 
-  constructor(raw: RawClient) {
-    this.#raw = raw;
+  /** Made by `new BoundBook()`. */
+  constructor(context: ResourceContext) {
+    this.#context = context;
   }
 
   /** Every logbook of the account with its counts (unpaginated). */
   async list(options?: RequestOptions): Promise<Book[]> {
-    return unwrap(await this.#raw.GET('/books', init(options))).data;
+    return (await request<{ data: Book[] }>(this.#context, 'GET', '/books', options)).data;
   }
 }
 
@@ -214,21 +217,21 @@ export class Books {
  * ```
  */
 export class Inventory {
-  readonly #raw: RawClient;
+  readonly #context: ResourceContext;
 
-  constructor(raw: RawClient) {
-    this.#raw = raw;
+  /** Made by `new BoundBook()`. */
+  constructor(context: ResourceContext) {
+    this.#context = context;
   }
 
   /** One page of on-hand receipts, ordered by id. */
   async list(params: AllowUndefined<InventoryQuery> = {}, options?: RequestOptions): Promise<Page<Receipt>> {
-    return list(this.#raw, '/inventory', params, options);
+    return list(this.#context, '/inventory', params, options);
   }
 
   /** Every on-hand receipt, across pages. */
   iterate(params: AllowUndefined<Omit<InventoryQuery, 'page'>> = {}, options?: RequestOptions): Paginator<Receipt> {
-    assertPageParams(params);
-    return new Paginator((page) => this.list({ ...params, page }, options));
+    return iterate((page) => this.list({ ...params, page }, options), params);
   }
 }
 
@@ -245,10 +248,11 @@ export class Inventory {
  * ```
  */
 export class Search {
-  readonly #raw: RawClient;
+  readonly #context: ResourceContext;
 
-  constructor(raw: RawClient) {
-    this.#raw = raw;
+  /** Made by `new BoundBook()`. */
+  constructor(context: ResourceContext) {
+    this.#context = context;
   }
 
   /**
@@ -256,13 +260,12 @@ export class Search {
    * seven searchable fields when `field` is absent).
    */
   async list(params: AllowUndefined<SearchQuery>, options?: RequestOptions): Promise<Page<Receipt>> {
-    return list(this.#raw, '/search', params, options);
+    return list(this.#context, '/search', params, options);
   }
 
   /** Every match, across pages. */
   iterate(params: AllowUndefined<Omit<SearchQuery, 'page'>>, options?: RequestOptions): Paginator<Receipt> {
-    assertPageParams(params);
-    return new Paginator((page) => this.list({ ...params, page }, options));
+    return iterate((page) => this.list({ ...params, page }, options), params);
   }
 }
 
@@ -296,26 +299,37 @@ export interface CreatedWebhook {
  * ```
  */
 export class Webhooks {
-  readonly #raw: RawClient;
+  readonly #context: ResourceContext;
 
-  constructor(raw: RawClient) {
-    this.#raw = raw;
+  /** Made by `new BoundBook()`. */
+  constructor(context: ResourceContext) {
+    this.#context = context;
   }
 
   /** The account's endpoints (without secrets). */
   async list(options?: RequestOptions): Promise<WebhookEndpoint[]> {
-    return unwrap(await this.#raw.GET('/webhooks', init(options))).data;
+    return (await request<{ data: WebhookEndpoint[] }>(this.#context, 'GET', '/webhooks', options)).data;
   }
 
-  /** Adds an endpoint for the named events (`['*']` for all) and returns it with its secret. */
+  /**
+   * Adds an endpoint for the named events (`['*']` for all) and returns it with its secret. With
+   * recovery on, the endpoints are listed first; after a failure after which the service may
+   * have made the endpoint, one it made (with this URL and these events, not listed before) is
+   * deleted before the creation is sent again, so no endpoint is left whose secret was never seen.
+   */
   async create(body: WebhookEndpointCreate, options?: RequestOptions): Promise<CreatedWebhook> {
-    const created = unwrap(await this.#raw.POST('/webhooks', { body, ...init(options) }));
+    const before = this.#context.recover ? await this.list(options).catch(needsRead('POST /webhooks', false)) : [];
+    const recover = removeUnseen(body, before, () => this.list(options), (id) => this.delete(id, options));
+    const created = await request<{ data: WebhookEndpoint; secret: string }>(this.#context, 'POST', '/webhooks', { body, ...options }, recover);
     return { endpoint: created.data, secret: created.secret };
   }
 
-  /** Removes an endpoint: the service sends it nothing more. */
+  /**
+   * Removes an endpoint: the service sends it nothing more. A 404 to a retry after a failure
+   * after which the service may have acted counts as done.
+   */
   async delete(id: number, options?: RequestOptions): Promise<void> {
-    unwrap(await this.#raw.DELETE('/webhooks/{id}', { params: { path: { id } }, ...init(options) }));
+    await request(this.#context, 'DELETE', '/webhooks/{id}', { params: { path: { id } }, ...options });
   }
 }
 
@@ -323,22 +337,23 @@ export class Webhooks {
 type ListPath = '/receipts' | '/inventory' | '/search';
 type PageParams = { page?: number | undefined; per_page?: number | undefined };
 
-// The parsed body of a successful openapi-fetch result (`undefined` for a 204); for any other
-// status, throws the ApiError built from the answer.
-function unwrap<T>(result: { data?: T; error?: unknown; response: Response }): T {
-  if (!result.response.ok) throw createApiError(result.response, result.error);
-  return result.data as T;
-}
-
-// The part of openapi-fetch's options that carries the RequestOptions.
-function init(options: RequestOptions | undefined): { signal: AbortSignal | null } {
-  return { signal: options?.signal ?? null };
+// The parsed body of a successful call (`undefined` for a 204); any other answer is thrown as its
+// ApiError. A POST that recovers carries its look-up, unless the client turned recovery off.
+async function request<T>(context: ResourceContext, method: string, path: string, init?: CallInit, recover?: Recover): Promise<T> {
+  const { data, error, response } = await context.call(method, path, init, context.recover ? recover : undefined);
+  if (!response.ok) throw createApiError(response, error, context.clock.now());
+  return data as T;
 }
 
 // One page of a paginated list, after checking `page` and `per_page`; a parameter given as
 // `undefined` is left out of the query string.
-async function list(raw: RawClient, path: ListPath, params: PageParams, options: RequestOptions | undefined): Promise<Page<Receipt>> {
+function list(context: ResourceContext, path: ListPath, params: PageParams, options: RequestOptions | undefined): Promise<Page<Receipt>> {
   assertPageParams(params);
-  // The three lists share one envelope; their query types differ, which a union of paths cannot say.
-  return unwrap(await raw.GET(path, { params: { query: params as SearchQuery }, ...init(options) }));
+  return request(context, 'GET', path, { params: { query: params }, ...options });
+}
+
+// Every item of a paginated list, page after page, after checking `per_page` now.
+function iterate(listPage: (page: number) => Promise<Page<Receipt>>, params: PageParams): Paginator<Receipt> {
+  assertPageParams(params);
+  return new Paginator(listPage);
 }

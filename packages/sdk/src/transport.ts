@@ -1,8 +1,10 @@
-// How a request goes out: the clock every wait goes through, one attempt with its time-out, and
-// the retries with their back-off or `Retry-After`.
+// How a request goes out: the clock every wait goes through, the token's limiter, one attempt with
+// its time-out, and the retries with their back-off or `Retry-After`, the recovery of a POST that
+// may have been recorded included.
 import { RATE_LIMIT_PER_MINUTE } from '@boundbook/types';
 import type { BoundBookOptions } from './client';
-import { assertRange, ConnectionError, parseRetryAfter, TimeoutError } from './errors';
+import { advice, assertRange, ConnectionError, parseRetryAfter, QueueTimeoutError, TimeoutError } from './errors';
+import type { Limiter } from './rate-limiter';
 
 /**
  * The time source of a client: its clock and its timers. Every wait of the SDK (time-outs,
@@ -45,8 +47,8 @@ export const systemClock: Clock = {
 
 /**
  * The `fetch` a client sends with: the global one by default, or one passed in (tests, proxies,
- * instrumentation). It is called as `fetch(url, init)`, the init carrying the method, headers,
- * body and the attempt's `signal`.
+ * instrumentation). It is called as `fetch(url, init)` once per attempt, the init carrying the
+ * method, the headers (a `Headers`), the JSON body and the attempt's `signal`.
  *
  * @example
  * ```ts
@@ -60,64 +62,106 @@ export const systemClock: Clock = {
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
 
 /**
- * What openapi-fetch builds for each call in place of a `Request`: the URL and the init it
- * computed (method, headers, body, signal, redirect), as plain properties. The transport hands
- * them to `fetch`, which builds the one `Request` of each attempt, so a call builds no `Request`
- * (and no `AbortSignal`) that is never sent, and a retry sends the same string body again.
+ * A wait of the SDK before an attempt, as the client's `onWait` hears of it. `reason` says why:
+ * `'rate-limit'`, the client-side limiter holds the call because the token's requests per minute
+ * are spent; `'retry-after'`, the service answered 429 (or 503) with `Retry-After`, and the call (with
+ * every call of the token, when the limiter is on) waits that long; `'retry'`, the back-off before
+ * retrying a failed attempt.
+ *
+ * @example
+ * ```ts
+ * import { BoundBook, type Wait } from '@boundbook/sdk';
+ *
+ * const bb = new BoundBook({ onWait: (wait: Wait) => console.info(`${wait.method} ${wait.url}: ${wait.reason}, ${wait.ms} ms`) });
+ * await bb.books.list(); // 'GET https://logbook.example.com/rest/v1/books: rate-limit, 41250 ms' when the minute's requests are spent
+ * ```
  */
-export class PlainRequest {
-  declare readonly url: string;
-  declare readonly method: string;
-  declare readonly headers: Headers;
-  declare readonly body: string | null | undefined;
-  declare readonly signal: AbortSignal | null | undefined;
-
-  constructor(url: string, init: RequestInit) {
-    Object.assign(this, init, { url });
-  }
-}
-
-/** The part of a rate limiter the transport uses (the limiter itself is in `rate-limiter.ts`). */
-export interface Limiter {
-  /** `undefined` when the request may start now, else a promise of the moment it may. */
-  acquire(signal?: AbortSignal): Promise<void> | undefined;
-  /** Holds every request of the token back until `until` (epoch milliseconds). */
-  pause(until: number): void;
+export interface Wait {
+  readonly reason: 'rate-limit' | 'retry-after' | 'retry';
+  /** How long the call waits, in milliseconds. */
+  readonly ms: number;
+  readonly method: string;
+  readonly url: string;
 }
 
 /**
- * The `fetch` that openapi-fetch calls, with the policy `options` set (defaults and ranges as
- * `BoundBookOptions` documents them; a value out of range is a RangeError now): waits for the
- * token's rate limiter, sends with a time-out per attempt, and retries connection errors,
- * time-outs, 408, 429 and 5xx for idempotent methods; a POST is retried on 429 only, the one
- * answer that says the service did not act. Waits follow `Retry-After` (seconds or an HTTP date)
- * or else back off exponentially with jitter. The last answer is returned whatever its status;
- * errors are built from it by the caller. `limiterOf` gives the token's limiter for a budget.
+ * Looks for what a POST that may have been recorded did: a response to resolve the call with, or
+ * `undefined` to send it again. Given by the methods that recover (see `recovery.ts`).
  */
-export function createTransport(
-  options: BoundBookOptions,
-  clock: Clock,
-  limiterOf: (perMinute: number) => Limiter,
-): (request: PlainRequest) => Promise<Response> {
-  const { timeout = 30_000, maxRetries = 2, maxRetryAfter = 60, rateLimit = true } = options;
+export type Recover = () => Promise<Response | undefined>;
+
+/** Sends one call with the client's policy, retries and recovery included, and answers its last response. */
+export type Send = (url: string, init: Omit<RequestInit, 'signal'> & { method: string; signal?: AbortSignal | null | undefined }, recover?: Recover) => Promise<Response>;
+
+// Why the limiter holds a call, for the warning and for QueueTimeoutError.
+const HELD = {
+  'rate-limit': "the token's requests per minute are spent",
+  'retry-after': "a 429 paused the token's calls",
+};
+// What to do about a wait that a unit test should not make.
+const UNIT_TESTS = 'in unit tests against a mock pass rateLimit: false: the mock enforces the limit itself';
+
+/**
+ * The sender of a client, with the policy `options` set (defaults and ranges as `BoundBookOptions`
+ * documents them; a value out of range is a RangeError now). Each attempt waits for the token's
+ * limiter (`limiterOf` gives it for a budget) and has its own time-out. Connection errors,
+ * time-outs, 408, 429 and 5xx are retried for idempotent methods; a POST is retried on 429, the
+ * one answer that says the service did not act, and after the other failures only when it has a
+ * {@link Recover} that found nothing. Waits follow `Retry-After` (seconds or an HTTP date) or
+ * else back off exponentially with jitter. The last answer is returned whatever its status, with
+ * its {@link advice}; errors are built from it by the caller.
+ */
+export function createTransport(options: BoundBookOptions, limiterOf: (perMinute: number) => Limiter): Send {
+  const {
+    timeout = 30_000,
+    maxRetries = 2,
+    maxRetryAfter = 60,
+    maxQueueWait = Infinity,
+    rateLimit = true,
+    recover: recovering = true,
+    clock = systemClock,
+    random = Math.random,
+  } = options;
   const fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
-  const random = options.random ?? Math.random;
   const perMinute = typeof rateLimit === 'object' ? rateLimit.perMinute : RATE_LIMIT_PER_MINUTE;
   assertRange('timeout', timeout, 1);
   assertRange('maxRetries', maxRetries, 0, Infinity, true);
   assertRange('maxRetryAfter', maxRetryAfter, 0);
+  assertRange('maxQueueWait', maxQueueWait, 0);
   assertRange('rateLimit.perMinute', perMinute, 1, 1e6, true);
   // The token's shared queue; none when rate limiting is off.
   const limiter = rateLimit ? limiterOf(perMinute) : undefined;
-  return async (request) => {
-    const { method, url } = request;
-    const signal = request.signal ?? undefined;
+  // By default a client says once, on the console, that it holds a call for the limit or a 429.
+  let warned = false;
+  const onWait =
+    options.onWait ??
+    (({ reason, ms, method, url }: Wait) => {
+      if (reason === 'retry' || warned) return;
+      warned = true;
+      console.warn(
+        `[@boundbook/sdk] ${method} ${url} waits ${ms} ms: ${HELD[reason]} (once per client; ${UNIT_TESTS}; see onWait and maxQueueWait)`,
+      );
+    });
+
+  return async (url, init, recover) => {
+    const { method, signal } = init;
     // GET, PUT and DELETE cannot record anything twice: they are retried after any failure.
     const idempotent = !/^(POST|PATCH)$/.test(method);
+    // Whether an attempt may have reached the service without its answer reaching the client.
+    let ambiguous = false;
     for (let retry = 0; ; retry++) {
       const last = retry >= maxRetries;
-      const slot = limiter?.acquire(signal);
-      if (slot !== undefined) await slot;
+      const deadline = clock.now() + maxQueueWait;
+      const slot = limiter?.acquire(signal ?? undefined, (ms, paused) => {
+        const reason = paused ? 'retry-after' : 'rate-limit';
+        if (clock.now() + ms > deadline) {
+          throw new QueueTimeoutError(
+            `${method} ${url}: the limiter would hold it ${ms} ms, past maxQueueWait (${maxQueueWait}): ${HELD[reason]} (${UNIT_TESTS}; else raise maxQueueWait)`,
+          );
+        }
+        onWait({ reason, ms, method, url });
+      });
+      if (slot) await slot;
       if (signal?.aborted) throw signal.reason;
       // The attempt's own signal aborts with the call's, or when no answer came within the
       // time-out; the timer stops when the headers arrive.
@@ -126,41 +170,77 @@ export function createTransport(
       signal?.addEventListener('abort', onAbort);
       const timer = timeout === Infinity ? undefined : clock.setTimeout(() => controller.abort(), timeout);
       let response: Response | undefined;
+      let cause: unknown;
       try {
-        response = await fetch(url, { ...request, signal: controller.signal } as RequestInit);
+        response = await fetch(url, { ...init, signal: controller.signal });
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        // The call was not aborted, so an aborted attempt is one that timed out.
-        if (last || !idempotent) {
-          throw controller.signal.aborted
-            ? new TimeoutError(`${method} ${url}: no answer in ${timeout} ms (raise timeout or check the network)`, { cause: error })
-            : new ConnectionError(
-                `${method} ${url}: ${String(error)} on attempt ${retry + 1} (check baseUrl and the network${idempotent ? '' : '; the service may have acted'})`,
-                { cause: error },
-              );
-        }
+        cause = error;
       } finally {
         if (timer !== undefined) clock.clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
       }
-      // No answer, and the call may be retried: back off.
-      if (!response) {
-        await sleep(clock, backoffDelay(retry, random), signal);
+      // The call was not aborted, so an aborted attempt is one that timed out.
+      const lost = (note: string) =>
+        controller.signal.aborted
+          ? new TimeoutError(`${method} ${url}: no answer in ${timeout} ms (${note}raise timeout or check the network)`, { cause })
+          : new ConnectionError(
+              `${method} ${url}: ${describe(cause)} on attempt ${retry + 1} (${note}is the sandbox running? check baseUrl and the network)`,
+              { cause },
+            );
+      const status = response?.status ?? 0;
+      const failed = !response || status === 408 || status >= 500;
+      // A DELETE sent again after an attempt that may have acted: 404 is what that attempt did.
+      if (status === 404 && ambiguous && recovering && method === 'DELETE') return new Response(null, { status: 204 });
+      const recovers = failed && recover !== undefined;
+      if (status !== 429 && !(failed && (idempotent || recovers))) {
+        // A success, an answer that retrying cannot change, or a POST that may have been recorded.
+        const note = failed ? 'the service may have acted: look before sending it again; ' : '';
+        if (!response) throw lost(note);
+        if (note) advice.set(response, note.slice(0, -2));
+        return response;
+      }
+      const retryAfter = response && parseRetryAfter(response.headers.get('retry-after'), clock.now());
+      const tooLong = (retryAfter ?? 0) > maxRetryAfter;
+      const delay = retryAfter === undefined ? backoffDelay(retry, random) : retryAfter * 1000;
+      if (!tooLong) {
+        // A 429 holds back every request of the token, from this client and any other.
+        if (status === 429 && limiter) limiter.pause(clock.now() + delay);
+        // Before a look-up too: a service may take a moment to show what it recorded.
+        else if (!last || recovers) {
+          onWait({ reason: retryAfter === undefined ? 'retry' : 'retry-after', ms: delay, method, url });
+          await sleep(clock, delay, signal ?? undefined);
+        }
+      }
+      const found = recovers ? await recover() : undefined;
+      if (found || !(last || tooLong)) {
+        // An answer not returned: its body is let go, so that its connection is freed.
+        void response?.body?.cancel().catch(() => undefined);
+        if (found) return found;
+        ambiguous ||= failed;
         continue;
       }
-      const status = response.status;
-      if (status !== 429 && !(idempotent && (status === 408 || status >= 500))) return response;
-      const retryAfter = parseRetryAfter(response.headers.get('retry-after'), clock.now());
-      if (retryAfter !== undefined && retryAfter > maxRetryAfter) return response;
-      const delay = retryAfter === undefined ? backoffDelay(retry, random) : retryAfter * 1000;
-      // A 429 holds back every request of the token, from this client and any other.
-      const paused = status === 429 && limiter !== undefined;
-      if (paused) limiter.pause(clock.now() + delay);
-      if (last) return response;
-      void response.body?.cancel().catch(() => undefined);
-      if (!paused) await sleep(clock, delay, signal);
+      const note = recovers
+        ? 'a look-up found nothing it recorded, but a real service may show it late: look before sending it again'
+        : tooLong
+          ? `Retry-After is ${retryAfter} s, past maxRetryAfter (${maxRetryAfter}): retry later or raise maxRetryAfter`
+          : status === 429
+            ? `retry after error.retryAfter seconds, or raise maxRetries (${maxRetries})`
+            : '';
+      if (!response) throw lost(note && `${note}; `);
+      if (note) advice.set(response, note);
+      return response;
     }
   };
+}
+
+// What `fetch` threw, with the code behind it where the runtime gives one: Node's undici throws
+// "fetch failed" with the system error (`connect ECONNREFUSED 127.0.0.1:4010`) as its cause, an
+// AggregateError of them when the host has several addresses.
+function describe(error: unknown): string {
+  const cause = (error as { cause?: { errors?: unknown[]; code?: string; message?: string } } | undefined)?.cause;
+  const detail = (cause?.errors?.[0] ?? cause) as { code?: string; message?: string } | undefined;
+  return `${String(error)}${detail?.code ? ` (${detail.message || detail.code})` : ''}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { BoundBook, Paginator, type CreatedWebhook, type ReceiptChange } from '@boundbook/sdk';
+import { BoundBook, Paginator, type CreatedWebhook, type ReceiptChange, type Wait } from '@boundbook/sdk';
 import type { Book, Page, Receipt, WebhookEndpoint } from '@boundbook/types';
 import { describe, expectTypeOf, it } from 'vitest';
 
@@ -28,11 +28,19 @@ describe('methods resolve with the contract types, unwrapped', () => {
     expectTypeOf(bb.receipts.changesSince(null)).toEqualTypeOf<AsyncGenerator<ReceiptChange, void, undefined>>();
   });
 
+  it('hands onWait a Wait', () => {
+    void new BoundBook({ onWait: (wait) => expectTypeOf(wait).toEqualTypeOf<Wait>() });
+    expectTypeOf<Wait['reason']>().toEqualTypeOf<'rate-limit' | 'retry-after' | 'retry'>();
+  });
+
   it('types the raw client by the contract', async () => {
     const { data } = await bb.raw.GET('/receipts/{id}', { params: { path: { id: 1 } } });
     expectTypeOf(data).toEqualTypeOf<{ data: Receipt } | undefined>();
     // @ts-expect-error: the contract has no such path
     void bb.raw.GET('/receipts/{id}/audit', { params: { path: { id: 1 } } });
+    // @ts-expect-error: no middleware: wrap the client's fetch instead
+    void bb.raw.use;
+    expectTypeOf(bb.raw.request('get', '/books')).resolves.toHaveProperty('response').toEqualTypeOf<Response>();
   });
 });
 
@@ -85,5 +93,9 @@ describe('unknown or wrong params do not compile', () => {
     void new BoundBook({ rateLimit: 60 });
     // @ts-expect-error: a call takes only a signal
     void bb.books.list({ timeout: 5 });
+    // @ts-expect-error: recover is true or false
+    void new BoundBook({ recover: 'yes' });
+    // @ts-expect-error: maxQueueWait is a number of milliseconds
+    void new BoundBook({ maxQueueWait: '5s' });
   });
 });

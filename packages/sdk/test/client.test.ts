@@ -1,7 +1,7 @@
 import { BoundBook } from '@boundbook/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock } from './support/fake-clock';
-import { json, stubFetch } from './support/stub-fetch';
+import { empty, json, stubFetch } from './support/stub-fetch';
 import { BASE_URL, testClient } from './support/test-client';
 
 describe('new BoundBook(options)', () => {
@@ -67,9 +67,66 @@ describe('new BoundBook(options)', () => {
     expect(() => new BoundBook({ baseUrl: BASE_URL })).toThrow(/no API token: pass \{ token \} or set BOUNDBOOK_TOKEN/);
   });
 
-  it.each([undefined, 'logbook.example.com/rest/v1', 'ftp://example.com'])('throws a TypeError for the base URL %j', (baseUrl) => {
+  it.each([
+    undefined,
+    'logbook.example.com/rest/v1',
+    'ftp://example.com/rest/v1',
+    'http://localhost:4010',
+    'https://logbook.example.com/',
+    'https://logbook.example.com/rest/v2',
+    'https://logbook.example.com/rest/v1/receipts',
+  ])('throws a TypeError for the base URL %j, naming it and the /rest/v1 the base address ends in', (baseUrl) => {
     vi.stubEnv('BOUNDBOOK_BASE_URL', '');
-    expect(() => new BoundBook({ token: 't', ...(baseUrl === undefined ? {} : { baseUrl }) })).toThrow(TypeError);
+    expect(() => new BoundBook({ token: 't', ...(baseUrl === undefined ? {} : { baseUrl }) })).toThrow(
+      new TypeError(
+        `[@boundbook/sdk] baseUrl ${baseUrl} is not the service's base address, an absolute http(s) URL ending in /rest/v1 (the sandbox's apiUrl): pass { baseUrl } or set BOUNDBOOK_BASE_URL`,
+      ),
+    );
+  });
+
+  it('names the permission Deno needs when reading BOUNDBOOK_TOKEN is refused (process.env throws)', () => {
+    const env = process.env;
+    process.env = new Proxy(env, {
+      get(target, name) {
+        if (typeof name === 'string' && name.startsWith('BOUNDBOOK_')) throw new Error(`NotCapable: Requires env access to "${name}", run again with the --allow-env flag`);
+        return Reflect.get(target, name);
+      },
+    });
+    try {
+      expect(() => new BoundBook({ baseUrl: BASE_URL })).toThrow(
+        new TypeError(
+          '[@boundbook/sdk] no API token: pass { token } or set BOUNDBOOK_TOKEN (reading it was refused: Error: NotCapable: Requires env access to "BOUNDBOOK_TOKEN", run again with the --allow-env flag; grant --allow-env=BOUNDBOOK_TOKEN,BOUNDBOOK_BASE_URL)',
+        ),
+      );
+      expect(() => new BoundBook({ token: 't' })).toThrow('(reading it was refused: Error: NotCapable: Requires env access to "BOUNDBOOK_BASE_URL"');
+    } finally {
+      process.env = env;
+    }
+  });
+
+  it('reads Deno.env where there is no process, and names the permission when Deno.env.get throws', () => {
+    const global = globalThis as { process?: unknown; Deno?: unknown };
+    const { process: nodeProcess } = global;
+    const denoEnv = new Map([['BOUNDBOOK_BASE_URL', BASE_URL]]);
+    // Synchronous from here to the finally block: nothing else runs while there is no process.
+    global.process = undefined;
+    try {
+      global.Deno = { env: { get: (name: string) => denoEnv.get(name) } };
+      expect(() => new BoundBook({ token: 'from-options' })).not.toThrow();
+      global.Deno = {
+        env: {
+          get: () => {
+            throw new Error('PermissionDenied: Requires env access');
+          },
+        },
+      };
+      expect(() => new BoundBook({ baseUrl: BASE_URL })).toThrow('grant --allow-env=BOUNDBOOK_TOKEN,BOUNDBOOK_BASE_URL');
+      delete global.Deno;
+      expect(() => new BoundBook({ baseUrl: BASE_URL })).toThrow(new TypeError('[@boundbook/sdk] no API token: pass { token } or set BOUNDBOOK_TOKEN'));
+    } finally {
+      global.process = nodeProcess;
+      delete global.Deno;
+    }
   });
 
   it.each([
@@ -82,18 +139,49 @@ describe('new BoundBook(options)', () => {
     expect(() => new BoundBook({ token: 't', baseUrl: BASE_URL, ...options })).toThrow(message);
   });
 
-  it('runs openapi-fetch middleware of the raw client on every call, with the request to send', async () => {
-    const { bb, calls } = testClient([json(200, { data: [] })]);
+  it('calls a wrapped fetch for every attempt with the request to send, whose headers it may extend', async () => {
+    const clock = new FakeClock();
+    const { fetch, calls } = stubFetch(json(503, { message: 'Unavailable.' }), json(200, { data: [] }));
     const seen: string[] = [];
-    bb.raw.use({
-      onRequest({ request }) {
-        seen.push(`${request.method} ${request.url}`);
-        request.headers.set('X-Request-Id', 'abc');
+    const bb = new BoundBook({
+      token: 't',
+      baseUrl: BASE_URL,
+      clock,
+      rateLimit: false,
+      fetch: (url, init) => {
+        seen.push(`${init.method} ${url}`);
+        const headers = new Headers(init.headers);
+        headers.set('X-Request-Id', 'abc');
+        return fetch(url, { ...init, headers });
       },
     });
-    await bb.books.list();
-    expect(seen).toEqual([`GET ${BASE_URL}/books`]);
-    expect(calls[0]?.request.headers.get('x-request-id')).toBe('abc');
+    await clock.settle(bb.books.list());
+    expect(seen).toEqual([`GET ${BASE_URL}/books`, `GET ${BASE_URL}/books`]);
+    expect(calls.map((call) => call.request.headers.get('x-request-id'))).toEqual(['abc', 'abc']);
+    expect(calls[1]?.request.headers.get('authorization')).toBe('Bearer t');
+  });
+
+  it('sends path parameters, the query, headers and a JSON body as openapi-fetch does, and parses the answer as asked', async () => {
+    const { bb, calls } = testClient([json(200, { data: [] }), json(200, { data: [] }), json(200, { data: [] }), new Response('plain', { status: 200 }), empty(204)]);
+    const listed = await bb.raw.GET('/receipts', {
+      params: { query: { serial_number: 'A&B/1', page: 2 } },
+      headers: { 'X-Trace': 'one', 'X-Unset': undefined },
+    });
+    await bb.raw.GET('/books', { headers: [['X-Pair', 'two']] });
+    await bb.raw.GET('/books', { headers: new Headers({ 'X-Headers': 'three' }) });
+    expect(listed).toMatchObject({ data: { data: [] } });
+    expect(calls[0]?.url.search).toBe('?serial_number=A%26B%2F1&page=2');
+    expect(calls[0]?.request.headers.get('x-trace')).toBe('one');
+    expect(calls[0]?.request.headers.has('x-unset')).toBe(false);
+    expect(calls[0]?.request.headers.has('content-type')).toBe(false);
+    expect(calls[1]?.request.headers.get('x-pair')).toBe('two');
+    expect(calls[2]?.request.headers.get('x-headers')).toBe('three');
+    const text = await bb.raw.request('get', '/receipts/{id}', { params: { path: { id: 7 } }, parseAs: 'text' });
+    expect(text.data).toBe('plain');
+    expect(calls[3]?.url.pathname).toBe('/rest/v1/receipts/7');
+    const removed = await bb.raw.DELETE('/webhooks/{id}', { params: { path: { id: 3 } } });
+    expect(removed.data).toBeUndefined();
+    expect(removed.response.status).toBe(204);
   });
 
   it('exposes the raw openapi-fetch client, which sends with the same token', async () => {

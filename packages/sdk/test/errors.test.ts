@@ -7,11 +7,12 @@ import {
   InternalServerError,
   NotFoundError,
   PermissionDeniedError,
+  QueueTimeoutError,
   RateLimitError,
   TimeoutError,
   ValidationError,
 } from '@boundbook/sdk';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseRetryAfter } from '../src/errors';
 import { json } from './support/stub-fetch';
 
@@ -75,7 +76,7 @@ describe('createApiError(response, body)', () => {
     const error = await errorOf(json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '42' }));
     expect(error).toBeInstanceOf(RateLimitError);
     expect((error as RateLimitError).retryAfter).toBe(42);
-    expect(error.message).toContain('raise maxRetryAfter');
+    expect(error.message).toBe('429 Too Many Attempts. (retry after error.retryAfter seconds)');
   });
 
   it('reads a Retry-After given as an HTTP date, counted from now', async () => {
@@ -137,5 +138,38 @@ describe('parseRetryAfter(value, now)', () => {
 
   it.each([[null], [''], ['soon'], ['-5']])('returns undefined for %j', (value) => {
     expect(parseRetryAfter(value, NOW)).toBeUndefined();
+  });
+});
+
+describe('instanceof across copies of the SDK', () => {
+  it('recognises the errors of another copy of the module (as the CommonJS build beside the ESM one), class by class', async () => {
+    vi.resetModules();
+    const other = await import('../src/errors');
+    expect(other.ValidationError).not.toBe(ValidationError);
+    const error = other.createApiError(json(422, { message: 'Invalid.', errors: {} }), { message: 'Invalid.', errors: {} }, NOW);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toBeInstanceOf(BoundBookError);
+    expect(error).not.toBeInstanceOf(NotFoundError);
+    expect(new other.TimeoutError('no answer')).toBeInstanceOf(ConnectionError);
+    expect(new other.ConnectionError('down')).not.toBeInstanceOf(TimeoutError);
+    expect(new ValidationError({ status: 422, headers: new Headers(), body: undefined, message: '422' })).toBeInstanceOf(other.ValidationError);
+  });
+
+  it('keeps the ordinary check for subclasses of the integrator and for values that are not errors', () => {
+    class OwnError extends ApiError {}
+    const own = new OwnError({ status: 418, headers: new Headers(), body: undefined, message: '418' });
+    expect(own).toBeInstanceOf(OwnError);
+    expect(own).toBeInstanceOf(ApiError);
+    expect(new ApiError({ status: 418, headers: new Headers(), body: undefined, message: '418' })).not.toBeInstanceOf(OwnError);
+    expect(own.name).toBe('ApiError');
+    for (const value of [null, undefined, 'ValidationError', 422, {}, new Error('x'), Object.create(null)]) expect(value instanceof BoundBookError).toBe(false);
+  });
+
+  it('names each error on its prototype, so that the stack starts with the name', () => {
+    const error = new TimeoutError('no answer');
+    expect(Object.keys(error)).toEqual([]);
+    expect(error.stack?.split('\n')[0]).toBe('TimeoutError: no answer');
+    expect(new QueueTimeoutError('held').name).toBe('QueueTimeoutError');
   });
 });

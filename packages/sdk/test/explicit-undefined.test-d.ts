@@ -7,6 +7,7 @@ import {
   type BoundBookOptions,
   type Clock,
   type FetchFunction,
+  type Wait,
   type ReceiptListQuery,
   type RequestOptions,
   type SearchQuery,
@@ -20,6 +21,8 @@ declare const maybe: {
   fetch: FetchFunction | undefined;
   clock: Clock | undefined;
   random: (() => number) | undefined;
+  onWait: ((wait: Wait) => void) | undefined;
+  boolean: boolean | undefined;
   rateLimit: boolean | { perMinute: number } | undefined;
   signal: AbortSignal | undefined;
   field: SearchQuery['field'] | undefined;
@@ -54,6 +57,9 @@ describe('the client options accept an explicit undefined', () => {
       userAgent: maybe.string,
       clock: maybe.clock,
       random: maybe.random,
+      maxQueueWait: maybe.number,
+      onWait: maybe.onWait,
+      recover: maybe.boolean,
     };
     void new BoundBook(options);
     void new BoundBook({ token: maybe.string, timeout: maybe.number, rateLimit: maybe.rateLimit });

@@ -1,10 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { QueueTimeoutError, RateLimitError, type Wait } from '@boundbook/sdk';
+import { describe, expect, it, vi } from 'vitest';
 import { createRateLimiter, sharedRateLimiter } from '../src/rate-limiter';
-import type { Limiter } from '../src/transport';
+import type { Limiter } from '../src/rate-limiter';
 import { FakeClock } from './support/fake-clock';
 import { receipt } from './support/fixtures';
 import { json } from './support/stub-fetch';
-import { testClient } from './support/test-client';
+import { BASE_URL, testClient } from './support/test-client';
 
 /** Takes `count` slots; resolves with the clock time at which each one was granted. */
 function takeSlots(limiter: Limiter, clock: FakeClock, count: number, signal?: AbortSignal): Array<Promise<number>> {
@@ -112,16 +113,83 @@ describe('sharedRateLimiter(token, perMinute, clock)', () => {
 const ok = () => json(200, { data: receipt() });
 
 describe('the rate limiter of clients', () => {
-  it('sends 60 requests per minute per token by default and holds the 61st', async () => {
-    const { bb, clock, calls } = testClient([ok()]);
-    const start = clock.now();
-    const all = Array.from({ length: 61 }, () => bb.receipts.get(1042));
-    await clock.advance(0);
-    expect(calls).toHaveLength(60);
-    await clock.advance(60_000);
-    await Promise.all(all);
-    expect(calls).toHaveLength(61);
-    expect(clock.now()).toBe(start + 60_000);
+  it('sends 60 requests per minute per token by default and holds the 61st, saying so once on the console', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const { bb, clock, calls } = testClient([ok()], { onWait: undefined });
+      const start = clock.now();
+      const all = Array.from({ length: 62 }, () => bb.receipts.get(1042));
+      await clock.advance(0);
+      expect(calls).toHaveLength(60);
+      expect(warn.mock.calls).toEqual([
+        [
+          `[@boundbook/sdk] GET ${BASE_URL}/receipts/1042 waits 60000 ms: the token's requests per minute are spent (once per client; in unit tests against a mock pass rateLimit: false: the mock enforces the limit itself; see onWait and maxQueueWait)`,
+        ],
+      ]);
+      await clock.advance(60_000);
+      await Promise.all(all);
+      expect(calls).toHaveLength(62);
+      expect(clock.now()).toBe(start + 60_000);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
+  it('tells onWait of every wait, with its reason and length, instead of the console', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    const waits: Wait[] = [];
+    const { bb, clock } = testClient([ok(), json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '10' }), json(503, { message: 'Down.' }), ok()], {
+      rateLimit: { perMinute: 3 },
+      onWait: (wait) => waits.push(wait),
+    });
+    await bb.books.list();
+    await clock.settle(bb.books.list());
+    // The 429 pauses the token's queue for 10 s; the 503 backs off 1 s; the window then holds the
+    // fourth request until a minute after the first.
+    expect(waits).toEqual([
+      { reason: 'retry-after', ms: 10_000, method: 'GET', url: `${BASE_URL}/books` },
+      { reason: 'retry', ms: 1000, method: 'GET', url: `${BASE_URL}/books` },
+      { reason: 'rate-limit', ms: 49_000, method: 'GET', url: `${BASE_URL}/books` },
+    ]);
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it("reports a 429's Retry-After as such with the limiter off too", async () => {
+    const waits: Wait[] = [];
+    const { bb, clock } = testClient([json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '2' }), ok()], { rateLimit: false, onWait: (wait) => waits.push(wait) });
+    await clock.settle(bb.books.list());
+    expect(waits.map(({ reason, ms }) => [reason, ms])).toEqual([['retry-after', 2000]]);
+  });
+
+  it('with maxQueueWait, rejects a call the limiter would hold longer at once, sending nothing and keeping no slot', async () => {
+    const { bb, clock, calls } = testClient([ok()], { rateLimit: { perMinute: 2 }, maxQueueWait: 5000, onWait: () => undefined });
+    await bb.books.list();
+    await bb.books.list();
+    const error = await bb.books.list().catch((error: unknown) => error);
+    expect(error).toBeInstanceOf(QueueTimeoutError);
+    expect((error as Error).message).toBe(
+      `GET ${BASE_URL}/books: the limiter would hold it 60000 ms, past maxQueueWait (5000): the token's requests per minute are spent (in unit tests against a mock pass rateLimit: false: the mock enforces the limit itself; else raise maxQueueWait)`,
+    );
+    expect(calls).toHaveLength(2);
+    // Within the bound: the first slot frees 4 s from then, not after the refused call's turn.
+    await clock.advance(56_000);
+    const held = bb.books.list();
+    await clock.advance(4000);
+    await held;
+    expect(calls).toHaveLength(3);
+  });
+
+  it("bounds a 429's pause by maxQueueWait for the calls it holds", async () => {
+    const clock = new FakeClock();
+    const paused = testClient([json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '30' })], { clock, token: 'bounded', maxRetries: 0, onWait: () => undefined });
+    const sibling = testClient([ok()], { clock, token: 'bounded', maxQueueWait: 10_000, onWait: () => undefined });
+    await expect(paused.bb.books.list()).rejects.toBeInstanceOf(RateLimitError);
+    await expect(sibling.bb.books.list()).rejects.toThrow("the limiter would hold it 30000 ms, past maxQueueWait (10000): a 429 paused the token's calls");
+    expect(sibling.calls).toHaveLength(0);
+  });
+
+  it.each([-1, Number.NaN])('refuses maxQueueWait: %d with a RangeError', (maxQueueWait) => {
+    expect(() => testClient([ok()], { maxQueueWait })).toThrow(`maxQueueWait must be a number from 0, not ${maxQueueWait}`);
   });
 
   it('is shared by every client holding the same token', async () => {

@@ -227,10 +227,11 @@ describe('bb.webhooks', () => {
     expect([calls[0]?.method, calls[0]?.url.pathname]).toEqual(['GET', '/rest/v1/webhooks']);
   });
 
-  it('create({ url, events }) resolves with { endpoint, secret }', async () => {
-    const { bb, calls } = testClient([json(201, { data: endpoint, secret: 'whsec_3f9a' })]);
+  it('create({ url, events }) lists the endpoints, then resolves with { endpoint, secret }', async () => {
+    const { bb, calls } = testClient([json(200, { data: [] }), json(201, { data: endpoint, secret: 'whsec_3f9a' })]);
     await expect(bb.webhooks.create({ url: endpoint.url, events: ['*'] })).resolves.toEqual({ endpoint, secret: 'whsec_3f9a' });
-    expect([calls[0]?.method, JSON.parse(calls[0]?.body ?? '')]).toEqual(['POST', { url: endpoint.url, events: ['*'] }]);
+    expect(calls.map((call) => `${call.method} ${call.url.pathname}`)).toEqual(['GET /rest/v1/webhooks', 'POST /rest/v1/webhooks']);
+    expect(JSON.parse(calls[1]?.body ?? '')).toEqual({ url: endpoint.url, events: ['*'] });
   });
 
   it('delete(id) sends DELETE /webhooks/{id}', async () => {

@@ -1,10 +1,12 @@
-import { ConnectionError, InternalServerError, NotFoundError, RateLimitError, TimeoutError, ValidationError } from '@boundbook/sdk';
+import { BoundBook, ConnectionError, InternalServerError, NotFoundError, RateLimitError, TimeoutError, ValidationError } from '@boundbook/sdk';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { backoffDelay } from '../src/transport';
 import { FakeClock } from './support/fake-clock';
 import { receipt, receiptBody } from './support/fixtures';
 import { empty, hang, json } from './support/stub-fetch';
-import { testClient } from './support/test-client';
+import { BASE_URL, testClient } from './support/test-client';
 
 const ok = () => json(200, { data: receipt() });
 const failure = (status: number, headers: Record<string, string> = {}) => json(status, { message: `status ${status}` }, headers);
@@ -56,6 +58,28 @@ describe('retries of idempotent calls (GET, PUT, DELETE)', () => {
     expect(calls).toHaveLength(3);
   });
 
+  const refused = (address: string) => Object.assign(new Error(`connect ECONNREFUSED ${address}`), { code: 'ECONNREFUSED' });
+  it.each([
+    ['a refused connection', refused('127.0.0.1:4010'), '(connect ECONNREFUSED 127.0.0.1:4010)'],
+    ['every address of the host refused', Object.assign(new AggregateError([refused('::1:4010'), refused('127.0.0.1:4010')], ''), { code: 'ECONNREFUSED' }), '(connect ECONNREFUSED ::1:4010)'],
+    ['a host name that does not resolve', Object.assign(new Error('getaddrinfo ENOTFOUND logbook.example.test'), { code: 'ENOTFOUND' }), '(getaddrinfo ENOTFOUND logbook.example.test)'],
+  ])('names the cause of %s, with the host and port, and what to check', async (_case, cause, named) => {
+    const { bb, clock } = testClient([new TypeError('fetch failed', { cause })]);
+    const error = await clock.settle(bb.books.list()).catch((error: unknown) => error);
+    expect((error as Error).message).toBe(
+      `GET ${BASE_URL}/books: TypeError: fetch failed ${named} on attempt 3 (is the sandbox running? check baseUrl and the network)`,
+    );
+  });
+
+  it("names ECONNREFUSED and the port of a real refused connection, as Node's fetch reports it", async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise((resolve) => server.close(resolve));
+    const bb = new BoundBook({ token: 'refused', baseUrl: `http://127.0.0.1:${port}/rest/v1`, maxRetries: 0, rateLimit: false });
+    await expect(bb.books.list()).rejects.toThrow(`(connect ECONNREFUSED 127.0.0.1:${port}) on attempt 1 (is the sandbox running? check baseUrl and the network)`);
+  });
+
   it.each([400, 401, 403, 404, 409, 422])('GET is not retried after %i', async (status) => {
     const { bb, clock, calls } = testClient([failure(status), ok()]);
     await expect(clock.settle(bb.receipts.get(1042))).rejects.toMatchObject({ status });
@@ -69,18 +93,29 @@ describe('retries of idempotent calls (GET, PUT, DELETE)', () => {
   });
 });
 
-describe('retries of POST', () => {
+describe('retries of POST (recovery, in recovery.test.ts, off)', () => {
   it('POST is not retried after a 5xx: the service may have acted on it', async () => {
-    const { bb, clock, calls } = testClient([failure(500), ok()]);
-    await expect(clock.settle(bb.receipts.create(receiptBody()))).rejects.toBeInstanceOf(InternalServerError);
+    const { bb, clock, calls } = testClient([failure(500), ok()], { recover: false });
+    const error = await clock.settle(bb.receipts.create(receiptBody())).catch((error: unknown) => error);
+    expect(error).toBeInstanceOf(InternalServerError);
+    expect((error as Error).message).toBe('500 status 500 (the service may have acted: look before sending it again)');
     expect(calls).toHaveLength(1);
   });
 
   it('POST is not retried after a connection error, and the message says it may have been recorded', async () => {
-    const { bb, clock, calls } = testClient([new TypeError('socket hang up'), ok()]);
+    const { bb, clock, calls } = testClient([new TypeError('socket hang up'), ok()], { recover: false });
     const error = await clock.settle(bb.receipts.create(receiptBody())).catch((error: unknown) => error);
     expect(error).toBeInstanceOf(ConnectionError);
-    expect((error as Error).message).toContain('the service may have acted');
+    expect((error as Error).message).toBe(
+      `POST ${BASE_URL}/receipts: TypeError: socket hang up on attempt 1 (the service may have acted: look before sending it again; is the sandbox running? check baseUrl and the network)`,
+    );
+    expect(calls).toHaveLength(1);
+  });
+
+  it('a raw POST is not retried after a 5xx, with recovery on: only the methods know what to look for', async () => {
+    const { bb, clock, calls } = testClient([failure(502), ok()]);
+    const { response } = await clock.settle(bb.raw.POST('/receipts', { body: receiptBody() }));
+    expect(response.status).toBe(502);
     expect(calls).toHaveLength(1);
   });
 
@@ -97,7 +132,7 @@ describe('retries of POST', () => {
   });
 
   it('dispose, a POST, is not retried after a 503', async () => {
-    const { bb, clock, calls } = testClient([failure(503), ok()]);
+    const { bb, clock, calls } = testClient([failure(503), ok()], { recover: false });
     await expect(clock.settle(bb.receipts.dispose(1042, { disposition_date: '2025-04-02', disposed_to: 'J' }))).rejects.toBeInstanceOf(
       InternalServerError,
     );
@@ -146,16 +181,30 @@ describe('Retry-After', () => {
     await expect(clock.settle(bb.receipts.get(1042))).rejects.toBeInstanceOf(RateLimitError);
     expect(calls).toHaveLength(2);
   });
+
+  it('hints to raise maxRetries, not maxRetryAfter, for a 429 whose Retry-After was within maxRetryAfter', async () => {
+    const { bb, clock } = testClient([failure(429, { 'Retry-After': '60' })], { maxRetries: 0 });
+    const error = await clock.settle(bb.books.list()).catch((error: unknown) => error);
+    expect((error as Error).message).toBe('429 status 429 (retry after error.retryAfter seconds, or raise maxRetries (0))');
+  });
+
+  it('hints to raise maxRetryAfter for a 429 whose Retry-After was longer', async () => {
+    const { bb, clock } = testClient([failure(429, { 'Retry-After': '61' })]);
+    const error = await clock.settle(bb.books.list()).catch((error: unknown) => error);
+    expect((error as Error).message).toBe('429 status 429 (Retry-After is 61 s, past maxRetryAfter (60): retry later or raise maxRetryAfter)');
+  });
 });
 
 describe('time-outs', () => {
   it('throws TimeoutError when a POST gets no answer within timeout, without retrying it', async () => {
-    const { bb, clock, calls } = testClient([hang], { timeout: 5000 });
+    const { bb, clock, calls } = testClient([hang], { timeout: 5000, recover: false });
     const created = bb.receipts.create(receiptBody());
     const outcome = expect(created).rejects.toBeInstanceOf(TimeoutError);
     await clock.advance(5000);
     await outcome;
-    await expect(created).rejects.toThrow('no answer in 5000 ms');
+    await expect(created).rejects.toThrow(
+      `POST ${BASE_URL}/receipts: no answer in 5000 ms (the service may have acted: look before sending it again; raise timeout or check the network)`,
+    );
     expect(calls).toHaveLength(1);
     expect(calls[0]?.signal?.aborted).toBe(true);
   });

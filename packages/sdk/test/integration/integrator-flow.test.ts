@@ -4,6 +4,7 @@ import {
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
+  systemClock,
   ValidationError,
   type Receipt,
 } from '@boundbook/sdk';
@@ -110,6 +111,49 @@ describe('an integrator against the sandbox', () => {
     const error = await bb.receipts.create(receiptBody({ serial_number: '', book: 'Nope' })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect(Object.keys((error as ValidationError).errors).sort()).toEqual(['book', 'serial_number']);
+  });
+
+  it('answers a disposition with neither an address nor a Form 4473 serial with the four address fields, as the README shows', async () => {
+    const { bb } = await client();
+    const receipt = await bb.receipts.create(receiptBody({ serial_number: 'SDK-README' }));
+    const error = await bb.receipts.dispose(receipt.id, { disposition_date: '2025-03-14', disposed_to: 'John Q. Example' }).catch((e: unknown) => e);
+    expect(Object.keys((error as ValidationError).errors)).toEqual(['address', 'city', 'state', 'zip']);
+  });
+
+  it('recovers a create, a disposition and a webhook creation whose answers were lost after the sandbox acted, recording each once', async () => {
+    const { token } = await sandbox.createAccount();
+    let drop = false;
+    // Sends to the sandbox, then loses the answer of the next write while `drop` is set.
+    const bb = new BoundBook({
+      token,
+      baseUrl: sandbox.apiUrl,
+      // The back-off before each look-up ends at once; no attempt has a time-out to fire early.
+      clock: { ...systemClock, setTimeout: (callback) => systemClock.setTimeout(callback, 0) },
+      timeout: Infinity,
+      fetch: async (url, init) => {
+        const response = await fetch(url, init);
+        if (!drop || init.method === 'GET') return response;
+        drop = false;
+        throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+      },
+    });
+    await bb.receipts.create(receiptBody({ serial_number: 'SDK-R10' }));
+    drop = true;
+    const created = await bb.receipts.create(receiptBody({ serial_number: ' SDK-R1 ', importer: '', purchase_amount: 389.5, model: 'EX-9 ' }));
+    expect(created).toMatchObject({ serial_number: 'SDK-R1', model: 'EX-9', record: 2 });
+    const matches = await bb.receipts.list({ serial_number: 'SDK-R1' });
+    expect(matches.data.map((r) => r.serial_number)).toEqual(['SDK-R10', 'SDK-R1']);
+
+    drop = true;
+    const disposed = await bb.receipts.dispose(created.id, { disposition_date: '2025-03-14', disposed_to: 'John Q. Example', form_4473_serial: 'F-R1' });
+    expect(disposed.disposition).toMatchObject({ disposed_to: 'John Q. Example', form_4473_serial: 'F-R1' });
+
+    drop = true;
+    const { endpoint } = await bb.webhooks.create({ url: 'https://hooks.example.com/recovered', events: ['receipt.created'] });
+    expect(await bb.webhooks.list()).toEqual([endpoint]);
+    drop = true;
+    await bb.webhooks.delete(endpoint.id);
+    expect(await bb.webhooks.list()).toEqual([]);
   });
 
   it('maps 429 to RateLimitError with the seconds to wait', async () => {

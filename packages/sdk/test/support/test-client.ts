@@ -8,12 +8,13 @@ let tokens = 0;
 
 /**
  * A client over a {@link stubFetch} on a {@link FakeClock}, with a token of its own (so no two
- * tests share a rate limiter) and jitter off unless `options.random` says otherwise.
+ * tests share a rate limiter), jitter off unless `options.random` says otherwise, and no warning
+ * on the console about waits unless `options.onWait` is given (as `undefined` for the default).
  */
 export function testClient(answers: Answer[], options: BoundBookOptions = {}) {
   const clock = options.clock instanceof FakeClock ? options.clock : new FakeClock();
   const stub = stubFetch(...answers);
   const token = options.token ?? `test-token-${++tokens}`;
-  const bb = new BoundBook({ baseUrl: BASE_URL, fetch: stub.fetch, random: () => 0, ...options, token, clock });
+  const bb = new BoundBook({ baseUrl: BASE_URL, fetch: stub.fetch, random: () => 0, onWait: () => undefined, ...options, token, clock });
   return { bb, clock, calls: stub.calls, token };
 }
