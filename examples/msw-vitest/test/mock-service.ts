@@ -11,7 +11,10 @@ export const mock = createMockBoundBook({ baseUrl: BASE_URL });
 /** MSW's interceptor for Node, started and stopped by `test/setup.ts`. */
 export const server = setupServer(...mock.handlers);
 
-/** A client on a new, isolated account, as the application would make it. */
+/**
+ * A client on a new, isolated account, as the application would make it, without the client's
+ * limiter and retries: the mock enforces the service's limit itself, and they would only wait.
+ */
 export function newClient(token = mock.createAccount().token): BoundBook {
-  return new BoundBook({ baseUrl: BASE_URL, token, maxRetries: 0 });
+  return new BoundBook({ baseUrl: BASE_URL, token, rateLimit: false, maxRetries: 0 });
 }
