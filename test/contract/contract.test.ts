@@ -314,6 +314,17 @@ describe.each([
   });
 });
 
+it('HEAD on a GET operation answers as the GET does, checks and headers included, without a body', async () => {
+  const t = await account();
+  const header = (response: ObservedResponse, name: string) => (response.headers as Headers).get(name);
+  const get = await api('GET', '/books', { token: t });
+  const head = await api('HEAD', '/books', { token: t });
+  expect([head.status, head.body, header(head, 'x-ratelimit-remaining')]).toEqual([200, undefined, String(Number(header(get, 'x-ratelimit-remaining')) - 1)]);
+  const exported = await control('HEAD', '/_sandbox/receipts/export', { token: t });
+  expect([exported.status, exported.body, header(exported, 'content-type')]).toEqual([200, undefined, 'text/csv; charset=utf-8']);
+  expect((await api('HEAD', '/books', { token: await tokenWith(t, ['write']) })).status).toBe(403);
+});
+
 it('every documented (operation, status) pair was produced and validated', () => {
   expect(contract.documentedPairs().filter((pair) => !contract.seen.has(pair))).toEqual([]);
 });
