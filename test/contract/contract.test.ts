@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { startSandbox } from '@boundbook/sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContractValidator, type ObservedResponse } from '../support/contract-validator';
@@ -8,18 +11,28 @@ import { call, type CallOptions } from '../support/sandbox-client';
 // produced against a real sandbox over HTTP and checked with a JSON Schema validator.
 
 const contract = new ContractValidator(new URL('../../openapi/', import.meta.url));
-let sandbox: Awaited<ReturnType<typeof startSandbox>>;
+type RunningSandbox = Awaited<ReturnType<typeof startSandbox>>;
+let sandbox: RunningSandbox;
+/** A sandbox that holds one account at most. */
+let full: RunningSandbox;
+/** A sandbox whose data folder is gone, so that no write can be saved, and what it holds. */
+let unsaved: UnsavedWorld;
 
 beforeAll(async () => {
   sandbox = await startSandbox();
+  full = await startSandbox({ maxAccounts: 1 });
+  await full.createAccount();
+  unsaved = await unsavedWorld();
 });
 afterAll(async () => {
-  await sandbox?.stop();
+  await Promise.all([sandbox?.stop(), full?.stop(), unsaved?.sandbox.stop()]);
 });
 
 const api = (method: string, path: string, options?: CallOptions) => call(sandbox.apiUrl, method, path, options);
 const control = (method: string, path: string, options?: CallOptions) => call(sandbox.url, method, path, options);
 const tooLarge = { rawBody: JSON.stringify({ padding: 'x'.repeat(1_048_577) }) };
+/** A JSON body sent as text/plain, as a page of another origin can send it without a preflight. */
+const asText = (body: unknown) => ({ rawBody: JSON.stringify(body), headers: { 'content-type': 'text/plain' } });
 
 async function account(type: 'dealer' | 'importer' | 'collector' = 'dealer') {
   const { token } = await sandbox.createAccount({ account_type: type });
@@ -56,6 +69,59 @@ async function exhausted() {
   return token;
 }
 
+interface UnsavedWorld {
+  sandbox: RunningSandbox;
+  token: string;
+  receiptId: number;
+  webhookId: number;
+  disabledWebhookId: number;
+  deliveryId: string;
+  tokenId: number;
+}
+
+/**
+ * A sandbox on a data file whose folder is deleted: every write it answers is a 503. The records
+ * the writes need are made first, by a sandbox on the same file that is then stopped, because a
+ * journal file, once open, takes appends after its folder is gone; the sandbox that reopens the
+ * file opens its journal at its first write, which then fails.
+ */
+async function unsavedWorld(): Promise<UnsavedWorld> {
+  const folder = await mkdtemp(join(tmpdir(), 'boundbook-contract-'));
+  const data = join(folder, 'sandbox.json');
+  const first = await startSandbox({ data });
+  const send = (origin: string, method: string, path: string, options?: CallOptions) => call(origin, method, path, options);
+  const { token } = await first.createAccount();
+  const idOf = (response: ObservedResponse) => (response.body as { data: { id: number } }).data.id;
+  const receiptId = idOf(await send(first.apiUrl, 'POST', '/receipts', { token, body: receiptBody() }));
+  const endpoint = { url: 'http://127.0.0.1:9/hook', events: ['*'] };
+  const webhookId = idOf(await send(first.apiUrl, 'POST', '/webhooks', { token, body: endpoint }));
+  const ping = await send(first.url, 'POST', `/_sandbox/webhooks/${webhookId}/ping`, { token });
+  const deliveryId = (ping.body as { data: { id: string } }).data.id;
+  const disabledWebhookId = idOf(await send(first.apiUrl, 'POST', '/webhooks', { token, body: endpoint }));
+  for (let i = 0; i < 10; i += 1) await send(first.url, 'POST', `/_sandbox/webhooks/${disabledWebhookId}/ping`, { token });
+  const tokenId = idOf(await send(first.url, 'POST', '/_sandbox/tokens', { token, body: { permissions: ['read'] } }));
+  await first.stop();
+  const second = await startSandbox({ data });
+  await rm(folder, { recursive: true, force: true });
+  return { sandbox: second, token, receiptId, webhookId, disabledWebhookId, deliveryId, tokenId };
+}
+const unsavedApi = (method: string, path: string, options: CallOptions = {}) => call(unsaved.sandbox.apiUrl, method, path, { token: unsaved.token, ...options });
+const unsavedControl = (method: string, path: string, options: CallOptions = {}) => call(unsaved.sandbox.url, method, path, { token: unsaved.token, ...options });
+
+/** An account with receipts in two books, one disposed, with fields that CSV must quote. */
+async function boundBook() {
+  const t = await account();
+  await control('POST', '/_sandbox/books', { token: t, body: { name: 'Consignment' } });
+  await api('POST', '/receipts', { token: t, body: receiptBody({ book: 'Consignment' }) });
+  const quoted = receiptBody({ manufacturer: 'Example Arms Co., "Ltd."', received_from: 'Example Firearms\nWholesale LLC' });
+  const first = await api('POST', '/receipts', { token: t, body: quoted });
+  await api('POST', `/receipts/${(first.body as { data: { id: number } }).data.id}/dispose`, { token: t, body: dispositionBody() });
+  await api('POST', '/receipts', { token: t, body: receiptBody({ ffl_license: null, address: '100 Example Way', city: 'Springfield', state: 'IL', zip: '62701' }) });
+  return t;
+}
+
+const e4473Body = { form_4473_serial: 'F-000123', transferee_name: 'Jordan Example', nics_transaction_number: '1ABCD2EFG', nics_result: 'proceed', completed_at: '2025-02-01T16:20:00Z' };
+
 type Case = [operationId: string, status: number, run: () => Promise<ObservedResponse>];
 
 const serviceCases: Case[] = [
@@ -68,8 +134,10 @@ const serviceCases: Case[] = [
   ['createReceipt', 401, () => api('POST', '/receipts', { token: 'sbx_unknown', body: receiptBody() })],
   ['createReceipt', 403, async () => api('POST', '/receipts', { token: await tokenWith(await account(), ['read']), body: receiptBody() })],
   ['createReceipt', 413, async () => api('POST', '/receipts', { token: await account(), ...tooLarge })],
+  ['createReceipt', 415, async () => api('POST', '/receipts', { token: await account(), ...asText(receiptBody()) })],
   ['createReceipt', 422, async () => api('POST', '/receipts', { token: await account(), body: {} })],
   ['createReceipt', 429, async () => api('POST', '/receipts', { token: await exhausted(), body: receiptBody() })],
+  ['createReceipt', 503, () => unsavedApi('POST', '/receipts', { body: receiptBody() })],
   ['getReceipt', 200, async () => { const t = await account(); return api('GET', `/receipts/${await receipt(t)}`, { token: t }); }],
   ['getReceipt', 401, () => api('GET', '/receipts/1')],
   ['getReceipt', 403, async () => api('GET', '/receipts/1', { token: await account('collector') })],
@@ -80,20 +148,25 @@ const serviceCases: Case[] = [
   ['updateReceipt', 403, async () => api('PUT', '/receipts/1', { token: await tokenWith(await account(), ['read']), body: {} })],
   ['updateReceipt', 404, async () => api('PUT', '/receipts/999999', { token: await account(), body: { model: 'Model 2' } })],
   ['updateReceipt', 413, async () => api('PUT', '/receipts/1', { token: await account(), ...tooLarge })],
+  ['updateReceipt', 415, async () => api('PUT', '/receipts/1', { token: await account(), ...asText({ model: 'Model 2' }) })],
   ['updateReceipt', 422, async () => { const t = await account(); return api('PUT', `/receipts/${await receipt(t)}`, { token: t, body: { book: 'Other' } }); }],
   ['updateReceipt', 429, async () => api('PUT', '/receipts/1', { token: await exhausted(), body: {} })],
+  ['updateReceipt', 503, () => unsavedApi('PUT', `/receipts/${unsaved.receiptId}`, { body: { model: 'Model 2' } })],
   ['deleteReceipt', 204, async () => { const t = await account(); return api('DELETE', `/receipts/${await receipt(t)}`, { token: t }); }],
   ['deleteReceipt', 401, () => api('DELETE', '/receipts/1')],
   ['deleteReceipt', 403, async () => api('DELETE', '/receipts/1', { token: await tokenWith(await account(), ['read', 'write']) })],
   ['deleteReceipt', 404, async () => api('DELETE', '/receipts/999999', { token: await account() })],
   ['deleteReceipt', 429, async () => api('DELETE', '/receipts/1', { token: await exhausted() })],
+  ['deleteReceipt', 503, () => unsavedApi('DELETE', `/receipts/${unsaved.receiptId}`)],
   ['disposeReceipt', 200, async () => { const t = await account(); return api('POST', `/receipts/${await receipt(t)}/dispose`, { token: t, body: dispositionBody() }); }],
   ['disposeReceipt', 401, () => api('POST', '/receipts/1/dispose', { body: dispositionBody() })],
   ['disposeReceipt', 403, async () => api('POST', '/receipts/1/dispose', { token: await tokenWith(await account(), ['read']), body: dispositionBody() })],
   ['disposeReceipt', 404, async () => api('POST', '/receipts/999999/dispose', { token: await account(), body: dispositionBody() })],
   ['disposeReceipt', 413, async () => api('POST', '/receipts/1/dispose', { token: await account(), ...tooLarge })],
+  ['disposeReceipt', 415, async () => api('POST', '/receipts/1/dispose', { token: await account(), ...asText(dispositionBody()) })],
   ['disposeReceipt', 422, async () => { const t = await account(); return api('POST', `/receipts/${await receipt(t)}/dispose`, { token: t, body: { disposed_to: 'Jordan Example' } }); }],
   ['disposeReceipt', 429, async () => api('POST', '/receipts/1/dispose', { token: await exhausted(), body: dispositionBody() })],
+  ['disposeReceipt', 503, () => unsavedApi('POST', `/receipts/${unsaved.receiptId}/dispose`, { body: dispositionBody() })],
   ['listBooks', 200, async () => api('GET', '/books', { token: await account() })],
   ['listBooks', 401, () => api('GET', '/books', { headers: { authorization: 'Basic abc' } })],
   ['listBooks', 403, async () => api('GET', '/books', { token: await account('collector') })],
@@ -116,23 +189,36 @@ const serviceCases: Case[] = [
   ['createWebhook', 401, () => api('POST', '/webhooks', { body: { url: 'https://hooks.example.com/x', events: ['*'] } })],
   ['createWebhook', 403, async () => api('POST', '/webhooks', { token: await tokenWith(await account(), ['read']), body: { url: 'https://hooks.example.com/x', events: ['*'] } })],
   ['createWebhook', 413, async () => api('POST', '/webhooks', { token: await account(), ...tooLarge })],
+  ['createWebhook', 415, async () => api('POST', '/webhooks', { token: await account(), ...asText({ url: 'https://hooks.example.com/x', events: ['*'] }) })],
   ['createWebhook', 422, async () => api('POST', '/webhooks', { token: await account(), body: { url: 'ftp://example.com', events: [] } })],
   ['createWebhook', 429, async () => api('POST', '/webhooks', { token: await exhausted(), body: { url: 'https://hooks.example.com/x', events: ['*'] } })],
+  ['createWebhook', 503, () => unsavedApi('POST', '/webhooks', { body: { url: 'https://hooks.example.com/x', events: ['*'] } })],
   ['deleteWebhook', 204, async () => { const t = await account(); return api('DELETE', `/webhooks/${await webhook(t)}`, { token: t }); }],
   ['deleteWebhook', 401, () => api('DELETE', '/webhooks/1')],
   ['deleteWebhook', 403, async () => api('DELETE', '/webhooks/1', { token: await tokenWith(await account(), ['read', 'write']) })],
   ['deleteWebhook', 404, async () => api('DELETE', '/webhooks/999999', { token: await account() })],
   ['deleteWebhook', 429, async () => api('DELETE', '/webhooks/1', { token: await exhausted() })],
+  ['deleteWebhook', 503, () => unsavedApi('DELETE', `/webhooks/${unsaved.webhookId}`)],
 ];
 
 const controlCases: Case[] = [
   ['createAccount', 201, () => control('POST', '/_sandbox/accounts', { body: { account_type: 'importer', name: 'Example Imports LLC', books: ['Imports'] } })],
+  ['createAccount', 409, () => call(full.url, 'POST', '/_sandbox/accounts', { body: {} })],
   ['createAccount', 413, () => control('POST', '/_sandbox/accounts', tooLarge)],
+  ['createAccount', 415, () => control('POST', '/_sandbox/accounts', asText({ account_type: 'dealer' }))],
   ['createAccount', 422, () => control('POST', '/_sandbox/accounts', { body: { account_type: 'bank' } })],
+  ['createAccount', 503, () => call(unsaved.sandbox.url, 'POST', '/_sandbox/accounts', { body: {} })],
+  ['deleteAccount', 204, async () => control('DELETE', '/_sandbox/account', { token: await account() })],
+  ['deleteAccount', 401, () => control('DELETE', '/_sandbox/account', { token: 'sbx_unknown' })],
+  ['deleteAccount', 503, () => unsavedControl('DELETE', '/_sandbox/account')],
+  ['listTokens', 200, async () => { const t = await account(); await tokenWith(t, ['read']); return control('GET', '/_sandbox/tokens', { token: t }); }],
+  ['listTokens', 401, () => control('GET', '/_sandbox/tokens')],
   ['createToken', 201, async () => control('POST', '/_sandbox/tokens', { token: await account(), body: { permissions: ['read'], name: 'Reports' } })],
   ['createToken', 401, () => control('POST', '/_sandbox/tokens', { body: { permissions: ['read'] } })],
   ['createToken', 413, async () => control('POST', '/_sandbox/tokens', { token: await account(), ...tooLarge })],
+  ['createToken', 415, async () => control('POST', '/_sandbox/tokens', { token: await account(), ...asText({ permissions: ['read'] }) })],
   ['createToken', 422, async () => control('POST', '/_sandbox/tokens', { token: await account(), body: { permissions: ['admin'] } })],
+  ['createToken', 503, () => unsavedControl('POST', '/_sandbox/tokens', { body: { permissions: ['read'] } })],
   ['revokeToken', 204, async () => {
     const owner = await account();
     const created = await control('POST', '/_sandbox/tokens', { token: owner, body: { permissions: ['read'] } });
@@ -140,16 +226,27 @@ const controlCases: Case[] = [
   }],
   ['revokeToken', 401, () => control('DELETE', '/_sandbox/tokens/1')],
   ['revokeToken', 404, async () => control('DELETE', '/_sandbox/tokens/999999', { token: await account() })],
+  ['revokeToken', 503, () => unsavedControl('DELETE', `/_sandbox/tokens/${unsaved.tokenId}`)],
   ['createBook', 201, async () => control('POST', '/_sandbox/books', { token: await account(), body: { name: 'Consignments' } })],
   ['createBook', 401, () => control('POST', '/_sandbox/books', { body: { name: 'Consignments' } })],
   ['createBook', 413, async () => control('POST', '/_sandbox/books', { token: await account(), ...tooLarge })],
+  ['createBook', 415, async () => control('POST', '/_sandbox/books', { token: await account(), ...asText({ name: 'Consignments' }) })],
   ['createBook', 422, async () => control('POST', '/_sandbox/books', { token: await account(), body: { name: 'Main' } })],
+  ['createBook', 503, () => unsavedControl('POST', '/_sandbox/books', { body: { name: 'Consignments' } })],
   ['getClock', 200, async () => control('GET', '/_sandbox/clock', { token: await account() })],
   ['getClock', 401, () => control('GET', '/_sandbox/clock')],
   ['advanceClock', 200, async () => control('POST', '/_sandbox/clock/advance', { token: await account(), body: { seconds: 3600 } })],
   ['advanceClock', 401, () => control('POST', '/_sandbox/clock/advance', { body: { seconds: 60 } })],
   ['advanceClock', 413, async () => control('POST', '/_sandbox/clock/advance', { token: await account(), ...tooLarge })],
+  ['advanceClock', 415, async () => control('POST', '/_sandbox/clock/advance', { token: await account(), ...asText({ seconds: 60 }) })],
   ['advanceClock', 422, async () => control('POST', '/_sandbox/clock/advance', { token: await account(), body: { seconds: -5 } })],
+  ['advanceClock', 503, () => unsavedControl('POST', '/_sandbox/clock/advance', { body: { seconds: 3600 } })],
+  ['browseReceipts', 200, async () => control('GET', '/_sandbox/receipts', { token: await boundBook(), query: { q: 'example', field: 'received_from', per_page: '1000' } })],
+  ['browseReceipts', 401, () => control('GET', '/_sandbox/receipts')],
+  ['browseReceipts', 422, async () => control('GET', '/_sandbox/receipts', { token: await account(), query: { per_page: '1001' } })],
+  ['exportReceipts', 200, async () => control('GET', '/_sandbox/receipts/export', { token: await boundBook() })],
+  ['exportReceipts', 401, () => control('GET', '/_sandbox/receipts/export')],
+  ['exportReceipts', 422, async () => control('GET', '/_sandbox/receipts/export', { token: await account(), query: { status: 'lost' } })],
   ['getReceiptAudit', 200, async () => {
     const t = await account();
     const id = await receipt(t);
@@ -165,40 +262,45 @@ const controlCases: Case[] = [
   ['attachDocument', 401, () => control('POST', '/_sandbox/receipts/1/documents', { body: {} })],
   ['attachDocument', 404, async () => control('POST', '/_sandbox/receipts/999999/documents', { token: await account(), body: { name: 'a.pdf', mime_type: 'application/pdf', size: 1 } })],
   ['attachDocument', 413, async () => control('POST', '/_sandbox/receipts/1/documents', { token: await account(), ...tooLarge })],
+  ['attachDocument', 415, async () => control('POST', '/_sandbox/receipts/1/documents', { token: await account(), ...asText({ name: 'a.pdf', mime_type: 'application/pdf', size: 1 }) })],
   ['attachDocument', 422, async () => { const t = await account(); return control('POST', `/_sandbox/receipts/${await receipt(t)}/documents`, { token: t, body: { size: -1 } }); }],
-  ['putE4473', 200, async () => {
-    const t = await account();
-    return control('PUT', `/_sandbox/receipts/${await receipt(t)}/e4473`, {
-      token: t,
-      body: { form_4473_serial: 'F-000123', transferee_name: 'Jordan Example', nics_transaction_number: '1ABCD2EFG', nics_result: 'proceed', completed_at: '2025-02-01T16:20:00Z' },
-    });
-  }],
+  ['attachDocument', 503, () => unsavedControl('POST', `/_sandbox/receipts/${unsaved.receiptId}/documents`, { body: { name: 'a.pdf', mime_type: 'application/pdf', size: 1 } })],
+  ['putE4473', 200, async () => { const t = await account(); return control('PUT', `/_sandbox/receipts/${await receipt(t)}/e4473`, { token: t, body: e4473Body }); }],
   ['putE4473', 401, () => control('PUT', '/_sandbox/receipts/1/e4473', { body: {} })],
   ['putE4473', 404, async () => control('PUT', '/_sandbox/receipts/999999/e4473', { token: await account(), body: {} })],
   ['putE4473', 413, async () => control('PUT', '/_sandbox/receipts/1/e4473', { token: await account(), ...tooLarge })],
+  ['putE4473', 415, async () => control('PUT', '/_sandbox/receipts/1/e4473', { token: await account(), ...asText({ nics_result: 'proceed' }) })],
   ['putE4473', 422, async () => { const t = await account(); return control('PUT', `/_sandbox/receipts/${await receipt(t)}/e4473`, { token: t, body: { nics_result: 'maybe' } }); }],
+  ['putE4473', 503, () => unsavedControl('PUT', `/_sandbox/receipts/${unsaved.receiptId}/e4473`, { body: e4473Body })],
   ['listRequests', 200, async () => { const t = await account(); await api('GET', '/books', { token: t }); return control('GET', '/_sandbox/requests', { token: t }); }],
   ['listRequests', 401, () => control('GET', '/_sandbox/requests')],
   ['resetAccount', 204, async () => { const t = await account(); await receipt(t); return control('POST', '/_sandbox/reset', { token: t }); }],
   ['resetAccount', 401, () => control('POST', '/_sandbox/reset')],
+  ['resetAccount', 503, () => unsavedControl('POST', '/_sandbox/reset')],
   ['listDeliveries', 200, async () => { const t = await account(); await pinged(t); await receipt(t); return control('GET', '/_sandbox/deliveries', { token: t }); }],
   ['listDeliveries', 401, () => control('GET', '/_sandbox/deliveries')],
   ['redeliverDelivery', 200, async () => { const t = await account(); const { deliveryId } = await pinged(t); return control('POST', `/_sandbox/deliveries/${deliveryId}/redeliver`, { token: t }); }],
   ['redeliverDelivery', 401, () => control('POST', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f/redeliver')],
   ['redeliverDelivery', 404, async () => control('POST', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f/redeliver', { token: await account() })],
+  ['redeliverDelivery', 404, async () => control('POST', '/_sandbox/deliveries/not-a-delivery/redeliver', { token: await account() })],
   ['redeliverDelivery', 422, async () => {
     const t = await account();
     const { webhookId, deliveryId } = await pinged(t);
     await api('DELETE', `/webhooks/${webhookId}`, { token: t });
     return control('POST', `/_sandbox/deliveries/${deliveryId}/redeliver`, { token: t });
   }],
+  ['redeliverDelivery', 503, () => unsavedControl('POST', `/_sandbox/deliveries/${unsaved.deliveryId}/redeliver`)],
+  ['listWebhookStates', 200, async () => { const t = await account(); await pinged(t); await disabledWebhook(t); return control('GET', '/_sandbox/webhooks', { token: t }); }],
+  ['listWebhookStates', 401, () => control('GET', '/_sandbox/webhooks')],
   ['pingWebhook', 200, async () => { const t = await account(); return control('POST', `/_sandbox/webhooks/${await webhook(t)}/ping`, { token: t }); }],
   ['pingWebhook', 401, () => control('POST', '/_sandbox/webhooks/1/ping')],
   ['pingWebhook', 404, async () => control('POST', '/_sandbox/webhooks/999999/ping', { token: await account() })],
   ['pingWebhook', 422, async () => { const t = await account(); return control('POST', `/_sandbox/webhooks/${await disabledWebhook(t)}/ping`, { token: t }); }],
+  ['pingWebhook', 503, () => unsavedControl('POST', `/_sandbox/webhooks/${unsaved.webhookId}/ping`)],
   ['enableWebhook', 200, async () => { const t = await account(); return control('POST', `/_sandbox/webhooks/${await disabledWebhook(t)}/enable`, { token: t }); }],
   ['enableWebhook', 401, () => control('POST', '/_sandbox/webhooks/1/enable')],
   ['enableWebhook', 404, async () => control('POST', '/_sandbox/webhooks/999999/enable', { token: await account() })],
+  ['enableWebhook', 503, () => unsavedControl('POST', `/_sandbox/webhooks/${unsaved.disabledWebhookId}/enable`)],
 ];
 
 describe.each([
@@ -210,6 +312,17 @@ describe.each([
     expect(response.status, JSON.stringify(response.body)).toBe(status);
     expect(contract.check(operationId, response)).toEqual([]);
   });
+});
+
+it('HEAD on a GET operation answers as the GET does, checks and headers included, without a body', async () => {
+  const t = await account();
+  const header = (response: ObservedResponse, name: string) => (response.headers as Headers).get(name);
+  const get = await api('GET', '/books', { token: t });
+  const head = await api('HEAD', '/books', { token: t });
+  expect([head.status, head.body, header(head, 'x-ratelimit-remaining')]).toEqual([200, undefined, String(Number(header(get, 'x-ratelimit-remaining')) - 1)]);
+  const exported = await control('HEAD', '/_sandbox/receipts/export', { token: t });
+  expect([exported.status, exported.body, header(exported, 'content-type')]).toEqual([200, undefined, 'text/csv; charset=utf-8']);
+  expect((await api('HEAD', '/books', { token: await tokenWith(t, ['write']) })).status).toBe(403);
 });
 
 it('every documented (operation, status) pair was produced and validated', () => {

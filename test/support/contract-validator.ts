@@ -72,9 +72,11 @@ export class ContractValidator {
   }
 
   /**
-   * Validates one answer of an operation: the status must be documented, the body must match
-   * the response's schema, and every documented header that the answer carries must match its
-   * schema (required headers must be present). Returns the list of problems, empty when valid.
+   * Validates one answer of an operation: the status must be documented; the answer's
+   * Content-Type, when it carries one, must be a media type the response declares (one that is
+   * not JSON must be carried, and its body is text); the body must match that media type's
+   * schema; and every documented header that the answer carries must match its schema (required
+   * headers must be present). Returns the list of problems, empty when valid.
    */
   check(operationId: string, response: ObservedResponse): string[] {
     const entry = this.#operations.get(operationId);
@@ -87,15 +89,27 @@ export class ContractValidator {
 
     const problems: string[] = [];
     const declared = this.#resolve(entry.document, responses[key], `${BASE}${entry.document}#${entry.pointer}/responses/${key}`);
-    if (!declared['content']?.['application/json']) {
-      if (response.body !== undefined && response.body !== '') problems.push(`${operationId} ${status} has a body the contract does not declare`);
+    const headers = normaliseHeaders(response.headers);
+    const content = declared['content'] as Json | undefined;
+    const hasBody = response.body !== undefined && response.body !== '';
+    if (content === undefined) {
+      if (hasBody) problems.push(`${operationId} ${status} has a body the contract does not declare`);
     } else {
-      const validate = this.#validator(`${declared.ref}/content/application~1json/schema`);
-      if (!validate(response.body)) {
-        problems.push(...(validate.errors ?? []).map((e) => `body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`));
+      const sent = headers.get('content-type');
+      // An answer without a Content-Type is JSON: the core hands its answers to a transport,
+      // which sets the type; a type other than JSON is always carried.
+      const mediaType = sent === undefined ? (JSON_MEDIA_TYPE in content ? JSON_MEDIA_TYPE : undefined) : declaredMediaType(Object.keys(content), sent);
+      if (mediaType === undefined) {
+        problems.push(`${operationId} ${status} answered Content-Type ${sent ?? '(none)'}; the contract declares ${Object.keys(content).join(', ')}`);
+      } else if (mediaType !== JSON_MEDIA_TYPE && typeof response.body !== 'string') {
+        problems.push(`${operationId} ${status} answered ${mediaType} without a text body`);
+      } else {
+        const validate = this.#validator(`${declared.ref}/content/${encodeURIComponent(escapePointer(mediaType))}/schema`);
+        if (!validate(response.body)) {
+          problems.push(...(validate.errors ?? []).map((e) => `body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`));
+        }
       }
     }
-    const headers = normaliseHeaders(response.headers);
     for (const [name, header] of Object.entries<Json>(declared['headers'] ?? {})) {
       const resolved = this.#resolve(declared.document, header, `${declared.ref}/headers/${escapePointer(name)}`);
       const value = headers.get(name.toLowerCase());
@@ -128,6 +142,33 @@ export class ContractValidator {
     }
     return validate;
   }
+}
+
+const JSON_MEDIA_TYPE = 'application/json';
+
+/**
+ * The declared media type that a Content-Type answers: the same type and subtype, and every
+ * parameter the declaration names with the same value (`application/json` declares any
+ * charset; `text/csv; charset=utf-8` requires that one).
+ */
+function declaredMediaType(declared: readonly string[], sent: string): string | undefined {
+  const answer = parseMediaType(sent);
+  return declared.find((candidate) => {
+    const wanted = parseMediaType(candidate);
+    if (wanted.essence !== answer.essence) return false;
+    return [...wanted.parameters].every(([name, value]) => answer.parameters.get(name) === value);
+  });
+}
+
+function parseMediaType(text: string): { essence: string; parameters: Map<string, string> } {
+  const [essence = '', ...parameters] = text.split(';').map((part) => part.trim().toLowerCase());
+  return {
+    essence,
+    parameters: new Map(parameters.filter((part) => part.includes('=')).map((part) => {
+      const equals = part.indexOf('=');
+      return [part.slice(0, equals).trim(), part.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1')] as const;
+    })),
+  };
 }
 
 function escapePointer(segment: string): string {

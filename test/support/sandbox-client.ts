@@ -7,10 +7,14 @@ export interface CallOptions {
   /** A value sent as JSON; `rawBody` wins when both are given. */
   body?: unknown;
   rawBody?: string;
+  /** Headers to send; a `content-type` here replaces the `application/json` of a body. */
   headers?: Record<string, string>;
 }
 
-/** Calls `origin + path` and returns status, headers and the parsed JSON body (if any). */
+/**
+ * Calls `origin + path` and returns status, headers and the body: parsed when it is JSON (or
+ * comes without a Content-Type), as text otherwise (a CSV export), `undefined` when empty.
+ */
 export async function call(origin: string, method: string, path: string, options: CallOptions = {}): Promise<ObservedResponse> {
   const query = typeof options.query === 'string' ? options.query : new URLSearchParams(options.query ?? {}).toString();
   const headers: Record<string, string> = { ...options.headers };
@@ -20,5 +24,7 @@ export async function call(origin: string, method: string, path: string, options
   if (body !== undefined) headers['content-type'] ??= 'application/json';
   const response = await fetch(`${origin}${path}${query ? `?${query}` : ''}`, { method, headers, body: body ?? null });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text === '' ? undefined : JSON.parse(text) };
+  const type = response.headers.get('content-type');
+  const json = type === null || /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type);
+  return { status: response.status, headers: response.headers, body: text === '' ? undefined : json ? JSON.parse(text) : text };
 }

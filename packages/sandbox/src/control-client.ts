@@ -9,9 +9,13 @@ import type {
   SandboxDelivery,
   SandboxDocumentCreate,
   SandboxE4473Put,
+  SandboxReceiptBrowseQuery,
+  SandboxReceiptExportQuery,
+  SandboxReceiptPage,
   SandboxRequestLogEntry,
   SandboxToken,
   SandboxTokenCreate,
+  SandboxWebhookEndpointState,
   WebhookEndpoint,
 } from '@boundbook/types';
 import type { CreatedAccount } from '@boundbook/sandbox-core';
@@ -46,9 +50,16 @@ export interface SandboxControl {
   readonly apiUrl: string;
   /** `POST /_sandbox/accounts`: an isolated account (a dealer unless told otherwise) and its token. */
   createAccount(options?: SandboxAccountCreate): Promise<CreatedAccount>;
+  /**
+   * `DELETE /_sandbox/account`: deletes the account of `token` with everything it owns; its
+   * tokens get 401 from then on, and the sandbox can hold another account in its place.
+   */
+  deleteAccount(token: string): Promise<void>;
   /** `POST /_sandbox/reset`: empties the account, keeping its tokens, clock and request log. */
   reset(token: string): Promise<void>;
   readonly tokens: {
+    /** `GET /_sandbox/tokens`: the account's tokens that are not revoked, in id order, never their values. */
+    list(token: string): Promise<SandboxToken[]>;
     /** `POST /_sandbox/tokens`: another token of the account, with the given permissions. */
     create(token: string, input: SandboxTokenCreate): Promise<SandboxTokenCreated>;
     /** `DELETE /_sandbox/tokens/{id}`: revokes a token; the next request with it is a 401. */
@@ -74,12 +85,29 @@ export interface SandboxControl {
     redeliver(token: string, id: string): Promise<SandboxDelivery>;
   };
   readonly webhooks: {
+    /**
+     * `GET /_sandbox/webhooks`: the account's endpoints in id order, each with its count of
+     * consecutive failed attempts (the 10th disables it).
+     */
+    list(token: string): Promise<SandboxWebhookEndpointState[]>;
     /** `POST /_sandbox/webhooks/{id}/ping`: delivers a `ping` event to the endpoint, now. */
     ping(token: string, id: number): Promise<SandboxDelivery>;
     /** `POST /_sandbox/webhooks/{id}/enable`: re-enables an endpoint disabled after failures. */
     enable(token: string, id: number): Promise<WebhookEndpoint>;
   };
   readonly receipts: {
+    /**
+     * `GET /_sandbox/receipts`: a page of the account's receipts, by id, that match every filter
+     * given (those of `GET /receipts` and `GET /search` together); `per_page` up to 1,000, 50 by
+     * default. Not counted by the rate limit, nor written to the request log.
+     */
+    browse(token: string, query?: SandboxReceiptBrowseQuery): Promise<SandboxReceiptPage>;
+    /**
+     * `GET /_sandbox/receipts/export`: every receipt the same filters select, as the CSV text of
+     * the bound book (RFC 4180, CRLF lines, the columns of 27 CFR 478.125(e) first), by book and
+     * record number.
+     */
+    export(token: string, query?: SandboxReceiptExportQuery): Promise<string>;
     /** `GET /_sandbox/receipts/{id}/audit`: the receipt's audit trail, oldest first. */
     audit(token: string, id: number): Promise<AuditEntry[]>;
     /** `POST /_sandbox/receipts/{id}/documents`: attaches a document, as the service's web app does. */
@@ -140,27 +168,21 @@ export interface ConnectSandboxOptions {
 export function connectSandbox(url: string, options: ConnectSandboxOptions = {}): SandboxControl {
   const origin = readOrigin(url);
 
-  async function call<T>(method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json' };
+  /** Sends one control call; rejects with status 0 when nothing answers. */
+  async function send(method: string, path: string, token: string | undefined, accept: string, body?: unknown): Promise<{ response: Response; text: string }> {
+    const headers: Record<string, string> = { accept };
     if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const send = options.fetch ?? globalThis.fetch;
+    const fetcher = options.fetch ?? globalThis.fetch;
     let response: Response;
     try {
-      response = await send(`${origin}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      response = await fetcher(`${origin}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     } catch (error) {
       throw new SandboxControlError(0, undefined, `[@boundbook/sandbox] ${method} ${path}: no answer from ${origin}; is the sandbox running?`, { cause: error });
     }
     const text = await response.text();
-    const parsed: unknown = text === '' ? undefined : parseJson(text);
-    if (response.ok && response.status !== 204 && (typeof parsed !== 'object' || parsed === null)) {
-      throw new SandboxControlError(
-        response.status,
-        parsed,
-        `[@boundbook/sandbox] ${method} ${path} answered ${response.status} without JSON: is ${origin} a BoundBook sandbox?`,
-      );
-    }
     if (!response.ok) {
+      const parsed: unknown = text === '' ? undefined : parseJson(text);
       const message = (parsed as { message?: unknown } | undefined)?.message;
       throw new SandboxControlError(
         response.status,
@@ -168,7 +190,34 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
         `[@boundbook/sandbox] ${method} ${path} answered ${response.status}: ${typeof message === 'string' ? message : text}`,
       );
     }
+    return { response, text };
+  }
+
+  /** A control call answered with JSON (or nothing, for a 204). */
+  async function call<T>(method: string, path: string, token: string | undefined, body?: unknown): Promise<T> {
+    const { response, text } = await send(method, path, token, 'application/json', body);
+    const parsed: unknown = text === '' ? undefined : parseJson(text);
+    if (response.status !== 204 && (typeof parsed !== 'object' || parsed === null)) {
+      throw notSandbox(method, path, response.status, parsed, 'JSON');
+    }
     return parsed as T;
+  }
+
+  /** A control call answered with CSV text. */
+  async function csv(path: string, token: string): Promise<string> {
+    const { response, text } = await send('GET', path, token, 'text/csv');
+    if (!/^text\/csv\s*(?:;|$)/i.test(response.headers.get('content-type') ?? '')) {
+      throw notSandbox('GET', path, response.status, text, 'CSV');
+    }
+    return text;
+  }
+
+  function notSandbox(method: string, path: string, status: number, body: unknown, expected: string): SandboxControlError {
+    return new SandboxControlError(
+      status,
+      body,
+      `[@boundbook/sandbox] ${method} ${path} answered ${status} without ${expected}: is ${origin} a BoundBook sandbox?`,
+    );
   }
 
   const data = async <T>(answer: Promise<{ data: T }>): Promise<T> => (await answer).data;
@@ -180,8 +229,10 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
       const { data: account, token } = await call<{ data: SandboxAccount; token: string }>('POST', '/_sandbox/accounts', undefined, input);
       return { account, token };
     },
+    deleteAccount: (token) => call('DELETE', '/_sandbox/account', token),
     reset: (token) => call('POST', '/_sandbox/reset', token),
     tokens: {
+      list: (token) => data(call('GET', '/_sandbox/tokens', token)),
       async create(token, input) {
         const { data: record, token: created } = await call<{ data: SandboxToken; token: string }>('POST', '/_sandbox/tokens', token, input);
         return { record, token: created };
@@ -200,16 +251,27 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
       redeliver: (token, id) => data(call('POST', `/_sandbox/deliveries/${encodeURIComponent(id)}/redeliver`, token)),
     },
     webhooks: {
+      list: (token) => data(call('GET', '/_sandbox/webhooks', token)),
       ping: (token, id) => data(call('POST', `/_sandbox/webhooks/${id}/ping`, token)),
       enable: (token, id) => data(call('POST', `/_sandbox/webhooks/${id}/enable`, token)),
     },
     receipts: {
+      browse: (token, query) => call('GET', withQuery('/_sandbox/receipts', query), token),
+      export: (token, query) => csv(withQuery('/_sandbox/receipts/export', query), token),
       audit: (token, id) => data(call('GET', `/_sandbox/receipts/${id}/audit`, token)),
       attachDocument: (token, id, input) => data(call('POST', `/_sandbox/receipts/${id}/documents`, token, input)),
       putE4473: (token, id, input) => data(call('PUT', `/_sandbox/receipts/${id}/e4473`, token, input)),
     },
     requests: (token) => data(call('GET', '/_sandbox/requests', token)),
   };
+}
+
+/** `path` with the query's parameters that are given, encoded as a form encodes them. */
+function withQuery(path: string, query: Readonly<Record<string, string | number | undefined>> = {}): string {
+  const parameters = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined) parameters.append(name, String(value));
+  const text = parameters.toString();
+  return text === '' ? path : `${path}?${text}`;
 }
 
 function readOrigin(url: string): string {

@@ -109,6 +109,78 @@ describe('connectSandbox(url)', () => {
     await expect(sandbox.receipts.audit(token, receipt.id + 1000)).rejects.toMatchObject({ status: 404 });
   });
 
+  it('tokens.list(token) lists the tokens that are not revoked, never their values', async () => {
+    const { token } = await sandbox.createAccount();
+    const reports = await sandbox.tokens.create(token, { permissions: ['read'], name: 'Reports' });
+    const revoked = await sandbox.tokens.create(token, { permissions: ['write'], name: 'Old sync' });
+    await sandbox.tokens.revoke(token, revoked.record.id);
+    const listed = await sandbox.tokens.list(token);
+    expect(listed.map((record) => [record.name, record.permissions])).toEqual([
+      [null, ['read', 'write', 'delete']],
+      ['Reports', ['read']],
+    ]);
+    expect(listed[1]).toEqual(reports.record);
+    expect(JSON.stringify(listed)).not.toContain('sbx_');
+  });
+
+  it('webhooks.list(token) lists the endpoints with their consecutive failures', async () => {
+    const { token } = await sandbox.createAccount();
+    // Port 9 (discard) refuses the connection on the loopback interface: every attempt fails.
+    const created = await api(token, 'POST', '/webhooks', JSON.stringify({ url: 'http://127.0.0.1:9/in', events: ['*'] }));
+    const { data: endpoint } = (await created.json()) as { data: { id: number } };
+    expect(await sandbox.webhooks.list(token)).toEqual([expect.objectContaining({ id: endpoint.id, enabled: true, consecutive_failures: 0 })]);
+    await sandbox.webhooks.ping(token, endpoint.id);
+    await sandbox.webhooks.ping(token, endpoint.id);
+    expect(await sandbox.webhooks.list(token)).toEqual([expect.objectContaining({ id: endpoint.id, enabled: true, consecutive_failures: 2 })]);
+  });
+
+  it('receipts.browse(token, query) answers a page of the receipts that match, up to 1,000 a page', async () => {
+    const { token } = await sandbox.createAccount({ books: ['Consignment'] });
+    for (const n of [11, 12, 13]) await api(token, 'POST', '/receipts', receiptBody(n));
+    const page = await sandbox.receipts.browse(token, { q: 'SBX000001', field: 'serial_number', per_page: 2, page: 2 });
+    expect(page.data.map((receipt) => receipt.serial_number)).toEqual(['SBX0000013']);
+    expect(page.meta).toMatchObject({ current_page: 2, per_page: 2, total: 3, last_page: 2 });
+    expect(page.links.prev).toBe(`${running.url}/_sandbox/receipts?q=SBX000001&field=serial_number&per_page=2&page=1`);
+    expect((await sandbox.receipts.browse(token)).meta.per_page).toBe(50);
+    expect((await sandbox.receipts.browse(token, { book: 'Consignment' })).data).toEqual([]);
+    const failure = await sandbox.receipts.browse(token, { per_page: 1001 }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ name: 'SandboxControlError', status: 422, body: { errors: { per_page: ['The per page field must be between 1 and 1000.'] } } });
+    // Browsing is not an API request: the request log holds only the three POSTs.
+    expect((await sandbox.requests(token)).map((entry) => entry.method)).toEqual(['POST', 'POST', 'POST']);
+  });
+
+  it('receipts.export(token, query) answers the bound book as CSV text', async () => {
+    const { token } = await sandbox.createAccount();
+    await api(token, 'POST', '/receipts', receiptBody(21));
+    await api(token, 'POST', '/receipts', receiptBody(22).replace('Example Arms Co.', 'Example Arms Co., \\"Ltd.\\"'));
+    const csv = await sandbox.receipts.export(token, { book: 'Main' });
+    const lines = csv.split('\r\n');
+    expect(lines[0]).toBe(
+      'Manufacturer,Importer,Model,Serial Number,Type,Caliber or Gauge,Date of Receipt,Received From (Name),Received From (Address),Received From (License No.),Date of Disposition,Disposed To (Name),Disposed To (Address),Disposed To (Form 4473 Serial No.),Book,Record No.,Country of Origin,Status',
+    );
+    expect(lines.slice(1)).toEqual([
+      'Example Arms Co.,,EX-9 Compact,SBX0000021,Pistol,9mm Luger,2025-03-14,Example Firearms Wholesale LLC,,9-99-999-01-6A-00001,,,,,Main,1,,on_hand',
+      '"Example Arms Co., ""Ltd.""",,EX-9 Compact,SBX0000022,Pistol,9mm Luger,2025-03-14,Example Firearms Wholesale LLC,,9-99-999-01-6A-00001,,,,,Main,2,,on_hand',
+      '',
+    ]);
+    await expect(sandbox.receipts.export(token, { status: 'lost' as never })).rejects.toMatchObject({ status: 422, body: { errors: { status: expect.any(Array) } } });
+  });
+
+  it('deleteAccount(token) deletes the account, and frees its place under the account limit', async () => {
+    const limited = await startSandbox({ maxAccounts: 1 });
+    try {
+      const { token } = await limited.createAccount();
+      const refused = await limited.createAccount().catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(SandboxControlError);
+      expect(refused).toMatchObject({ status: 409, message: expect.stringMatching(/^\[@boundbook\/sandbox\] POST \/_sandbox\/accounts answered 409: This sandbox holds 1 accounts, its limit: /) as unknown });
+      await limited.deleteAccount(token);
+      await expect(limited.clock.now(token)).rejects.toMatchObject({ status: 401 });
+      expect((await limited.createAccount()).token).toMatch(/^sbx_/);
+    } finally {
+      await limited.stop();
+    }
+  });
+
   it('reset(token) empties the account', async () => {
     const { token } = await sandbox.createAccount();
     await api(token, 'POST', '/receipts', receiptBody(3));
@@ -143,6 +215,17 @@ describe('connectSandbox(url) against something that is not a sandbox', () => {
       name: 'SandboxControlError',
       status: 200,
       message: '[@boundbook/sandbox] GET /_sandbox/clock answered 200 without JSON: is http://127.0.0.1:4010 a BoundBook sandbox?',
+    });
+  });
+
+  it('rejects an export answered with something other than CSV', async () => {
+    const control = connectSandbox('http://127.0.0.1:4010', {
+      fetch: () => Promise.resolve(new Response('<!doctype html><title>Welcome</title>', { status: 200, headers: { 'content-type': 'text/html' } })),
+    });
+    await expect(control.receipts.export('sbx_token', { book: 'Main' })).rejects.toMatchObject({
+      name: 'SandboxControlError',
+      status: 200,
+      message: '[@boundbook/sandbox] GET /_sandbox/receipts/export?book=Main answered 200 without CSV: is http://127.0.0.1:4010 a BoundBook sandbox?',
     });
   });
 });

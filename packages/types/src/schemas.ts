@@ -1,5 +1,5 @@
 import type { components, operations } from './generated/openapi';
-import type { components as sandboxComponents } from './generated/sandbox';
+import type { components as sandboxComponents, operations as sandboxOperations } from './generated/sandbox';
 
 /** A receipt (acquisition record) with its disposition, documents and E4473 data. */
 export type Receipt = components['schemas']['Receipt'];
@@ -102,6 +102,14 @@ export type SandboxDocumentCreate = sandboxComponents['schemas']['DocumentCreate
 export type SandboxE4473Put = sandboxComponents['schemas']['E4473Put'];
 /** A sandbox API token record; the token string itself is shown only when it is made. */
 export type SandboxToken = sandboxComponents['schemas']['Token'];
+/** A webhook endpoint as the sandbox's console shows it: the endpoint and its consecutive failed attempts. */
+export type SandboxWebhookEndpointState = sandboxComponents['schemas']['WebhookEndpointState'];
+/** A page of `GET /_sandbox/receipts`: the pagination envelope, with up to 1,000 receipts a page. */
+export type SandboxReceiptPage = sandboxComponents['schemas']['ReceiptBrowsePage'];
+/** Query parameters of `GET /_sandbox/receipts`: the filters of `GET /receipts` and `GET /search`, and pages of up to 1,000. */
+export type SandboxReceiptBrowseQuery = NonNullable<sandboxOperations['browseReceipts']['parameters']['query']>;
+/** Query parameters of `GET /_sandbox/receipts/export`: the filters of `GET /_sandbox/receipts`, without pages. */
+export type SandboxReceiptExportQuery = NonNullable<sandboxOperations['exportReceipts']['parameters']['query']>;
 /** The sandbox account's clock. */
 export type SandboxClock = sandboxComponents['schemas']['Clock'];
 /** A webhook delivery and its attempts, as the sandbox records them. */

@@ -9,8 +9,13 @@ import type {
   ReceiptListQuery,
   ReceiptStatus,
   ReceiptUpdate,
+  SandboxReceiptBrowseQuery,
+  SandboxReceiptExportQuery,
+  SandboxReceiptPage,
+  SandboxWebhookEndpointState,
   SearchField,
   ValidationErrorBody,
+  WebhookEndpoint,
 } from '@boundbook/types';
 
 describe('named resources', () => {
@@ -72,5 +77,30 @@ describe('named resources', () => {
     expectTypeOf<SearchField>().toEqualTypeOf<
       'serial_number' | 'manufacturer' | 'model' | 'type' | 'caliber' | 'received_from' | 'book'
     >();
+  });
+});
+
+describe('the sandbox console calls', () => {
+  it('SandboxReceiptBrowseQuery takes the list filters and the search, all optional', () => {
+    expectTypeOf<{}>().toExtend<SandboxReceiptBrowseQuery>();
+    expectTypeOf<{ book: 'Main'; status: 'disposed'; q: 'EXA'; field: 'serial_number'; page: 2; per_page: 1000 }>().toExtend<SandboxReceiptBrowseQuery>();
+    // @ts-expect-error: field is one of the seven search fields
+    const query: SandboxReceiptBrowseQuery = { q: 'EXA', field: 'colour' };
+    expectTypeOf(query).toExtend<SandboxReceiptBrowseQuery>();
+  });
+
+  it('SandboxReceiptExportQuery takes the same filters, without pages', () => {
+    expectTypeOf<{ book: 'Main'; since: '2025-03-01T00:00:00Z'; q: 'EXA' }>().toExtend<SandboxReceiptExportQuery>();
+    expectTypeOf<SandboxReceiptExportQuery>().not.toHaveProperty('per_page');
+  });
+
+  it('SandboxReceiptPage is the envelope of receipts', () => {
+    expectTypeOf<SandboxReceiptPage['data']>().toEqualTypeOf<Receipt[]>();
+    expectTypeOf<SandboxReceiptPage['meta']['per_page']>().toBeNumber();
+  });
+
+  it('SandboxWebhookEndpointState is an endpoint with its consecutive failures', () => {
+    expectTypeOf<SandboxWebhookEndpointState>().toExtend<WebhookEndpoint>();
+    expectTypeOf<SandboxWebhookEndpointState['consecutive_failures']>().toBeNumber();
   });
 });

@@ -549,13 +549,14 @@ export interface components {
          *     - Accounts of type importer must give a non-empty `importer` and `country_of_origin`
          *       (27 CFR 478.122). Other accounts may omit them, and `importer` may be `""`.
          *     - An optional field that is absent or `null` is not given, and is `null` in the receipt.
-         *     - Strings are trimmed before validation and are at most 255 characters; required strings
-         *       are not empty.
-         *     - `receipt_date` is a real `YYYY-MM-DD` date, not after today on the account's clock.
+         *     - Strings are trimmed before validation and are at most 255 characters, without a NUL
+         *       character or an unpaired surrogate; required strings are not empty.
+         *     - `receipt_date` is a real `YYYY-MM-DD` date from 1900-01-01, not after today on the
+         *       account's clock.
          *     - `state` is a USPS code; `zip` is `12345` or `12345-6789`; `ffl_license` has the
          *       `R-DD-CCC-TT-YM-SSSSS` shape, hyphens optional.
          *     - `purchase_amount` is a number, at least 0, with at most 2 decimal places (a multiple
-         *       of 0.01).
+         *       of 0.01), that a double holds as written (`1e-400` is 422, not 0).
          *     - Unknown fields are ignored.
          */
         ReceiptCreate: {
@@ -574,7 +575,7 @@ export interface components {
             caliber: string;
             /**
              * Format: date
-             * @description Date of acquisition; not after today.
+             * @description Date of acquisition; from 1900-01-01, not after today.
              */
             receipt_date: string;
             /** @description Purchase price; at most 2 decimal places. */
@@ -661,11 +662,13 @@ export interface components {
          *       `state` and `zip`, or `form_4473_serial` (27 CFR 478.125(e) allows a serially numbered
          *       Form 4473 in place of the address). When neither is complete, each missing address
          *       field is 422.
-         *     - `disposition_date` is a real `YYYY-MM-DD` date, not before the receipt's
-         *       `receipt_date` and not after today on the account's clock.
+         *     - `disposition_date` is a real `YYYY-MM-DD` date from 1900-01-01, not before the
+         *       receipt's `receipt_date` and not after today on the account's clock.
          *     - `form_4473_serial` is unique within the account; reusing one is 422.
-         *     - `nics_ccw` is at most 50 characters; other strings at most 255; strings are trimmed.
-         *     - `sold_price` is a number, at least 0, with at most 2 decimal places.
+         *     - `nics_ccw` is at most 50 characters; other strings at most 255; strings are trimmed
+         *       and hold no NUL character or unpaired surrogate.
+         *     - `sold_price` is a number, at least 0, with at most 2 decimal places, that a double
+         *       holds as written.
          *     - Disposing a disposed receipt is 422 with `errors.status`.
          *     - An optional field that is absent or `null` is not given. Unknown fields are ignored.
          */
@@ -890,7 +893,9 @@ export interface components {
         /**
          * Format: date-time
          * @description ISO 8601 date-time with UTC offset. Not shown in the service's interface document; this
-         *     contract's choice: the moment the event occurred, the same across every attempt.
+         *     contract's choice: the moment the event occurred, the same across every attempt. The
+         *     BoundBook sandbox's own behaviour: to the millisecond, and strictly increasing from one
+         *     event of an account to the next (see the Webhooks tag).
          */
         EventTimestamp: string;
         /**
@@ -987,7 +992,9 @@ export interface components {
         /**
          * @description Insufficient permissions, or an ineligible account type. Not shown in the service's
          *     interface document; this contract's choice: the message names the missing permission or
-         *     the account type.
+         *     the account type. In the BoundBook sandbox (its own behaviour, not the service's), also
+         *     the answer, without rate-limit headers, to a request addressed to a host name that is
+         *     not the sandbox's; the message says how to allow it.
          */
         Forbidden: {
             headers: {
@@ -1046,6 +1053,50 @@ export interface components {
                 /**
                  * @example {
                  *       "message": "The request body is larger than 1 MB."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The BoundBook sandbox's own answer, not the service's (whose document says only that
+         *     the wire format is JSON): the request body was sent with a `Content-Type` that is not
+         *     JSON (`application/json` or `application/*+json`, with any parameters), and the message
+         *     names the type sent. A body without a `Content-Type` is read as JSON. Checked after 401,
+         *     429 and 403; the request is counted by the rate limit and changes nothing.
+         */
+        UnsupportedMediaType: {
+            headers: {
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The request body must be JSON, sent with Content-Type: application/json; this request sent text/plain."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The BoundBook sandbox's own answer, never the service's: the sandbox could not save the
+         *     change this request made (a full disk, a read-only folder, a data folder gone). Nothing
+         *     was changed: the state went back to what is on disk, with the changes of every request
+         *     that waited on the same save, whose answers are this 503 too. The message names the
+         *     cause; retry once it is fixed.
+         */
+        NotSaved: {
+            headers: {
+                /** @description Seconds to wait before retrying; always 1. */
+                "Retry-After": 1;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The sandbox could not save its data, so this request changed nothing: cannot append to the journal /home/you/project/.boundbook/sandbox.json.journal.2 (ENOSPC: no space left on device, write): check the free space and the permissions of its folder. Retry once that is fixed."
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorBody"];
@@ -1492,8 +1543,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["NotSaved"];
         };
     };
     getReceipt: {
@@ -1562,8 +1615,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["NotSaved"];
         };
     };
     deleteReceipt: {
@@ -1583,6 +1638,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["NotSaved"];
         };
     };
     disposeReceipt: {
@@ -1616,8 +1672,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["NotSaved"];
         };
     };
     listBooks: {
@@ -1833,8 +1891,10 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["NotSaved"];
         };
     };
     deleteWebhook: {
@@ -1854,6 +1914,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["NotSaved"];
         };
     };
     receiptCreatedWebhook: {

@@ -16,10 +16,35 @@ export interface paths {
         /**
          * Create an account
          * @description Creates an isolated account with the book `Main`, plus the named `books`, and a token
-         *     holding the read, write and delete permissions. Needs no token.
+         *     holding the read, write and delete permissions. Needs no token. A sandbox that holds its
+         *     limit of accounts (10,000 unless started with another) answers 409.
          */
         post: operations["createAccount"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete the account
+         * @description Deletes the account of the token with everything it owns: its tokens, books, receipts
+         *     (soft-deleted ones and audit trails included), webhook endpoints with their deliveries
+         *     (pending ones are never attempted), clock and request log. Every token of the account
+         *     gets 401 from then on, and the sandbox can hold another account in its place. Ids and
+         *     record numbers are never given again.
+         */
+        delete: operations["deleteAccount"];
         options?: never;
         head?: never;
         patch?: never;
@@ -32,7 +57,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List tokens
+         * @description The account's tokens that are not revoked, in id order, as the dashboard's API Keys
+         *     section lists them: never their values, which are shown only when they are made.
+         */
+        get: operations["listTokens"];
         put?: never;
         /**
          * Create a token
@@ -165,9 +195,32 @@ export interface paths {
          *     is appended to `attempts` and counts towards the endpoint's consecutive failures like
          *     any other. A 2xx makes the delivery `succeeded` and cancels its scheduled retry; a failure
          *     leaves the state and any scheduled retry as they were. An endpoint that is disabled or
-         *     deleted is 422 (`errors.webhook_id`).
+         *     deleted is 422 (`errors.webhook_id`). An id that names no delivery of the account, a
+         *     text that is not a UUID included, is 404 with a message saying what a delivery's id is.
          */
         post: operations["redeliverDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List endpoints with their failures
+         * @description The account's webhook endpoints in id order, as the dashboard shows them: each as
+         *     `GET /rest/v1/webhooks` lists it, with its count of consecutive failed attempts (the
+         *     10th disables it; a 2xx or re-enabling resets it). Never their secrets.
+         */
+        get: operations["listWebhookStates"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -212,6 +265,65 @@ export interface paths {
          *     Enabling an enabled endpoint only resets the count.
          */
         post: operations["enableWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Browse receipts
+         * @description A page of the account's receipts, as the console's bound book page browses them: the
+         *     filters of `GET /rest/v1/receipts` (`book`, `status`, `serial_number`, `manufacturer`,
+         *     `since`) and the search of `GET /rest/v1/search` (`q`, `field`) together, every one
+         *     given must match, with pages of up to 1,000 receipts (50 by default). Receipts are
+         *     ordered by id ascending; soft-deleted ones are left out. The call is not counted by the
+         *     rate limit and is not written to the request log. An invalid parameter is 422, as on
+         *     the service API.
+         */
+        get: operations["browseReceipts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/receipts/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the bound book as CSV
+         * @description Every receipt of the account that the filters of `GET /_sandbox/receipts` select (the
+         *     same filters, without pages), as one CSV file (RFC 4180): lines end in CRLF, and a field
+         *     that holds a comma, a double quote or a line break is quoted, its double quotes doubled.
+         *     The first line names the columns, those of 27 CFR 478.125(e) in its order, then four
+         *     more: Manufacturer, Importer, Model, Serial Number, Type, Caliber or Gauge, Date of
+         *     Receipt, Received From (Name), Received From (Address), Received From (License No.),
+         *     Date of Disposition, Disposed To (Name), Disposed To (Address), Disposed To (Form 4473
+         *     Serial No.), Book, Record No., Country of Origin, Status. Each receipt follows on a line
+         *     of its own, in bound-book order: by book name (in character code order), then by record
+         *     number. An address is its street, city, and state and ZIP, joined with `, ` (parts that
+         *     are absent are left out); a value that is `null` is an empty field; Status is `on_hand`
+         *     or `disposed`. Soft-deleted receipts are left out. Like `GET /_sandbox/receipts`, the
+         *     call is neither counted by the rate limit nor written to the request log, and an invalid
+         *     filter is 422; `page` and `per_page` are ignored.
+         */
+        get: operations["exportReceipts"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -376,6 +488,10 @@ export interface components {
             data: components["schemas"]["Token"];
             token: components["schemas"]["TokenSecret"];
         };
+        /** @description The account's tokens that are not revoked, in id order. */
+        TokenList: {
+            data: components["schemas"]["Token"][];
+        };
         /** @description A bearer token of the account; shown only when it is issued. */
         TokenSecret: string;
         /** @description Body of `POST /_sandbox/books`. */
@@ -424,17 +540,26 @@ export interface components {
             state: "pending" | "succeeded" | "failed" | "cancelled";
             /**
              * Format: date-time
-             * @description When the next attempt falls due; `null` unless pending.
+             * @description When the next attempt falls due, to the millisecond (no fraction when it is zero):
+             *     the moment the failed attempt began plus the retry's delay, so a retry falls due
+             *     exactly when its delay has passed, never earlier. `null` unless pending.
              */
             next_attempt_at: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description The event's `timestamp`, to the millisecond (no fraction when it is zero); it
+             *     strictly increases from one event of the account to the next.
+             */
             created_at: string;
             /** @description Attempts made, oldest first. */
             attempts: components["schemas"]["DeliveryAttempt"][];
         };
         /** @description One HTTP attempt of a delivery. */
         DeliveryAttempt: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the attempt began, to the whole second.
+             */
             at: string;
             /** @description The receiver's status; `null` when no answer came (time-out, refused). */
             status_code: number | null;
@@ -450,10 +575,59 @@ export interface components {
         DeliveryResponse: {
             data: components["schemas"]["Delivery"];
         };
+        /**
+         * @description A webhook endpoint as the dashboard shows it: every field of `WebhookEndpoint` (see
+         *     `openapi.yaml`), plus its count of consecutive failed attempts.
+         */
+        WebhookEndpointState: {
+            id: number;
+            /** Format: uri */
+            url: string;
+            events: components["schemas"]["WebhookSubscription"][];
+            enabled: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /**
+             * @description Failed attempts to the endpoint since its last success or re-enabling; the 10th
+             *     disables it.
+             */
+            consecutive_failures: number;
+        };
+        /** @description The account's endpoints, in id order. */
+        WebhookEndpointStateList: {
+            data: components["schemas"]["WebhookEndpointState"][];
+        };
         /** @description One webhook endpoint. */
         WebhookEndpointResponse: {
             data: components["schemas"]["WebhookEndpoint"];
         };
+        /**
+         * @description A page of receipts in the service API's pagination envelope, whose `per_page` goes up
+         *     to 1,000.
+         */
+        ReceiptBrowsePage: {
+            data: components["schemas"]["Receipt"][];
+            links: components["schemas"]["PaginationLinks"];
+            /** @description The page's metadata, as `PaginationMeta` in `openapi.yaml`. */
+            meta: {
+                current_page: number;
+                from: number | null;
+                last_page: number;
+                /** Format: uri */
+                path: string;
+                per_page: number;
+                to: number | null;
+                total: number;
+            };
+        };
+        /**
+         * @description The bound book as CSV (RFC 4180): the line of column names, then one line of 18 fields
+         *     per receipt, every line ending in CRLF; a field with a comma, a double quote or a line
+         *     break is quoted. The pattern states exactly that.
+         */
+        BoundBookCsv: string;
         /**
          * @description One entry of a receipt's audit trail. `changes` maps each changed field to its old and
          *     new value: on `created` every given field from `null`; on `updated` each changed field;
@@ -620,34 +794,16 @@ export interface components {
             updated_at: string;
         };
         /**
-         * @description A document attached to a receipt. Not shown in the service's interface document; this
-         *     contract's choice: these fields; documents are read-only in the API.
-         */
-        Document: {
-            id: number;
-            /** @description File name. */
-            name: string;
-            /** @description Media type, such as application/pdf. */
-            mime_type: string;
-            /** @description Size in bytes. */
-            size: number;
-            /** Format: uri */
-            url: string;
-            /** Format: date-time */
-            created_at: string;
-        };
-        /**
-         * @description Not shown in the service's interface document; this contract's choice: the NICS
-         *     response recorded on the form.
-         * @enum {string}
-         */
-        NicsResult: "proceed" | "delayed" | "denied" | "cancelled";
-        /**
          * @description Status of a receipt. Not shown in the service's interface document; this contract's
          *     choice: a new receipt is `on_hand`; disposing it makes it `disposed`.
          * @enum {string}
          */
         ReceiptStatus: "on_hand" | "disposed";
+        /**
+         * @description A field that `GET /search` can search.
+         * @enum {string}
+         */
+        SearchField: "serial_number" | "manufacturer" | "model" | "type" | "caliber" | "received_from" | "book";
         /**
          * @description The disposition recorded on a receipt. Not shown in the service's interface document;
          *     this contract's choice: the fields of the dispose request, each present (`null` where not
@@ -675,6 +831,29 @@ export interface components {
              */
             created_at: string;
         };
+        /**
+         * @description A document attached to a receipt. Not shown in the service's interface document; this
+         *     contract's choice: these fields; documents are read-only in the API.
+         */
+        Document: {
+            id: number;
+            /** @description File name. */
+            name: string;
+            /** @description Media type, such as application/pdf. */
+            mime_type: string;
+            /** @description Size in bytes. */
+            size: number;
+            /** Format: uri */
+            url: string;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @description Not shown in the service's interface document; this contract's choice: the NICS
+         *     response recorded on the form.
+         * @enum {string}
+         */
+        NicsResult: "proceed" | "delayed" | "denied" | "cancelled";
         /**
          * @description Data of the electronic Form 4473 of a transfer. Not shown in the service's interface
          *     document; this contract's choice: these fields; the data are read-only in the API.
@@ -753,6 +932,20 @@ export interface components {
              * @description The moment of the last change; `since` filters on it.
              */
             updated_at: string;
+        };
+        /**
+         * @description Not shown in the service's interface document; this contract's choice: Laravel's page
+         *     links. `prev` and `next` are `null` on the first and last page.
+         */
+        PaginationLinks: {
+            /** Format: uri */
+            first: string;
+            /** Format: uri */
+            last: string;
+            /** Format: uri */
+            prev: string | null;
+            /** Format: uri */
+            next: string | null;
         };
         /** @description One receipt. */
         ReceiptResponse: {
@@ -858,16 +1051,119 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
+        /**
+         * @description The request body was sent with a `Content-Type` that is not JSON (`application/json` or
+         *     `application/*+json`, with any parameters); the message names the type sent. A body
+         *     without a `Content-Type` is read as JSON. Nothing was changed.
+         */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The request body must be JSON, sent with Content-Type: application/json; this request sent text/plain."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The sandbox could not save the change this request made (a full disk, a read-only
+         *     folder, a data folder gone). Nothing was changed: the state went back to what is on
+         *     disk, with the changes of every request that waited on the same save, whose answers are
+         *     this 503 too. The message names the cause; retry once it is fixed.
+         */
+        NotSaved: {
+            headers: {
+                /** @description Seconds to wait before retrying; always 1. */
+                "Retry-After": 1;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The sandbox could not save its data, so this request changed nothing: cannot append to the journal /home/you/project/.boundbook/sandbox.json.journal.2 (ENOSPC: no space left on device, write): check the free space and the permissions of its folder. Retry once that is fixed."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The sandbox holds its limit of accounts (10,000 unless started with another:
+         *     `--max-accounts`, `startSandbox({ maxAccounts })`, `createSandboxCore({ maxAccounts })`).
+         *     The message names the limit and both ways out: delete accounts no longer needed
+         *     (`DELETE /_sandbox/account`), or raise the limit.
+         */
+        AccountLimitReached: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "This sandbox holds 10000 accounts, its limit: delete the accounts you no longer need (DELETE /_sandbox/account with one of their tokens), or raise the limit (the maxAccounts option; --max-accounts on the sandbox's command line)."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
     };
     parameters: {
+        /**
+         * @description Search term, as `GET /rest/v1/search` takes it but optional: 1 to 100 characters after
+         *     trimming (else 422), matched as a case-insensitive substring of `field`, or of any of
+         *     the seven fields when `field` is absent. Without `q` nothing is searched.
+         * @example EXA00
+         */
+        BrowseSearchQuery: string;
+        /**
+         * @description The field `q` searches, as `GET /rest/v1/search` takes it: all seven when absent; another
+         *     value is 422, with or without `q`. Without `q` it has no effect.
+         */
+        BrowseSearchField: components["schemas"]["SearchField"];
+        /** @description Receipts per page, 1 to 1,000; 50 when absent; a value outside the range is 422. */
+        BrowsePerPage: number;
         /** @description The token's id. */
         TokenId: number;
-        /** @description The delivery's id, the `X-SVC-Delivery` value. */
+        /** @description The delivery's id, the `X-SVC-Delivery` value, in any case. Any other text is 404. */
         DeliveryId: string;
         /** @description The webhook endpoint's id. */
         WebhookEndpointId: number;
         /** @description The receipt's id. */
         ReceiptId: number;
+        /**
+         * @description Filter by book name. Not shown in the service's interface document; this contract's
+         *     choice: the name must equal the book's name exactly; a name that no book has gives an
+         *     empty page.
+         */
+        BookFilter: string;
+        /** @description Filter by status, on_hand or disposed; another value is 422. */
+        StatusFilter: components["schemas"]["ReceiptStatus"];
+        /**
+         * @description Partial match on the serial number. Not shown in the service's interface document; this
+         *     contract's choice: a case-insensitive substring match.
+         */
+        SerialNumberFilter: string;
+        /**
+         * @description Partial match on the manufacturer. Not shown in the service's interface document; this
+         *     contract's choice: a case-insensitive substring match.
+         */
+        ManufacturerFilter: string;
+        /**
+         * @description Only records updated after this moment. Not shown in the service's interface document;
+         *     this contract's choice: an RFC 3339 date-time with a UTC offset (`Z` or `+hh:mm`, with `+`
+         *     percent-encoded as `%2B` in the query string); keeps receipts whose `updated_at` is
+         *     strictly after it; another form is 422.
+         * @example 2025-03-01T00:00:00Z
+         */
+        Since: string;
+        /**
+         * @description Not shown in the service's interface document; this contract's choice: the page number,
+         *     1-based; a value below 1 or not an integer is 422.
+         */
+        Page: number;
     };
     requestBodies: never;
     headers: {
@@ -914,8 +1210,76 @@ export interface operations {
                     "application/json": components["schemas"]["AccountCreated"];
                 };
             };
+            409: components["responses"]["AccountLimitReached"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["NotSaved"];
+        };
+    };
+    deleteAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            503: components["responses"]["NotSaved"];
+        };
+    };
+    listTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 41,
+                     *           "name": null,
+                     *           "permissions": [
+                     *             "read",
+                     *             "write",
+                     *             "delete"
+                     *           ],
+                     *           "created_at": "2025-03-01T09:00:00Z"
+                     *         },
+                     *         {
+                     *           "id": 42,
+                     *           "name": "Inventory sync (read only)",
+                     *           "permissions": [
+                     *             "read"
+                     *           ],
+                     *           "created_at": "2025-03-01T09:05:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["TokenList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
         };
     };
     createToken: {
@@ -963,7 +1327,9 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["NotSaved"];
         };
     };
     revokeToken: {
@@ -987,6 +1353,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["NotSaved"];
         };
     };
     createBook: {
@@ -1030,7 +1397,9 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["NotSaved"];
         };
     };
     getClock: {
@@ -1067,7 +1436,9 @@ export interface operations {
             200: components["responses"]["ClockOk"];
             401: components["responses"]["Unauthenticated"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["NotSaved"];
         };
     };
     listDeliveries: {
@@ -1093,8 +1464,8 @@ export interface operations {
                      *           "webhook_id": 7,
                      *           "event": "receipt.created",
                      *           "state": "pending",
-                     *           "next_attempt_at": "2025-03-14T15:10:05Z",
-                     *           "created_at": "2025-03-14T15:04:05Z",
+                     *           "next_attempt_at": "2025-03-14T15:10:05.497Z",
+                     *           "created_at": "2025-03-14T15:04:05.481Z",
                      *           "attempts": [
                      *             {
                      *               "at": "2025-03-14T15:04:05Z",
@@ -1124,7 +1495,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The delivery's id, the `X-SVC-Delivery` value. */
+                /** @description The delivery's id, the `X-SVC-Delivery` value, in any case. Any other text is 404. */
                 id: components["parameters"]["DeliveryId"];
             };
             cookie?: never;
@@ -1133,8 +1504,72 @@ export interface operations {
         responses: {
             200: components["responses"]["DeliveryOk"];
             401: components["responses"]["Unauthenticated"];
-            404: components["responses"]["NotFound"];
+            /** @description The account has no delivery of this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The account has no delivery nope: a delivery's id is the UUID that GET /_sandbox/deliveries lists, and X-SVC-Delivery carries."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["NotSaved"];
+        };
+    };
+    listWebhookStates: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 7,
+                     *           "url": "https://hooks.example.com/boundbook",
+                     *           "events": [
+                     *             "*"
+                     *           ],
+                     *           "enabled": true,
+                     *           "created_at": "2025-03-01T10:00:00Z",
+                     *           "updated_at": "2025-03-01T10:00:00Z",
+                     *           "consecutive_failures": 2
+                     *         },
+                     *         {
+                     *           "id": 8,
+                     *           "url": "https://inventory.example.com/webhooks/logbook",
+                     *           "events": [
+                     *             "receipt.created",
+                     *             "receipt.disposed"
+                     *           ],
+                     *           "enabled": false,
+                     *           "created_at": "2025-03-02T11:15:00Z",
+                     *           "updated_at": "2025-03-09T18:42:10Z",
+                     *           "consecutive_failures": 10
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointStateList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
         };
     };
     pingWebhook: {
@@ -1153,6 +1588,7 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["NotSaved"];
         };
     };
     enableWebhook: {
@@ -1193,6 +1629,198 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["NotSaved"];
+        };
+    };
+    browseReceipts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Filter by book name. Not shown in the service's interface document; this contract's
+                 *     choice: the name must equal the book's name exactly; a name that no book has gives an
+                 *     empty page.
+                 */
+                book?: components["parameters"]["BookFilter"];
+                /** @description Filter by status, on_hand or disposed; another value is 422. */
+                status?: components["parameters"]["StatusFilter"];
+                /**
+                 * @description Partial match on the serial number. Not shown in the service's interface document; this
+                 *     contract's choice: a case-insensitive substring match.
+                 */
+                serial_number?: components["parameters"]["SerialNumberFilter"];
+                /**
+                 * @description Partial match on the manufacturer. Not shown in the service's interface document; this
+                 *     contract's choice: a case-insensitive substring match.
+                 */
+                manufacturer?: components["parameters"]["ManufacturerFilter"];
+                /**
+                 * @description Only records updated after this moment. Not shown in the service's interface document;
+                 *     this contract's choice: an RFC 3339 date-time with a UTC offset (`Z` or `+hh:mm`, with `+`
+                 *     percent-encoded as `%2B` in the query string); keeps receipts whose `updated_at` is
+                 *     strictly after it; another form is 422.
+                 * @example 2025-03-01T00:00:00Z
+                 */
+                since?: components["parameters"]["Since"];
+                /**
+                 * @description Search term, as `GET /rest/v1/search` takes it but optional: 1 to 100 characters after
+                 *     trimming (else 422), matched as a case-insensitive substring of `field`, or of any of
+                 *     the seven fields when `field` is absent. Without `q` nothing is searched.
+                 * @example EXA00
+                 */
+                q?: components["parameters"]["BrowseSearchQuery"];
+                /**
+                 * @description The field `q` searches, as `GET /rest/v1/search` takes it: all seven when absent; another
+                 *     value is 422, with or without `q`. Without `q` it has no effect.
+                 */
+                field?: components["parameters"]["BrowseSearchField"];
+                /**
+                 * @description Not shown in the service's interface document; this contract's choice: the page number,
+                 *     1-based; a value below 1 or not an integer is 422.
+                 */
+                page?: components["parameters"]["Page"];
+                /** @description Receipts per page, 1 to 1,000; 50 when absent; a value outside the range is 422. */
+                per_page?: components["parameters"]["BrowsePerPage"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of receipts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 1042,
+                     *           "user_id": 17,
+                     *           "record": 318,
+                     *           "book": "Main",
+                     *           "status": "on_hand",
+                     *           "serial_number": "EXA0012345",
+                     *           "manufacturer": "Example Arms Co.",
+                     *           "importer": null,
+                     *           "country_of_origin": null,
+                     *           "model": "EX-9 Compact",
+                     *           "type": "Pistol",
+                     *           "caliber": "9mm Luger",
+                     *           "receipt_date": "2025-03-14",
+                     *           "purchase_amount": 389.5,
+                     *           "received_from": "Example Firearms Wholesale LLC",
+                     *           "ffl_license": "9-99-999-01-6A-00001",
+                     *           "address": null,
+                     *           "city": null,
+                     *           "state": null,
+                     *           "zip": null,
+                     *           "disposition": null,
+                     *           "documents": [],
+                     *           "e4473": null,
+                     *           "created_at": "2025-03-14T15:04:05Z",
+                     *           "updated_at": "2025-03-14T15:04:05Z"
+                     *         }
+                     *       ],
+                     *       "links": {
+                     *         "first": "http://127.0.0.1:4010/_sandbox/receipts?q=EXA&page=1",
+                     *         "last": "http://127.0.0.1:4010/_sandbox/receipts?q=EXA&page=1",
+                     *         "prev": null,
+                     *         "next": null
+                     *       },
+                     *       "meta": {
+                     *         "current_page": 1,
+                     *         "from": 1,
+                     *         "last_page": 1,
+                     *         "path": "http://127.0.0.1:4010/_sandbox/receipts",
+                     *         "per_page": 50,
+                     *         "to": 1,
+                     *         "total": 1
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ReceiptBrowsePage"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    exportReceipts: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Filter by book name. Not shown in the service's interface document; this contract's
+                 *     choice: the name must equal the book's name exactly; a name that no book has gives an
+                 *     empty page.
+                 */
+                book?: components["parameters"]["BookFilter"];
+                /** @description Filter by status, on_hand or disposed; another value is 422. */
+                status?: components["parameters"]["StatusFilter"];
+                /**
+                 * @description Partial match on the serial number. Not shown in the service's interface document; this
+                 *     contract's choice: a case-insensitive substring match.
+                 */
+                serial_number?: components["parameters"]["SerialNumberFilter"];
+                /**
+                 * @description Partial match on the manufacturer. Not shown in the service's interface document; this
+                 *     contract's choice: a case-insensitive substring match.
+                 */
+                manufacturer?: components["parameters"]["ManufacturerFilter"];
+                /**
+                 * @description Only records updated after this moment. Not shown in the service's interface document;
+                 *     this contract's choice: an RFC 3339 date-time with a UTC offset (`Z` or `+hh:mm`, with `+`
+                 *     percent-encoded as `%2B` in the query string); keeps receipts whose `updated_at` is
+                 *     strictly after it; another form is 422.
+                 * @example 2025-03-01T00:00:00Z
+                 */
+                since?: components["parameters"]["Since"];
+                /**
+                 * @description Search term, as `GET /rest/v1/search` takes it but optional: 1 to 100 characters after
+                 *     trimming (else 422), matched as a case-insensitive substring of `field`, or of any of
+                 *     the seven fields when `field` is absent. Without `q` nothing is searched.
+                 * @example EXA00
+                 */
+                q?: components["parameters"]["BrowseSearchQuery"];
+                /**
+                 * @description The field `q` searches, as `GET /rest/v1/search` takes it: all seven when absent; another
+                 *     value is 422, with or without `q`. Without `q` it has no effect.
+                 */
+                field?: components["parameters"]["BrowseSearchField"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /**
+             * @description The bound book as CSV, offered as a file to download: `bound-book.csv`, or with
+             *     `book`, `bound-book-` and the book's name (each run of characters other than ASCII
+             *     letters, digits, `.`, `_` and `-` replaced by `-`) and `.csv`.
+             */
+            200: {
+                headers: {
+                    /**
+                     * @description `attachment` with the file name.
+                     * @example attachment; filename="bound-book-Main.csv"
+                     */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example Manufacturer,Importer,Model,Serial Number,Type,Caliber or Gauge,Date of Receipt,Received From (Name),Received From (Address),Received From (License No.),Date of Disposition,Disposed To (Name),Disposed To (Address),Disposed To (Form 4473 Serial No.),Book,Record No.,Country of Origin,Status
+                     *     Example Arms Co.,,EX-9 Compact,EXA0012345,Pistol,9mm Luger,2025-03-14,Example Firearms Wholesale LLC,,9-99-999-01-6A-00001,2025-04-02,John Q. Example,,2025-000123,Main,318,,disposed
+                     *     Example Rifle Works,,Ranger 30,EXR7700881,Rifle,.308 Win,2025-03-15,"Example, Jane Q.","100 Example Way, Springfield, IL 62701",,,,,,Main,319,,on_hand
+                     */
+                    "text/csv; charset=utf-8": components["schemas"]["BoundBookCsv"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getReceiptAudit: {
@@ -1305,7 +1933,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["NotSaved"];
         };
     };
     putE4473: {
@@ -1382,7 +2012,9 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["NotSaved"];
         };
     };
     listRequests: {
@@ -1443,6 +2075,7 @@ export interface operations {
                 content?: never;
             };
             401: components["responses"]["Unauthenticated"];
+            503: components["responses"]["NotSaved"];
         };
     };
 }
