@@ -48,6 +48,8 @@ const ROUTES = [
   ['PUT', '/_sandbox/receipts/{id}/e4473'], ['GET', '/_sandbox/requests'],
   ['GET', '/_sandbox/deliveries'], ['POST', '/_sandbox/deliveries/{id}/redeliver'],
   ['POST', '/_sandbox/webhooks/{id}/ping'], ['POST', '/_sandbox/webhooks/{id}/enable'],
+  ['GET', '/_sandbox/tokens'], ['GET', '/_sandbox/webhooks'], ['GET', '/_sandbox/receipts'],
+  ['GET', '/_sandbox/receipts/export'],
 ] as const;
 
 const QUERY_NAMES = ['page', 'per_page', 'book', 'status', 'serial_number', 'manufacturer', 'since', 'q', 'field', '__proto__', 'constructor'];

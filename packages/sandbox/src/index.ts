@@ -10,7 +10,11 @@ export type {
   SandboxAccountCreate,
   SandboxDocumentCreate,
   SandboxE4473Put,
+  SandboxReceiptBrowseQuery,
+  SandboxReceiptExportQuery,
+  SandboxReceiptPage,
   SandboxTokenCreate,
+  SandboxWebhookEndpointState,
 } from '@boundbook/types';
 
 // Errors.

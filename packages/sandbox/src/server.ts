@@ -80,7 +80,7 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
         await persister.settle(mark);
       } catch (error) {
         if (!(error instanceof DataFileError)) throw error;
-        return replyWith(h, notSaved(error), serialize);
+        return replyWith(h, notSaved(error, answer.headers), serialize);
       }
     }
     return replyWith(h, answer, serialize);
@@ -220,11 +220,13 @@ function replyWith(h: ResponseToolkit, answer: SandboxResponse, serialize: BodyS
  * The sandbox's own 503: the state could not be saved, so the request changed nothing (the core
  * was reverted to what is on disk). The message names the cause and what to do.
  */
-function notSaved(error: DataFileError): SandboxResponse {
+function notSaved(error: DataFileError, answered: Record<string, string>): SandboxResponse {
   const cause = error.message.replace('[@boundbook/sandbox] ', '');
+  // The request was counted by the rate limit: its headers say so, as on any counted answer.
+  const rateLimit = Object.fromEntries(Object.entries(answered).filter(([name]) => name.startsWith('X-RateLimit-')));
   return {
     status: 503,
-    headers: { 'Retry-After': '1' },
+    headers: { ...rateLimit, 'Retry-After': '1' },
     body: { message: `The sandbox could not save its data, so this request changed nothing: ${cause}. Retry once that is fixed.` },
   };
 }

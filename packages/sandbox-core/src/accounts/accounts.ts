@@ -4,7 +4,7 @@ import type { AccountOperation, CoreEnv, PublicOperation } from '../state/operat
 import type { AccountRecord } from '../state/records';
 import type { CoreStore } from '../state/store';
 import { ApiError } from '../support/errors';
-import { inputShape, readInput, reportDuplicates, trimmedString } from '../support/input';
+import { inputShape, readInput, reportDuplicates, type RequestBody, trimmedString } from '../support/input';
 import { formatTimestamp } from '../support/time';
 import { addBook } from './books';
 import { issueToken } from './tokens';
@@ -29,7 +29,7 @@ const ACCOUNT_INPUT = inputShape<SandboxAccountCreate>(
 );
 
 /** Reads and checks an account's input; every field is optional. */
-export function readAccountInput(body: string | undefined | Record<string, unknown>): SandboxAccountCreate {
+export function readAccountInput(body: RequestBody): SandboxAccountCreate {
   return readInput(ACCOUNT_INPUT, body, (value, errors) => {
     const books = value.books ?? [];
     reportDuplicates('books', books, errors);

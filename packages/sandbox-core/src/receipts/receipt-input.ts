@@ -7,6 +7,7 @@ import {
   lazySchema,
   pickFields,
   readJsonObject,
+  type RequestBody,
   validateFields,
   validationFailed,
   LICENSE_NUMBER_PATTERN,
@@ -110,7 +111,7 @@ export interface ReceiptCreateInput {
 }
 
 /** Reads a `POST /receipts` body; `today` is the account's date, `YYYY-MM-DD`. */
-export function readReceiptCreate(body: string | undefined, account: AccountState, today: string): ReceiptCreateInput {
+export function readReceiptCreate(body: RequestBody, account: AccountState, today: string): ReceiptCreateInput {
   const picked = pickFields(readJsonObject(body, RECEIPT_FIELDS), RECEIPT_FIELDS);
   for (const field of RECEIPT_FIELDS) if (picked[field] === null) delete picked[field];
   const errors = new FieldErrors();
@@ -135,7 +136,7 @@ export function readReceiptCreate(body: string | undefined, account: AccountStat
  * only repeat the current book; the merged receipt must pass every rule of create.
  */
 export function readReceiptUpdate(
-  body: string | undefined,
+  body: RequestBody,
   receipt: Receipt,
   accountType: AccountType,
   today: string,
@@ -244,7 +245,7 @@ export type DispositionFields = Omit<Disposition, 'created_at'>;
  * dates, the recipient's address or a Form 4473 serial, and that serial unused in the account.
  */
 export function readDisposition(
-  body: string | undefined,
+  body: RequestBody,
   receipt: Receipt,
   account: AccountState,
   today: string,

@@ -8,7 +8,7 @@ import {
   type ReceiptDocument,
 } from '@boundbook/types';
 import Joi from 'joi';
-import type { AccountOperation } from '../state/operation';
+import type { AccountOperation, ChangeContext } from '../state/operation';
 import {
   inputShape,
   readInput,
@@ -20,7 +20,13 @@ import {
 import { formatInstant, formatTimestamp, parseDateTime, utcDate } from '../support/time';
 import { enqueueEvent } from '../webhooks/deliveries';
 import { appendAudit, diffChanges } from './audit';
-import { readDisposition, readReceiptCreate, readReceiptUpdate } from './receipt-input';
+import {
+  type DispositionFields,
+  readDisposition,
+  readReceiptCreate,
+  readReceiptUpdate,
+  type ReceiptCreateInput,
+} from './receipt-input';
 import { findReceipt } from './receipt-reads';
 
 // The writes of receipts: each in one transaction that stores the record, appends its audit
@@ -31,8 +37,15 @@ import { findReceipt } from './receipt-reads';
  * audit entry `created` and the event `receipt.created`.
  */
 export const createReceipt: AccountOperation = (context) => {
-  const { store, request, account, nowMs } = context;
-  const { book, fields, given } = readReceiptCreate(request.body, account, utcDate(nowMs));
+  const input = readReceiptCreate(context.request.body, context.account, utcDate(context.nowMs));
+  const receipt = recordReceipt(context, input);
+  enqueueEvent(context, 'receipt.created', receipt);
+  return { status: 201, body: { data: receipt } };
+};
+
+/** Stores a valid acquisition as the next line of its book, with its audit entry `created`. */
+export function recordReceipt(context: ChangeContext, { book, fields, given }: ReceiptCreateInput): Receipt {
+  const { store, account, nowMs } = context;
   const record = book.record.last_record + 1;
   const timestamp = formatTimestamp(nowMs);
   // The fields in the contract's order, so that every answer and event serialises the same way.
@@ -68,9 +81,8 @@ export const createReceipt: AccountOperation = (context) => {
   const changes: AuditEntry['changes'] = {};
   for (const field of given) changes[field] = { from: null, to: receipt[field] };
   appendAudit(context, receipt.id, 'created', changes);
-  enqueueEvent(context, 'receipt.created', receipt);
-  return { status: 201, body: { data: receipt } };
-};
+  return receipt;
+}
 
 /**
  * `PUT /receipts/{id}`: corrects a receipt, disposed or not. A change appends one audit entry
@@ -95,20 +107,25 @@ export const updateReceipt: AccountOperation = (context) => {
  * an audit entry `disposed` and fires `receipt.disposed`.
  */
 export const disposeReceipt: AccountOperation = (context) => {
-  const { store, request, account, id, nowMs } = context;
+  const { request, account, id, nowMs } = context;
   const receipt = findReceipt(account, id);
-  const fields = readDisposition(request.body, receipt, account, utcDate(nowMs));
-  const timestamp = formatTimestamp(nowMs);
-  const disposition: Disposition = { ...fields, created_at: timestamp };
-  const disposed: Receipt = { ...receipt, status: 'disposed', disposition, updated_at: timestamp };
-  store.put(account, 'receipts', disposed);
-  appendAudit(context, id, 'disposed', {
-    status: { from: receipt.status, to: disposed.status },
-    disposition: { from: null, to: disposition },
-  });
+  const disposed = recordDisposition(context, receipt, readDisposition(request.body, receipt, account, utcDate(nowMs)));
   enqueueEvent(context, 'receipt.disposed', disposed);
   return { status: 200, body: { data: disposed } };
 };
+
+/** Stores a valid disposition of an on-hand receipt, with its audit entry `disposed`. */
+export function recordDisposition(context: ChangeContext, receipt: Receipt, fields: DispositionFields): Receipt {
+  const timestamp = formatTimestamp(context.nowMs);
+  const disposition: Disposition = { ...fields, created_at: timestamp };
+  const disposed: Receipt = { ...receipt, status: 'disposed', disposition, updated_at: timestamp };
+  context.store.put(context.account, 'receipts', disposed);
+  appendAudit(context, receipt.id, 'disposed', {
+    status: { from: receipt.status, to: disposed.status },
+    disposition: { from: null, to: disposition },
+  });
+  return disposed;
+}
 
 /**
  * `DELETE /receipts/{id}`: soft-deletes a receipt. It leaves every list, search and count and
@@ -127,7 +144,16 @@ export const deleteReceipt: AccountOperation = (context) => {
   return { status: 204 };
 };
 
-const DOCUMENT_INPUT = inputShape<{ name: string; mime_type: string; size: number; url?: string }>(
+/** A document record to attach: the body of `POST /_sandbox/receipts/{id}/documents`. */
+export interface DocumentInput {
+  name: string;
+  mime_type: string;
+  size: number;
+  url?: string;
+}
+
+/** The shape of a {@link DocumentInput}. */
+export const DOCUMENT_INPUT = inputShape<DocumentInput>(
   ['name', 'mime_type', 'size', 'url'],
   () =>
     Joi.object({
@@ -143,23 +169,36 @@ const DOCUMENT_INPUT = inputShape<{ name: string; mime_type: string; size: numbe
  * `POST /_sandbox/receipts/{id}/documents`: attaches a document record (no file) to a live
  * receipt, like a dashboard upload: no audit entry, no event, `updated_at` unchanged.
  */
-export const attachDocument: AccountOperation = ({ store, request, account, id, nowMs }) => {
-  const receipt = findReceipt(account, id);
-  const input = readInput(DOCUMENT_INPUT, request.body);
-  const documentId = store.nextId('document');
-  const document: ReceiptDocument = {
-    id: documentId,
-    name: input.name,
-    mime_type: input.mime_type,
-    size: input.size,
-    url: input.url ?? `https://sandbox.invalid/documents/${documentId}`,
-    created_at: formatTimestamp(nowMs),
-  };
-  store.put(account, 'receipts', { ...receipt, documents: [...receipt.documents, document] });
-  return { status: 201, body: { data: document } };
+export const attachDocument: AccountOperation = (context) => {
+  const receipt = findReceipt(context.account, context.id);
+  const { documents } = attachDocuments(context, receipt, [readInput(DOCUMENT_INPUT, context.request.body)]);
+  return { status: 201, body: { data: documents.at(-1) } };
 };
 
-const E4473_INPUT = inputShape<Omit<E4473, 'nics_transaction_number'> & { nics_transaction_number?: string | null }>(
+/** Attaches document records to a receipt, each with its own id. */
+export function attachDocuments(context: ChangeContext, receipt: Receipt, inputs: readonly DocumentInput[]): Receipt {
+  const { store, account, nowMs } = context;
+  const added = inputs.map((input): ReceiptDocument => {
+    const id = store.nextId('document');
+    return {
+      id,
+      name: input.name,
+      mime_type: input.mime_type,
+      size: input.size,
+      url: input.url ?? `https://sandbox.invalid/documents/${id}`,
+      created_at: formatTimestamp(nowMs),
+    };
+  });
+  const updated: Receipt = { ...receipt, documents: [...receipt.documents, ...added] };
+  store.put(account, 'receipts', updated);
+  return updated;
+}
+
+/** E4473 data to set: the body of `PUT /_sandbox/receipts/{id}/e4473`. */
+export type E4473Input = Omit<E4473, 'nics_transaction_number'> & { nics_transaction_number?: string | null };
+
+/** The shape of an {@link E4473Input}. */
+export const E4473_INPUT = inputShape<E4473Input>(
   ['form_4473_serial', 'transferee_name', 'nics_transaction_number', 'nics_result', 'completed_at'],
   () =>
     Joi.object({
@@ -177,9 +216,14 @@ const E4473_INPUT = inputShape<Omit<E4473, 'nics_transaction_number'> & { nics_t
  * dashboard change: no audit entry, no event, `updated_at` unchanged. `completed_at` is kept
  * in UTC.
  */
-export const putE4473: AccountOperation = ({ store, request, account, id }) => {
-  const receipt = findReceipt(account, id);
-  const input = readInput(E4473_INPUT, request.body);
+export const putE4473: AccountOperation = (context) => {
+  const receipt = findReceipt(context.account, context.id);
+  const updated = setE4473(context, receipt, readInput(E4473_INPUT, context.request.body));
+  return { status: 200, body: { data: updated } };
+};
+
+/** Sets a receipt's E4473 data. */
+export function setE4473(context: ChangeContext, receipt: Receipt, input: E4473Input): Receipt {
   const e4473: E4473 = {
     form_4473_serial: input.form_4473_serial,
     transferee_name: input.transferee_name,
@@ -188,6 +232,6 @@ export const putE4473: AccountOperation = ({ store, request, account, id }) => {
     completed_at: formatInstant(parseDateTime(input.completed_at) ?? 0),
   };
   const updated: Receipt = { ...receipt, e4473 };
-  store.put(account, 'receipts', updated);
-  return { status: 200, body: { data: updated } };
-};
+  context.store.put(context.account, 'receipts', updated);
+  return updated;
+}

@@ -55,6 +55,12 @@ export interface AccountState extends AccountContents {
   readonly tokens: Map<number, TokenRecord>;
   /** The last service API requests, oldest first: diagnostics, never persisted. */
   readonly requests: RequestLogRecord[];
+  /**
+   * The timestamp of the account's last event, in epoch milliseconds: a high-water mark that
+   * only grows, kept through resets and reverts (derived from the deliveries on restore), so that
+   * no two events of the account are ever stamped alike.
+   */
+  lastEventMs: number;
 }
 
 /** How to take back one change: the record as it was, or the contents a reset swapped out. */
@@ -375,6 +381,7 @@ export class CoreStore {
     const rescheduled =
       previous === undefined || previous.state !== 'pending' || previous.next_attempt_at !== next.next_attempt_at;
     if (rescheduled) this.schedule.add(next);
+    account.lastEventMs = Math.max(account.lastEventMs, Date.parse(next.created_at));
   }
 }
 
@@ -435,7 +442,7 @@ function removeDelivery(account: AccountState, id: string): void {
 }
 
 function newAccount(record: AccountRecord): AccountState {
-  return { record, tokens: new Map(), requests: [], ...emptyContents() };
+  return { record, tokens: new Map(), requests: [], lastEventMs: Number.NEGATIVE_INFINITY, ...emptyContents() };
 }
 
 function emptyContents(): AccountContents {

@@ -126,6 +126,9 @@ export function laravelMessage(failure: RuleFailure): string {
   return messageFor === undefined ? `The ${failure.label} field is invalid.` : messageFor(failure);
 }
 
+/** A request body: its text, or an object already parsed (a record of a fixtures file). */
+export type RequestBody = string | undefined | Record<string, unknown>;
+
 /**
  * The request body as a JSON object. An absent or blank body is an empty object, as a form
  * without fields; malformed JSON, or JSON that is not an object, is the contract's 422 with
@@ -133,7 +136,9 @@ export function laravelMessage(failure: RuleFailure): string {
  * 422 on that field. Callers read only the own keys they know, so keys such as `__proto__` never
  * reach a prototype.
  */
-export function readJsonObject(text: string | undefined, fields: readonly string[]): Record<string, unknown> {
+export function readJsonObject(text: RequestBody, fields: readonly string[]): Record<string, unknown> {
+  // An object is a body already parsed (a fixtures file's record): nothing to read.
+  if (typeof text === 'object') return text;
   // A UTF-8 byte order mark may precede JSON text (RFC 8259, section 8.1).
   const json = text?.startsWith('\uFEFF') ? text.slice(1) : text;
   if (json === undefined || json.trim() === '') return {};
@@ -319,10 +324,10 @@ export function inputShape<T>(
  */
 export function readInput<T>(
   shape: InputShape<T>,
-  body: string | undefined | Record<string, unknown>,
+  body: RequestBody,
   check?: (value: Partial<T>, errors: FieldErrors) => void,
 ): T {
-  const source = typeof body === 'object' ? body : readJsonObject(body, shape.fields);
+  const source = readJsonObject(body, shape.fields);
   const errors = new FieldErrors();
   const value = validateFields(shape.schema, pickFields(source, shape.fields), errors, shape.required) as Partial<T>;
   check?.(value, errors);

@@ -58,12 +58,13 @@ export function subscribesTo(webhook: WebhookRecord, event: WebhookEventName): b
  * The `timestamp` of a new event of the account, to the millisecond: its time, or a millisecond
  * after the account's last event when that is not earlier. Timestamps strictly increase within
  * an account, so two distinct events never share body bytes (a receiver that deduplicates on the
- * body's digest would drop the second), even on a clock that a test holds still.
+ * body's digest would drop the second), even on a clock that a test holds still, and even after
+ * a reset or a change taken back (the mark survives both).
  */
 export function eventTimestamp(account: AccountState, nowMs: number): string {
-  const last = account.deliveries[account.deliveries.length - 1];
-  const lastMs = last === undefined ? Number.NEGATIVE_INFINITY : Date.parse(last.created_at);
-  return formatInstant(Math.max(nowMs, lastMs + 1));
+  const ms = Math.max(nowMs, account.lastEventMs + 1);
+  account.lastEventMs = ms;
+  return formatInstant(ms);
 }
 
 /**

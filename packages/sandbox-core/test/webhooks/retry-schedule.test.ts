@@ -145,3 +145,18 @@ describe('due times to the millisecond', () => {
     expect(new Set(world.transport.requests.map((request) => request.body)).size).toBe(4);
   });
 });
+
+describe('event timestamps across a reset and a revert', () => {
+  it('never stamp two events of an account alike, on a clock held still', async () => {
+    const world = await withEndpoint(['*'], { recordChanges: true });
+    world.core.confirmChanges(world.core.takeChanges());
+    await world.control('POST', `/webhooks/${world.webhook.id}/ping`);
+    world.core.revertChanges();
+    await world.control('POST', `/webhooks/${world.webhook.id}/ping`);
+    await world.control('POST', '/reset');
+    const again = await world.api('POST', '/webhooks', { body: { url: 'https://hooks.example.com/b', events: ['*'] } });
+    await world.control('POST', `/webhooks/${(again.body as { data: { id: number } }).data.id}/ping`);
+    const stamps = world.transport.requests.map((request) => (JSON.parse(request.body) as { timestamp: string }).timestamp);
+    expect(stamps).toEqual(['2025-03-14T15:04:05Z', '2025-03-14T15:04:05.001Z', '2025-03-14T15:04:05.002Z']);
+  });
+});

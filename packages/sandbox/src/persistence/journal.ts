@@ -174,7 +174,7 @@ export class Journal {
   #appendError(number: number, error: unknown): DataFileError {
     return new DataFileError(
       this.#dataFile,
-      `cannot append to the journal ${segmentPath(this.#dataFile, number)} (${error instanceof Error ? error.message : String(error)}): check the free space and the permissions of its folder`,
+      `cannot append to the journal ${segmentPath(this.#dataFile, number)} (${error instanceof Error ? error.message : String(error)}): check that its folder still exists, has free space and can be written`,
       { cause: error },
     );
   }
