@@ -1,13 +1,19 @@
-import { RATE_LIMIT_PER_MINUTE, type SandboxAccountCreate } from '@boundbook/types';
+import {
+  RATE_LIMIT_PER_MINUTE,
+  type SandboxAccountCreate,
+  type SandboxDelivery,
+  type SandboxRequestLogEntry,
+} from '@boundbook/types';
 import { type CreatedAccount, addAccount, readAccountInput } from './accounts/accounts';
+import { findToken } from './accounts/tokens';
 import { AnswerCache } from './routing/answer-cache';
 import { type CoreRuntime, dispatchRequest } from './routing/dispatch';
 import { FixedWindowLimiter } from './routing/rate-limiter';
-import { logRequest } from './routing/request-log';
+import { logRequest, renderRequest } from './routing/request-log';
 import { isApiPath } from './routing/routes';
 import type { CoreChangeSet, CoreSnapshot, SandboxSnapshot } from './state/records';
 import { applyChanges, restoreStore, snapshotStore } from './state/snapshot';
-import { CoreStore } from './state/store';
+import { type Activity, CoreStore } from './state/store';
 import {
   type HmacSha256Hex,
   type RandomBytes,
@@ -20,7 +26,7 @@ import {
 import type { SandboxRequest, SandboxResponse } from './support/request';
 import { accountNow } from './support/time';
 import { type DeliverySender, sendWithoutTransport } from './webhooks/attempts';
-import { PendingAnswer } from './webhooks/deliveries';
+import { PendingAnswer, renderDelivery } from './webhooks/deliveries';
 import { type CoreDeliveries, DeliveryEngine } from './webhooks/delivery-engine';
 
 /**
@@ -103,7 +109,19 @@ export interface SandboxCore {
   revertChanges(): void;
   /** The outbox of webhook deliveries, for a dispatcher. */
   readonly deliveries: CoreDeliveries;
+  /**
+   * Follows the account of a token (an `Authorization` header's value): `listener` hears of every
+   * service API request of the account as it is logged, and of every delivery as it is made or
+   * attempted. Answers the function that stops following, or `undefined` when the token is
+   * missing, unknown or revoked (the caller answers 401).
+   */
+  watch(authorization: string | undefined, listener: (event: ActivityEvent) => void): (() => void) | undefined;
 }
+
+/** What {@link SandboxCore.watch} tells of: a request answered, or a delivery made or attempted. */
+export type ActivityEvent =
+  | { readonly event: 'request'; readonly data: SandboxRequestLogEntry }
+  | { readonly event: 'delivery'; readonly data: SandboxDelivery };
 
 /**
  * Makes a sandbox core: the service's behaviour as a transport-free state machine. Each core
@@ -199,5 +217,22 @@ export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore
     confirmChanges: (changeSet) => store.confirm(changeSet),
     revertChanges: () => store.revert(),
     deliveries,
+    watch(authorization, listener) {
+      const token = findToken(store, authorization, env);
+      const account = token?.revoked_at === null ? store.accounts.get(token.account_id) : undefined;
+      if (account === undefined) return undefined;
+      const follower = (activity: Activity): void => {
+        if (activity.account.record.id !== account.record.id) return;
+        listener(
+          activity.kind === 'request'
+            ? { event: 'request', data: renderRequest(activity.record) }
+            : { event: 'delivery', data: renderDelivery(activity.record) },
+        );
+      };
+      store.followers.add(follower);
+      return () => {
+        store.followers.delete(follower);
+      };
+    },
   };
 }

@@ -2,7 +2,7 @@
 
 // The core and its options.
 export { createSandboxCore, DEFAULT_MAX_ACCOUNTS } from './core';
-export type { SandboxCore, SandboxCoreOptions } from './core';
+export type { ActivityEvent, SandboxCore, SandboxCoreOptions } from './core';
 export type { CreatedAccount } from './accounts/accounts';
 export type { SandboxRequest, SandboxResponse } from './support/request';
 

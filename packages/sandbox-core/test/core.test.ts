@@ -119,3 +119,30 @@ describe('core.handle(request)', () => {
     expect((await api('get', '/books')).status).toBe(200);
   });
 });
+
+describe('core.watch(authorization, listener)', () => {
+  it('tells of the account\'s requests and deliveries as they happen, and of nothing else', async () => {
+    const { api, call, core, token } = await withAccount();
+    const other = (await call('POST', '/_sandbox/accounts')).body as { token: string };
+    const heard: string[] = [];
+    const stop = core.watch(`Bearer ${token}`, (activity) => {
+      heard.push(activity.event === 'request' ? `request ${activity.data.method} ${activity.data.path} ${activity.data.status}` : `delivery ${activity.data.event} ${activity.data.state}`);
+    });
+    expect(stop).toBeTypeOf('function');
+    await api('POST', '/webhooks', { body: { url: 'https://hooks.example.com/a', events: ['receipt.created'] } });
+    await api('POST', '/receipts', { body: receiptBody() });
+    await call('GET', '/rest/v1/books', { token: other.token });
+    await Promise.all(core.deliveries.startDue(10));
+    expect(heard).toEqual([
+      'request POST /rest/v1/webhooks 201',
+      'delivery receipt.created pending',
+      'request POST /rest/v1/receipts 201',
+      'delivery receipt.created pending',
+    ]);
+    stop?.();
+    await api('GET', '/books');
+    expect(heard).toHaveLength(4);
+    expect(core.watch('Bearer sbx_unknown', () => undefined)).toBeUndefined();
+    expect(core.watch(undefined, () => undefined)).toBeUndefined();
+  });
+});

@@ -1,6 +1,6 @@
 import { createServer, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Readable } from 'node:stream';
+import { PassThrough, type Readable } from 'node:stream';
 import {
   MAX_BODY_BYTES,
   PAYLOAD_TOO_LARGE_MESSAGE,
@@ -29,7 +29,7 @@ import type { CorePersister } from './persistence/persister';
 /** What {@link createSandboxServer} serves and where. */
 export interface SandboxServerOptions extends GuardOptions {
   /** The core that answers every request under `/rest/v1` and `/_sandbox`. */
-  core: Pick<SandboxCore, 'handle' | 'version'>;
+  core: Pick<SandboxCore, 'handle' | 'version' | 'watch'>;
   /** Saves the core's state; a request that changed it is answered only once it is saved. */
   persister: CorePersister;
   /** Interface to listen on; defaults to `127.0.0.1`. */
@@ -98,10 +98,16 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
     },
   } as const;
 
+  const streams = new Set<PassThrough>();
   server.route([
     { method: '*', path: '/rest/v1/{path*}', options: routeOptions, handler },
     { method: '*', path: '/_sandbox/{path*}', options: routeOptions, handler },
+    { method: 'GET', path: '/_sandbox/events', handler: (request, h) => followAccount(core, streams, request, h) },
   ]);
+  // An event stream never ends by itself: stopping the server ends them, or it would wait for them.
+  server.ext('onPreStop', () => {
+    for (const stream of streams) stream.end();
+  });
   // Before routing: a request to a foreign host name, or a foreign page's request to the control
   // API, is refused before anything reads it; an allowed origin's preflight is answered here.
   server.ext('onRequest', (request, h) => {
@@ -132,6 +138,45 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
   listener.on('clientError', answerClientError);
   server.ext('onPostStart', () => listen(listener, options.port ?? 0, options.host ?? '127.0.0.1'));
   return server;
+}
+
+/** How often an idle event stream gets a comment, so that proxies and clients keep it open. */
+const KEEP_ALIVE_MS = 15_000;
+
+/**
+ * `GET /_sandbox/events`: the account's requests and deliveries as they happen, as server-sent
+ * events (`event: request` or `event: delivery`, `data:` the JSON of a `RequestLogEntry` or a
+ * `Delivery`), until the client goes away. What `boundbook-sandbox tail` and the console follow.
+ */
+function followAccount(
+  core: Pick<SandboxCore, 'watch'>,
+  streams: Set<PassThrough>,
+  request: Request,
+  h: ResponseToolkit,
+): ResponseObject {
+  const stream = new PassThrough();
+  const stop = core.watch(request.raw.req.headers.authorization, ({ event, data }) => {
+    stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+  });
+  if (stop === undefined) return errorReply(h, 401, 'Unauthenticated.').header('WWW-Authenticate', 'Bearer');
+  streams.add(stream);
+  const keepAlive = setInterval(() => stream.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+  keepAlive.unref();
+  const end = (): void => {
+    clearInterval(keepAlive);
+    stop();
+    streams.delete(stream);
+    stream.end();
+  };
+  request.raw.req.once('close', end);
+  stream.once('end', end);
+  // A first comment sends the headers at once, so the client knows it is following.
+  stream.write(': following the account\n\n');
+  return h
+    .response(stream)
+    .type('text/event-stream; charset=utf-8')
+    .header('Cache-Control', 'no-cache')
+    .header('X-Accel-Buffering', 'no');
 }
 
 /** Starts `listener` listening; rejects with the error of a port in use or an unknown address. */

@@ -14,7 +14,7 @@ import { CorePersister, type PersistedCore } from '../src/persistence/persister'
 import { createSandboxServer } from '../src/server';
 
 /** The fake core, with what it saw and what it keeps, for assertions. */
-interface FakeCore extends PersistedCore, Pick<SandboxCore, 'handle' | 'createAccount'> {
+interface FakeCore extends PersistedCore, Pick<SandboxCore, 'handle' | 'createAccount' | 'watch'> {
   readonly requests: SandboxRequest[];
   /** Records kept by the fake: a POST adds one, so its `version` moves. */
   readonly items: { id: number; text: string | undefined }[];
@@ -59,6 +59,7 @@ function createFakeCore(snapshot?: SandboxSnapshot): FakeCore {
       throw new TypeError('the fake core does not record changes');
     },
     confirmChanges() {},
+    watch: () => undefined,
     revertChanges() {},
   };
 }

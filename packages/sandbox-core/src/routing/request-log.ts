@@ -28,7 +28,7 @@ export interface AnsweredRequest {
 /** Records a service API request in the account's log, with credentials redacted. */
 export function logRequest(store: CoreStore, account: AccountState, answered: AnsweredRequest): void {
   const { request } = answered;
-  account.requests.push(Object.freeze({
+  const record: RequestLogRecord = Object.freeze({
     id: (store.lastRequestId += 1),
     method: request.method.toUpperCase(),
     path: request.path,
@@ -37,8 +37,10 @@ export function logRequest(store: CoreStore, account: AccountState, answered: An
     duration_ms: answered.durationMs,
     received_ms: answered.receivedMs,
     headers: Object.freeze(redactHeaders(request.headers)),
-  }));
+  });
+  account.requests.push(record);
   if (account.requests.length > REQUEST_LOG_LIMIT) account.requests.shift();
+  store.tell({ kind: 'request', account, record });
 }
 
 // Query parameters that carry credentials when a client puts them in the URL.
@@ -76,7 +78,8 @@ export const listRequests: AccountOperation = ({ account }) => {
   return { status: 200, body: { data } };
 };
 
-function renderRequest(record: RequestLogRecord): SandboxRequestLogEntry {
+/** The control API's `RequestLogEntry` of a logged request. */
+export function renderRequest(record: RequestLogRecord): SandboxRequestLogEntry {
   return {
     id: record.id,
     method: record.method,

@@ -63,6 +63,15 @@ export interface AccountState extends AccountContents {
   lastEventMs: number;
 }
 
+/**
+ * What happened in an account, as it happens, for whoever follows it (the sandbox's event
+ * stream): a service API request answered, or a delivery made or attempted. Diagnostics: a
+ * change taken back later is not un-told.
+ */
+export type Activity =
+  | { readonly kind: 'request'; readonly account: AccountState; readonly record: RequestLogRecord }
+  | { readonly kind: 'delivery'; readonly account: AccountState; readonly record: DeliveryRecord };
+
 /** How to take back one change: the record as it was, or the contents a reset swapped out. */
 type Undo =
   | {
@@ -102,6 +111,9 @@ export class CoreStore {
   readonly tokensByHash = new Map<string, TokenRecord>();
   /** The scheduled delivery attempts of every account, by due time; derived, not persisted. */
   readonly schedule = new DeliverySchedule();
+
+  /** Who follows what happens in the accounts; see {@link Activity}. */
+  readonly followers = new Set<(activity: Activity) => void>();
 
   #recording = false;
   #feed: CoreChange[] = [];
@@ -254,6 +266,11 @@ export class CoreStore {
     this.revision += 1;
   }
 
+  /** Tells every follower of an activity. */
+  tell(activity: Activity): void {
+    for (const follower of this.followers) follower(activity);
+  }
+
   /** Sets the version and sequences a loaded snapshot had. */
   loadCounters(version: number, sequences: Partial<Sequences> | undefined): void {
     this.version = version;
@@ -382,6 +399,7 @@ export class CoreStore {
       previous === undefined || previous.state !== 'pending' || previous.next_attempt_at !== next.next_attempt_at;
     if (rescheduled) this.schedule.add(next);
     account.lastEventMs = Math.max(account.lastEventMs, Date.parse(next.created_at));
+    this.tell({ kind: 'delivery', account, record: next });
   }
 }
 
