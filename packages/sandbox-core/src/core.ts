@@ -168,6 +168,7 @@ export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore
       now: options.now ?? (() => Date.now()),
       randomBytes: options.randomBytes ?? pooledRandomBytes(webRandomBytes),
       sha256Hex: checkedSha256Hex(options.sha256Hex),
+      hmacSha256Hex: checkedHmacSha256Hex(options.hmacSha256Hex),
       maxAccounts,
     },
     limiter: new FixedWindowLimiter(rateLimit),
@@ -179,7 +180,7 @@ export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore
     store,
     now: env.now,
     send: options.sendDelivery ?? sendWithoutTransport,
-    hmacSha256Hex: checkedHmacSha256Hex(options.hmacSha256Hex),
+    hmacSha256Hex: env.hmacSha256Hex,
   });
 
   function answer(request: SandboxRequest): SandboxResponse {

@@ -20,7 +20,7 @@ import {
   updateReceipt,
 } from '../receipts/receipt-writes';
 import type { AccountOperation, PublicOperation } from '../state/operation';
-import { listDeliveries, redeliverDelivery } from '../webhooks/deliveries';
+import { getDelivery, listDeliveries, redeliverDelivery } from '../webhooks/deliveries';
 import {
   createWebhook,
   deleteWebhook,
@@ -81,12 +81,17 @@ export const ROUTES: readonly Route[] = (
     { method: 'GET', path: `${CONTROL_PREFIX}/clock`, scope: 'control', operation: getClock },
     { method: 'POST', path: `${CONTROL_PREFIX}/clock/advance`, scope: 'control', operation: advanceClock },
     { method: 'GET', path: `${CONTROL_PREFIX}/deliveries`, scope: 'control', operation: listDeliveries },
+    { method: 'GET', path: `${CONTROL_PREFIX}/deliveries/:key`, scope: 'control', operation: getDelivery },
     { method: 'POST', path: `${CONTROL_PREFIX}/deliveries/:key/redeliver`, scope: 'control', operation: redeliverDelivery },
     { method: 'GET', path: `${CONTROL_PREFIX}/webhooks`, scope: 'control', operation: listWebhookStates },
+    // The dashboard's Add endpoint and Delete: the operations of the API, as control calls.
+    { method: 'POST', path: `${CONTROL_PREFIX}/webhooks`, scope: 'control', operation: createWebhook },
+    { method: 'DELETE', path: `${CONTROL_PREFIX}/webhooks/:id`, scope: 'control', operation: deleteWebhook },
     { method: 'POST', path: `${CONTROL_PREFIX}/webhooks/:id/ping`, scope: 'control', operation: pingWebhook },
     { method: 'POST', path: `${CONTROL_PREFIX}/webhooks/:id/enable`, scope: 'control', operation: enableWebhook },
     { method: 'GET', path: `${CONTROL_PREFIX}/receipts`, scope: 'control', operation: browseReceipts },
     { method: 'GET', path: `${CONTROL_PREFIX}/receipts/export`, scope: 'control', operation: exportReceipts },
+    { method: 'GET', path: `${CONTROL_PREFIX}/receipts/:id`, scope: 'control', operation: getReceipt },
     { method: 'GET', path: `${CONTROL_PREFIX}/receipts/:id/audit`, scope: 'control', operation: getReceiptAudit },
     { method: 'POST', path: `${CONTROL_PREFIX}/receipts/:id/documents`, scope: 'control', operation: attachDocument },
     { method: 'PUT', path: `${CONTROL_PREFIX}/receipts/:id/e4473`, scope: 'control', operation: putE4473 },

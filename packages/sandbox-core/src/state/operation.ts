@@ -1,4 +1,4 @@
-import type { RandomBytes, Sha256Hex } from '../support/crypto';
+import type { HmacSha256Hex, RandomBytes, Sha256Hex } from '../support/crypto';
 import type { SandboxRequest } from '../support/request';
 import type { TokenRecord } from './records';
 import type { AccountState, CoreStore } from './store';
@@ -13,6 +13,8 @@ export interface CoreEnv {
   readonly randomBytes: RandomBytes;
   /** How tokens are hashed for storage and lookup. */
   readonly sha256Hex: Sha256Hex;
+  /** How deliveries are signed. */
+  readonly hmacSha256Hex: HmacSha256Hex;
   /** The most accounts the core holds at once. */
   readonly maxAccounts: number;
 }

@@ -9,7 +9,6 @@ import type { DeliveryRecord, WebhookRecord } from '../state/records';
 import { type AccountState, type CoreStore, findDelivery } from '../state/store';
 import { type HmacSha256Hex, signDelivery } from '../support/crypto';
 import { formatInstant, formatTimestamp } from '../support/time';
-import { cancelDeliveries } from './deliveries';
 
 // One attempt of a delivery: the signed request, the transport that sends it, and the record of
 // its outcome with what follows from it (the next retry, the endpoint disabled).
@@ -208,4 +207,15 @@ function insertInOrder(
     list[i - 1] = attempt;
   }
   return list;
+}
+
+/**
+ * Cancels every pending delivery of one endpoint of the account (the endpoint was deleted or
+ * disabled): `cancelled`, no next attempt. Their scheduled attempts go stale and are never made.
+ */
+export function cancelDeliveries(store: CoreStore, account: AccountState, webhookId: number): void {
+  for (const delivery of account.deliveries) {
+    if (delivery.webhook_id !== webhookId || delivery.state !== 'pending') continue;
+    store.put(account, 'deliveries', { ...delivery, state: 'cancelled', next_attempt_at: null });
+  }
 }

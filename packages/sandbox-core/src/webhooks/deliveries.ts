@@ -7,10 +7,12 @@ import {
 } from '@boundbook/types';
 import type { AccountOperation, ChangeContext } from '../state/operation';
 import type { DeliveryRecord, WebhookRecord } from '../state/records';
-import { type AccountState, type CoreStore, findDelivery } from '../state/store';
+import { type AccountState, findDelivery } from '../state/store';
 import { type RandomBytes, randomUuid } from '../support/crypto';
 import { ApiError } from '../support/errors';
 import { fieldInvalid } from '../support/input';
+import { QueryReader } from '../support/request';
+import { buildDeliveryRequest } from './attempts';
 import { formatInstant } from '../support/time';
 
 // The outbox: one delivery record per event and subscribed endpoint, written in the same
@@ -85,17 +87,6 @@ export function enqueueEvent(context: ChangeContext, event: ReceiptEventName, da
   }
 }
 
-/**
- * Cancels every pending delivery of one endpoint of the account (the endpoint was deleted or
- * disabled): `cancelled`, no next attempt. Their scheduled attempts go stale and are never made.
- */
-export function cancelDeliveries(store: CoreStore, account: AccountState, webhookId: number): void {
-  for (const delivery of account.deliveries) {
-    if (delivery.webhook_id !== webhookId || delivery.state !== 'pending') continue;
-    store.put(account, 'deliveries', { ...delivery, state: 'cancelled', next_attempt_at: null });
-  }
-}
-
 /** The control API's `Delivery` of a stored delivery: never its owner, body or internal counts. */
 export function renderDelivery(record: DeliveryRecord): SandboxDelivery {
   return {
@@ -136,14 +127,44 @@ export function pendingDelivery(account: AccountState, delivery: DeliveryRecord,
   return new PendingAnswer(work, () => ({ data: renderDelivery(findDelivery(account, delivery.id) ?? delivery) }));
 }
 
-/** `GET /_sandbox/deliveries`: the account's deliveries, newest first. */
-export const listDeliveries: AccountOperation = ({ account }) => {
+/**
+ * `GET /_sandbox/deliveries`: the account's deliveries, newest first; `webhook_id` and `state`
+ * keep those of one endpoint, or in one state.
+ */
+export const listDeliveries: AccountOperation = ({ request, account }) => {
+  const query = new QueryReader(request.query);
+  const webhookId = query.integer('webhook_id', 1, Number.MAX_SAFE_INTEGER);
+  const state = query.oneOf('state', DELIVERY_STATES);
+  query.assertValid(['webhook_id', 'state']);
   const data: SandboxDelivery[] = [];
   for (let position = account.deliveries.length - 1; position >= 0; position -= 1) {
-    data.push(renderDelivery(account.deliveries[position]!));
+    const delivery = account.deliveries[position]!;
+    if (webhookId !== undefined && delivery.webhook_id !== webhookId) continue;
+    if (state !== undefined && delivery.state !== state) continue;
+    data.push(renderDelivery(delivery));
   }
   return { status: 200, body: { data } };
 };
+
+const DELIVERY_STATES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
+
+/**
+ * `GET /_sandbox/deliveries/{id}`: one delivery with the signed request its attempts send (`null`
+ * once its endpoint is deleted, with its secret).
+ */
+export const getDelivery: AccountOperation = ({ account, env, key }) => {
+  const delivery = findDelivery(account, key.toLowerCase());
+  if (delivery === undefined) throw noSuchDelivery(key);
+  const webhook = account.webhooks.get(delivery.webhook_id);
+  const request = webhook === undefined ? null : buildDeliveryRequest(delivery, webhook, env.hmacSha256Hex);
+  return { status: 200, body: { data: { ...renderDelivery(delivery), request } } };
+};
+
+function noSuchDelivery(key: string): ApiError {
+  return new ApiError(404, {
+    message: `The account has no delivery ${key}: a delivery's id is the UUID that GET /_sandbox/deliveries lists, and X-SVC-Delivery carries.`,
+  });
+}
 
 /**
  * `POST /_sandbox/deliveries/{id}/redeliver`: one more attempt of the delivery before the
@@ -153,11 +174,7 @@ export const listDeliveries: AccountOperation = ({ account }) => {
  */
 export const redeliverDelivery: AccountOperation = ({ account, key }) => {
   const delivery = findDelivery(account, key.toLowerCase());
-  if (delivery === undefined) {
-    throw new ApiError(404, {
-      message: `The account has no delivery ${key}: a delivery's id is the UUID that GET /_sandbox/deliveries lists, and X-SVC-Delivery carries.`,
-    });
-  }
+  if (delivery === undefined) throw noSuchDelivery(key);
   const webhook = account.webhooks.get(delivery.webhook_id);
   if (webhook === undefined) {
     throw fieldInvalid('webhook_id', `The webhook endpoint ${delivery.webhook_id} of this delivery was deleted.`);

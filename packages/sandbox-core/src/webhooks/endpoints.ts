@@ -19,7 +19,8 @@ import {
   httpUrl,
 } from '../support/input';
 import { formatTimestamp } from '../support/time';
-import { cancelDeliveries, eventTimestamp, newDelivery, pendingDelivery } from './deliveries';
+import { cancelDeliveries } from './attempts';
+import { eventTimestamp, newDelivery, pendingDelivery } from './deliveries';
 
 // Webhook endpoints: the service API's `/webhooks`, and the dashboard's Test and re-enable
 // actions as control calls.

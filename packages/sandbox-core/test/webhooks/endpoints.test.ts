@@ -69,3 +69,39 @@ describe('GET /_sandbox/webhooks and the redelivery of an unknown id', () => {
     );
   });
 });
+
+describe('the dashboard\'s endpoint actions and a delivery\'s signed request, as control calls', () => {
+  it('add and delete endpoints and read one receipt without the rate limit or the request log', async () => {
+    const { api, control } = await withAccount({}, { rateLimit: 1 });
+    await api('GET', '/books');
+    const created = await control('POST', '/webhooks', { body: { url: 'http://127.0.0.1:9/a', events: ['*'] } });
+    expect(created.status).toBe(201);
+    expect((created.body as { secret: string }).secret).toMatch(/^whsec_/);
+    expect((await control('POST', '/webhooks', { body: { url: 'ftp://x', events: [] } })).status).toBe(422);
+    expect((await control('DELETE', '/webhooks/1')).status).toBe(204);
+    expect((await control('DELETE', '/webhooks/1')).status).toBe(404);
+    expect((await control('GET', '/receipts/1')).status).toBe(404);
+    expect(dataOf<unknown[]>(await control('GET', '/requests'))).toHaveLength(1);
+  });
+
+  it('GET /_sandbox/deliveries/{id} shows the signed request, and the list filters by endpoint and state', async () => {
+    const { api, control } = await withAccount();
+    await control('POST', '/webhooks', { body: { url: 'http://127.0.0.1:9/a', events: ['*'] } });
+    await control('POST', '/webhooks', { body: { url: 'http://127.0.0.1:9/b', events: ['*'] } });
+    await control('POST', '/webhooks/2/ping');
+    const [ping] = dataOf<{ id: string; webhook_id: number }[]>(await control('GET', '/deliveries', { query: 'webhook_id=2' }));
+    expect(ping?.webhook_id).toBe(2);
+    expect(dataOf<unknown[]>(await control('GET', '/deliveries', { query: 'webhook_id=1' }))).toEqual([]);
+    expect(dataOf<unknown[]>(await control('GET', '/deliveries', { query: 'state=pending' }))).toHaveLength(1);
+    expect(errorsOf(await control('GET', '/deliveries', { query: 'state=lost&webhook_id=x' }))).toEqual({
+      webhook_id: ['The webhook id field must be an integer.'],
+      state: ['The selected state is invalid.'],
+    });
+    const one = dataOf<{ request: { url: string; headers: Record<string, string>; body: string } }>(await control('GET', `/deliveries/${ping?.id}`));
+    expect(one.request.url).toBe('http://127.0.0.1:9/b');
+    expect(one.request.headers['X-SVC-Signature']).toMatch(/^sha256=[0-9a-f]{64}$/);
+    expect(JSON.parse(one.request.body)).toMatchObject({ event: 'ping' });
+    await api('DELETE', '/webhooks/2');
+    expect(dataOf<{ request: unknown }>(await control('GET', `/deliveries/${ping?.id}`)).request).toBeNull();
+  });
+});
