@@ -77,6 +77,7 @@ export const ROUTES: readonly Route[] = (
     { method: 'POST', path: `${CONTROL_PREFIX}/tokens`, scope: 'control', operation: createToken },
     { method: 'GET', path: `${CONTROL_PREFIX}/tokens`, scope: 'control', operation: listTokens },
     { method: 'DELETE', path: `${CONTROL_PREFIX}/tokens/:id`, scope: 'control', operation: revokeToken },
+    { method: 'GET', path: `${CONTROL_PREFIX}/books`, scope: 'control', operation: listBooks },
     { method: 'POST', path: `${CONTROL_PREFIX}/books`, scope: 'control', operation: createBook },
     { method: 'GET', path: `${CONTROL_PREFIX}/clock`, scope: 'control', operation: getClock },
     { method: 'POST', path: `${CONTROL_PREFIX}/clock/advance`, scope: 'control', operation: advanceClock },

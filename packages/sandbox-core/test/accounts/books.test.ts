@@ -41,3 +41,12 @@ describe('GET /rest/v1/books', () => {
     expect(dataOf(response)).toHaveLength(3);
   });
 });
+
+describe('GET /_sandbox/books', () => {
+  it('lists the books as GET /books does, without the rate limit', async () => {
+    const { api, control } = await withAccount({ books: ['Consignment'] }, { rateLimit: 1 });
+    const fromApi = await api('GET', '/books');
+    expect((await control('GET', '/books')).body).toEqual(fromApi.body);
+    expect((await control('GET', '/books')).status).toBe(200);
+  });
+});
