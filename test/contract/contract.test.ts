@@ -50,6 +50,13 @@ async function webhook(token: string) {
   const created = await api('POST', '/webhooks', { token, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
   return (created.body as { data: { id: number } }).data.id;
 }
+/** A fixtures file of one account with a token of its own, new on each call. */
+let fixturesFiles = 0;
+function fixturesFile() {
+  fixturesFiles += 1;
+  const token = `sbx_contract${String(fixturesFiles).padStart(20, '0')}`;
+  return { accounts: [{ name: 'Fixture Arms', tokens: [{ token }], receipts: [receiptBody()] }] };
+}
 /** Pings a new endpoint (at a port that refuses, so the attempt fails): its delivery's id. */
 async function pinged(token: string) {
   const webhookId = await webhook(token);
@@ -227,6 +234,8 @@ const controlCases: Case[] = [
   ['revokeToken', 401, () => control('DELETE', '/_sandbox/tokens/1')],
   ['revokeToken', 404, async () => control('DELETE', '/_sandbox/tokens/999999', { token: await account() })],
   ['revokeToken', 503, () => unsavedControl('DELETE', `/_sandbox/tokens/${unsaved.tokenId}`)],
+  ['listControlBooks', 200, async () => control('GET', '/_sandbox/books', { token: await boundBook() })],
+  ['listControlBooks', 401, () => control('GET', '/_sandbox/books')],
   ['createBook', 201, async () => control('POST', '/_sandbox/books', { token: await account(), body: { name: 'Consignments' } })],
   ['createBook', 401, () => control('POST', '/_sandbox/books', { body: { name: 'Consignments' } })],
   ['createBook', 413, async () => control('POST', '/_sandbox/books', { token: await account(), ...tooLarge })],
@@ -272,6 +281,14 @@ const controlCases: Case[] = [
   ['putE4473', 415, async () => control('PUT', '/_sandbox/receipts/1/e4473', { token: await account(), ...asText({ nics_result: 'proceed' }) })],
   ['putE4473', 422, async () => { const t = await account(); return control('PUT', `/_sandbox/receipts/${await receipt(t)}/e4473`, { token: t, body: { nics_result: 'maybe' } }); }],
   ['putE4473', 503, () => unsavedControl('PUT', `/_sandbox/receipts/${unsaved.receiptId}/e4473`, { body: e4473Body })],
+  ['loadFixtures', 200, () => control('POST', '/_sandbox/fixtures', { body: fixturesFile() })],
+  ['loadFixtures', 409, () => call(full.url, 'POST', '/_sandbox/fixtures', { body: fixturesFile() })],
+  ['loadFixtures', 413, () => control('POST', '/_sandbox/fixtures', tooLarge)],
+  ['loadFixtures', 415, () => control('POST', '/_sandbox/fixtures', asText(fixturesFile()))],
+  ['loadFixtures', 422, () => control('POST', '/_sandbox/fixtures', { body: { accounts: [{ tokens: [{ token: 'sbx_short' }] }] } })],
+  ['loadFixtures', 503, () => call(unsaved.sandbox.url, 'POST', '/_sandbox/fixtures', { body: fixturesFile() })],
+  ['exportFixtures', 200, async () => { const t = await boundBook(); return control('GET', '/_sandbox/fixtures', { token: t }); }],
+  ['exportFixtures', 401, () => control('GET', '/_sandbox/fixtures')],
   ['listRequests', 200, async () => { const t = await account(); await api('GET', '/books', { token: t }); return control('GET', '/_sandbox/requests', { token: t }); }],
   ['listRequests', 401, () => control('GET', '/_sandbox/requests')],
   ['resetAccount', 204, async () => { const t = await account(); await receipt(t); return control('POST', '/_sandbox/reset', { token: t }); }],

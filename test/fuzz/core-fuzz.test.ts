@@ -49,7 +49,7 @@ const ROUTES = [
   ['GET', '/_sandbox/deliveries'], ['POST', '/_sandbox/deliveries/{id}/redeliver'],
   ['POST', '/_sandbox/webhooks/{id}/ping'], ['POST', '/_sandbox/webhooks/{id}/enable'],
   ['GET', '/_sandbox/tokens'], ['GET', '/_sandbox/webhooks'], ['GET', '/_sandbox/receipts'],
-  ['GET', '/_sandbox/receipts/export'],
+  ['GET', '/_sandbox/receipts/export'], ['POST', '/_sandbox/fixtures'], ['GET', '/_sandbox/fixtures'], ['GET', '/_sandbox/books'],
 ] as const;
 
 const QUERY_NAMES = ['page', 'per_page', 'book', 'status', 'serial_number', 'manufacturer', 'since', 'q', 'field', '__proto__', 'constructor'];
@@ -84,6 +84,7 @@ const mutatedBody = (base: Record<string, unknown>) =>
 const rawBody = fc.oneof(
   mutatedBody(receiptBody() as Record<string, unknown>),
   mutatedBody(dispositionBody() as Record<string, unknown>),
+  mutatedBody({ accounts: [{ tokens: [{ token: 'sbx_fuzz00000000000000000001' }], receipts: [receiptBody()] }], $schema: 'x' }),
   mutatedBody({ url: 'https://hooks.example.com/x', events: ['*'], permissions: ['read'], name: 'Main', seconds: 60 }),
   fc.json(),
   fc.string(),

@@ -2,10 +2,13 @@ import {
   RATE_LIMIT_PER_MINUTE,
   type SandboxAccountCreate,
   type SandboxDelivery,
+  type SandboxFixtures,
+  type SandboxFixturesLoaded,
   type SandboxRequestLogEntry,
 } from '@boundbook/types';
 import { type CreatedAccount, addAccount, readAccountInput } from './accounts/accounts';
 import { findToken } from './accounts/tokens';
+import { exportFixtures, loadFixtures } from './fixtures/fixtures';
 import { AnswerCache } from './routing/answer-cache';
 import { type CoreRuntime, dispatchRequest } from './routing/dispatch';
 import { FixedWindowLimiter } from './routing/rate-limiter';
@@ -90,6 +93,18 @@ export interface SandboxCore {
    * `ApiError` with its status (422) and body.
    */
   createAccount(input?: SandboxAccountCreate): CreatedAccount;
+  /**
+   * Loads a fixtures file (parsed), as `POST /_sandbox/fixtures` does: accounts with fixed
+   * tokens, books, endpoints with fixed secrets, receipts, through the API's rules and in one
+   * change. A file with any fault throws an `ApiError` (422) naming each by its path in the
+   * file, and changes nothing; loading it again adds only what is missing.
+   */
+  loadFixtures(file: SandboxFixtures): SandboxFixturesLoaded;
+  /**
+   * The account of a token as a fixtures file, that token in it, as `GET /_sandbox/fixtures`
+   * answers; throws a `TypeError` for a token the core does not hold.
+   */
+  exportFixtures(token: string): SandboxFixtures;
   /** Increases by one with every handled request (or delivery attempt) that changed the state. */
   readonly version: number;
   /** The persistent state: arrays of the stored records and the id sequences. */
@@ -209,6 +224,17 @@ export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore
     },
     createAccount(input = {}) {
       return store.transaction(() => addAccount(store, env, readAccountInput({ ...input })));
+    },
+    loadFixtures(file) {
+      return store.transaction(() => loadFixtures(store, env, file));
+    },
+    exportFixtures(token) {
+      const record = findToken(store, `Bearer ${token}`, env);
+      const account = record?.revoked_at === null ? store.accounts.get(record.account_id) : undefined;
+      if (account === undefined) {
+        throw new TypeError('[@boundbook/sandbox-core] exportFixtures needs a token of an account of this core, not revoked.');
+      }
+      return exportFixtures(account, record!, token);
     },
     get version() {
       return store.version;

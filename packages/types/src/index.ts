@@ -38,6 +38,8 @@ export type {
   SandboxDeliveryAttempt,
   SandboxDocumentCreate,
   SandboxE4473Put,
+  SandboxFixtures,
+  SandboxFixturesLoaded,
   SandboxReceiptBrowseQuery,
   SandboxReceiptExportQuery,
   SandboxReceiptPage,

@@ -100,6 +100,10 @@ export type SandboxTokenCreate = sandboxComponents['schemas']['TokenCreate'];
 export type SandboxDocumentCreate = sandboxComponents['schemas']['DocumentCreate'];
 /** Body of `PUT /_sandbox/receipts/{id}/e4473`. */
 export type SandboxE4473Put = sandboxComponents['schemas']['E4473Put'];
+/** A fixtures file: accounts with fixed tokens, books, endpoints with fixed secrets, receipts. */
+export type SandboxFixtures = sandboxComponents['schemas']['Fixtures'];
+/** What `POST /_sandbox/fixtures` added, account by account. */
+export type SandboxFixturesLoaded = sandboxComponents['schemas']['FixturesLoaded']['data'];
 /** A sandbox API token record; the token string itself is shown only when it is made. */
 export type SandboxToken = sandboxComponents['schemas']['Token'];
 /** A webhook endpoint as the sandbox's console shows it: the endpoint and its consecutive failed attempts. */

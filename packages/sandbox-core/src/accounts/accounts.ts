@@ -2,7 +2,7 @@ import { ACCOUNT_TYPES, type SandboxAccount, type SandboxAccountCreate } from '@
 import Joi from 'joi';
 import type { AccountOperation, CoreEnv, PublicOperation } from '../state/operation';
 import type { AccountRecord } from '../state/records';
-import type { CoreStore } from '../state/store';
+import type { AccountState, CoreStore } from '../state/store';
 import { ApiError } from '../support/errors';
 import { inputShape, readInput, reportDuplicates, type RequestBody, trimmedString } from '../support/input';
 import { formatTimestamp } from '../support/time';
@@ -43,10 +43,19 @@ export function readAccountInput(body: RequestBody): SandboxAccountCreate {
 
 /**
  * Makes an isolated account (a dealer called `Sandbox account` unless told otherwise) with the
- * book `Main` plus the named books, and a token holding read, write and delete. A core holds at
- * most `maxAccounts`, so that a long-lived sandbox cannot grow without bound.
+ * book `Main` plus the named books, and a token holding read, write and delete.
  */
 export function addAccount(store: CoreStore, env: CoreEnv, input: SandboxAccountCreate): CreatedAccount {
+  const account = openAccount(store, env, input);
+  const { token } = issueToken(store, env, account, ['read', 'write', 'delete'], null, env.now());
+  return { account: renderAccount(account.record), token };
+}
+
+/**
+ * Makes an account with its books and no token (a fixtures file brings its own). A core holds
+ * at most `maxAccounts`, so that a long-lived sandbox cannot grow without bound.
+ */
+export function openAccount(store: CoreStore, env: CoreEnv, input: SandboxAccountCreate, offsetSeconds = 0): AccountState {
   if (store.accounts.size >= env.maxAccounts) throw accountLimitReached(env.maxAccounts);
   const nowMs = env.now();
   const account = store.addAccount({
@@ -54,11 +63,10 @@ export function addAccount(store: CoreStore, env: CoreEnv, input: SandboxAccount
     name: input.name ?? 'Sandbox account',
     account_type: input.account_type ?? 'dealer',
     created_at: formatTimestamp(nowMs),
-    offset_seconds: 0,
+    offset_seconds: offsetSeconds,
   });
   for (const name of ['Main', ...(input.books ?? [])]) addBook(store, account, name, nowMs);
-  const { token } = issueToken(store, env, account, ['read', 'write', 'delete'], null, nowMs);
-  return { account: renderAccount(account.record), token };
+  return account;
 }
 
 /** 409 for an account over the limit, saying how to get under it. */

@@ -20,7 +20,10 @@ export interface IssuedToken {
   token: string;
 }
 
-/** Makes a token of the account: `sbx_` and 32 random base62 characters. */
+/**
+ * Makes a token of the account: `sbx_` and 32 random base62 characters, or the fixed value a
+ * fixtures file gives (checked there).
+ */
 export function issueToken(
   store: CoreStore,
   env: CoreEnv,
@@ -28,8 +31,8 @@ export function issueToken(
   permissions: readonly Permission[],
   name: string | null,
   nowMs: number,
+  token = `sbx_${randomBase62(env.randomBytes, TOKEN_LENGTH)}`,
 ): IssuedToken {
-  const token = `sbx_${randomBase62(env.randomBytes, TOKEN_LENGTH)}`;
   const record: TokenRecord = {
     id: store.nextId('token'),
     name,
@@ -45,10 +48,13 @@ export function issueToken(
 
 /** The token an `Authorization: Bearer` header names, revoked ones included. */
 export function findToken(store: CoreStore, authorization: string | undefined, env: CoreEnv): TokenRecord | undefined {
-  if (authorization === undefined) return undefined;
-  const match = BEARER.exec(authorization);
-  if (match === null || match[1] === undefined) return undefined;
-  return store.tokensByHash.get(env.sha256Hex(match[1]));
+  const token = bearerToken(authorization);
+  return token === undefined ? undefined : store.tokensByHash.get(env.sha256Hex(token));
+}
+
+/** The token of an `Authorization: Bearer` header, as sent. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  return authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
 }
 
 /** The control API's `Token`: never the owner, the hash or the value. */

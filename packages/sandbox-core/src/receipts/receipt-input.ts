@@ -211,7 +211,7 @@ function checkReceiptRules(fields: ReceiptFields, errors: FieldErrors, context: 
   }
 }
 
-const DISPOSITION_FIELDS = [
+export const DISPOSITION_FIELDS = [
   'disposition_date',
   'disposed_to',
   'address',

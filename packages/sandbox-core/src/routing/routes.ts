@@ -19,6 +19,7 @@ import {
   putE4473,
   updateReceipt,
 } from '../receipts/receipt-writes';
+import { getFixtures, postFixtures } from '../fixtures/fixtures';
 import type { AccountOperation, PublicOperation } from '../state/operation';
 import { getDelivery, listDeliveries, redeliverDelivery } from '../webhooks/deliveries';
 import {
@@ -98,6 +99,8 @@ export const ROUTES: readonly Route[] = (
     { method: 'PUT', path: `${CONTROL_PREFIX}/receipts/:id/e4473`, scope: 'control', operation: putE4473 },
     { method: 'GET', path: `${CONTROL_PREFIX}/requests`, scope: 'control', operation: listRequests },
     { method: 'POST', path: `${CONTROL_PREFIX}/reset`, scope: 'control', operation: resetAccount },
+    { method: 'POST', path: `${CONTROL_PREFIX}/fixtures`, scope: 'public', operation: postFixtures },
+    { method: 'GET', path: `${CONTROL_PREFIX}/fixtures`, scope: 'control', operation: getFixtures },
   ] satisfies RouteDefinition[]
 ).map((route): Route => ({ ...route, segments: route.path.split('/') }));
 

@@ -36,6 +36,11 @@ export class FieldErrors {
     return this.#messages.size === 0;
   }
 
+  /** How many fields failed a rule. */
+  get size(): number {
+    return this.#messages.size;
+  }
+
   /**
    * The messages as the contract's `errors` object, fields in the given order first (the order
    * of the request schema), then any other in the order they failed.

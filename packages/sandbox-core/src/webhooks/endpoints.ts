@@ -6,7 +6,7 @@ import {
   type WebhookSubscription,
 } from '@boundbook/types';
 import Joi from 'joi';
-import type { AccountOperation } from '../state/operation';
+import type { AccountOperation, ChangeContext } from '../state/operation';
 import type { WebhookRecord } from '../state/records';
 import { randomBase62 } from '../support/crypto';
 import { recordNotFound } from '../support/errors';
@@ -17,6 +17,7 @@ import {
   readInput,
   reportDuplicates,
   httpUrl,
+  type RequestBody,
 } from '../support/input';
 import { formatTimestamp } from '../support/time';
 import { cancelDeliveries } from './attempts';
@@ -70,20 +71,27 @@ const WEBHOOK_INPUT = inputShape<{ url: string; events: WebhookSubscription[] }>
   }),
 );
 
-/**
- * `POST /webhooks`: a new enabled endpoint with a new signing secret, which this answer alone
- * shows. `events` holds event names, each once, or `*` alone.
- */
-export const createWebhook: AccountOperation = ({ store, env, request, account, nowMs }) => {
-  const { url, events } = readInput(WEBHOOK_INPUT, request.body, (value, errors) => {
+/** A new endpoint's fields, checked as `POST /webhooks` checks them. */
+export function readWebhookInput(body: RequestBody): { url: string; events: WebhookSubscription[] } {
+  return readInput(WEBHOOK_INPUT, body, (value, errors) => {
     if (value.events === undefined) return;
     reportDuplicates('events', value.events, errors);
     if (value.events.length > 1 && value.events.includes(WILDCARD_SUBSCRIPTION)) {
       errors.add('events', laravelMessage({ type: 'array.wildcard', label: 'events', required: true }));
     }
   });
+}
+
+/**
+ * Adds an enabled endpoint with a new signing secret, or the fixed one a fixtures file gives
+ * (checked there).
+ */
+export function addWebhook(
+  { store, env, account, nowMs }: ChangeContext,
+  { url, events }: { url: string; events: WebhookSubscription[] },
+  secret = `${SECRET_PREFIX}${randomBase62(env.randomBytes, SECRET_LENGTH)}`,
+): WebhookRecord {
   const timestamp = formatTimestamp(nowMs);
-  const secret = `${SECRET_PREFIX}${randomBase62(env.randomBytes, SECRET_LENGTH)}`;
   const webhook: WebhookRecord = {
     id: store.nextId('webhook'),
     url,
@@ -96,7 +104,16 @@ export const createWebhook: AccountOperation = ({ store, env, request, account, 
     consecutive_failures: 0,
   };
   store.put(account, 'webhooks', webhook);
-  return { status: 201, body: { data: renderWebhook(webhook), secret } };
+  return webhook;
+}
+
+/**
+ * `POST /webhooks`: a new enabled endpoint with a new signing secret, which this answer alone
+ * shows. `events` holds event names, each once, or `*` alone.
+ */
+export const createWebhook: AccountOperation = (context) => {
+  const webhook = addWebhook(context, readWebhookInput(context.request.body));
+  return { status: 201, body: { data: renderWebhook(webhook), secret: webhook.secret } };
 };
 
 /** `DELETE /webhooks/{id}`: deletes an endpoint and cancels its pending deliveries. */

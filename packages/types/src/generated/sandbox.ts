@@ -104,7 +104,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List books
+         * @description The account's books with their counts, as `GET /books` answers, for the console: needs a
+         *     token of any permission and is not counted by the rate limit.
+         */
+        get: operations["listControlBooks"];
         put?: never;
         /**
          * Create a book
@@ -416,6 +421,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/fixtures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the account as a fixtures file
+         * @description The account of the token as a fixtures file that makes it again when loaded into an
+         *     empty sandbox: its name and type, books, clock offset, endpoints with their secrets,
+         *     and its receipts that are not deleted, in book and record order, with their
+         *     dispositions, documents and E4473 data. The file holds the token of the request (its
+         *     name and permissions) and no other, since the sandbox keeps only their hashes.
+         *
+         *     What loading cannot make again is left out: soft-deleted receipts, audit trails,
+         *     deliveries, the request log, ids and record numbers (given again in order).
+         */
+        get: operations["exportFixtures"];
+        put?: never;
+        /**
+         * Load a fixtures file
+         * @description Loads a fixtures file: accounts with fixed tokens, their books, clock offsets, webhook
+         *     endpoints with fixed secrets, and receipts with their dispositions, documents and E4473
+         *     data, so that a CI run has the same credentials every time. Needs no token.
+         *
+         *     Every record goes through the rules of the API that writes it (a receipt dated after
+         *     the account's today is refused as `POST /receipts` refuses it); no event is fired and
+         *     no webhook is sent. The file is checked whole: a file with any fault is 422 with every
+         *     fault at once, each under its path in the file (`accounts[0].receipts[3].zip`), and
+         *     changes nothing. Unlike the other calls, a field this schema does not know is a fault,
+         *     so that a misspelt field is not silently dropped.
+         *
+         *     Loading is idempotent. An account is known by its tokens (the first one the sandbox
+         *     holds names it), a token by its value, an endpoint by its secret, a book by its name,
+         *     and a receipt by its book, serial number and receipt date. Whatever exists is kept as
+         *     it is, with the changes tests made since; what is missing is added. A file that
+         *     contradicts the sandbox (a token of another account, an account of another name or
+         *     type, a token with other permissions, a secret of another account's endpoint) is 422.
+         *     New accounts count toward the sandbox's limit of accounts (409).
+         */
+        post: operations["loadFixtures"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/reset": {
         parameters: {
             query?: never;
@@ -715,6 +768,78 @@ export interface components {
             data: components["schemas"]["RequestLogEntry"][];
         };
         /**
+         * @description A fixtures file (`POST /_sandbox/fixtures`, `--fixtures`, `startSandbox({ fixtures })`,
+         *     `createMockBoundBook({ fixtures })`). Published as a JSON Schema in
+         *     `@boundbook/types/fixtures.schema.json`, for editors.
+         */
+        Fixtures: {
+            /** @description The JSON Schema of the file, for editors; not read. */
+            $schema?: string;
+            accounts: components["schemas"]["FixtureAccount"][];
+        };
+        /**
+         * @description An account, known by its tokens: loading the file again finds it by them and adds what
+         *     is missing.
+         */
+        FixtureAccount: {
+            /** @description The account's type; `dealer` when absent. */
+            account_type?: components["schemas"]["AccountType"];
+            /** @description The account's name; `Sandbox account` when absent. */
+            name?: string;
+            /** @description Books besides `Main`, which every account has. */
+            books?: string[];
+            /**
+             * @description How far the account's clock is ahead of the wall clock, in seconds, when the account
+             *     is made (as `POST /_sandbox/clock/advance` moves it); 0 when absent.
+             */
+            clock_offset_seconds?: number;
+            tokens: components["schemas"]["FixtureToken"][];
+            webhooks?: components["schemas"]["FixtureWebhook"][];
+            receipts?: components["schemas"]["FixtureReceipt"][];
+        };
+        /** @description A token with a fixed value, which the tests use as they are. */
+        FixtureToken: {
+            /** @description `sbx_` and 20 to 128 letters and digits. */
+            token: string;
+            name?: string | null;
+            /** @description The token's permissions; all three when absent. */
+            permissions?: components["schemas"]["Permission"][];
+        };
+        /** @description A webhook endpoint with a fixed signing secret, which the receiver is set up with. */
+        FixtureWebhook: {
+            /** Format: uri */
+            url: string;
+            events: components["schemas"]["WebhookSubscription"][];
+            /** @description `whsec_` and 20 to 128 letters and digits. */
+            secret: string;
+        };
+        /**
+         * @description A receipt as `POST /receipts` takes it, with what happened to it since: its disposition
+         *     (as `POST /receipts/{id}/dispose` takes it), documents and E4473 data (as the control
+         *     calls take them). Known by its book, serial number and receipt date.
+         */
+        FixtureReceipt: {
+            disposition?: components["schemas"]["DispositionCreate"];
+            documents?: components["schemas"]["DocumentCreate"][];
+            e4473?: components["schemas"]["E4473Put"];
+        } & components["schemas"]["ReceiptCreate"];
+        /** @description The answer to `POST /_sandbox/fixtures`. */
+        FixturesLoaded: {
+            data: {
+                /** @description The file's accounts, in its order. */
+                accounts: {
+                    id: number;
+                    name: string;
+                    /** @description Whether the account was made by this load; false when it was found. */
+                    created: boolean;
+                    /** @description How many tokens of the account the file holds. */
+                    tokens: number;
+                    /** @description How many of the file's receipts this load added. */
+                    receipts: number;
+                }[];
+            };
+        };
+        /**
          * @description Type of the account that owns a token. The API is available to dealer, manufacturer and
          *     importer accounts; any other type (such as collector) gets 403 on every call.
          * @enum {string}
@@ -765,6 +890,10 @@ export interface components {
             disposed_count: number;
             /** Format: date-time */
             created_at: string;
+        };
+        /** @description Every book of the account. */
+        BookList: {
+            data: components["schemas"]["Book"][];
         };
         /**
          * @description The name of an event the service fires.
@@ -950,6 +1079,115 @@ export interface components {
         /** @description One receipt. */
         ReceiptResponse: {
             data: components["schemas"]["Receipt"];
+        };
+        /**
+         * @description A federal firearms license number, `R-DD-CCC-TT-YM-SSSSS` (region, IRS district, county,
+         *     license type, expiry year digit and month letter A-M without I, sequence), hyphens
+         *     optional. Not shown in the service's interface document; this contract's choice: this
+         *     shape is checked.
+         */
+        LicenseNumber: string;
+        /**
+         * @description Two-letter state code. Not shown in the service's interface document; this contract's
+         *     choice: a USPS code of a state, DC, PR, GU, VI, AS or MP, in capitals.
+         * @enum {string}
+         */
+        StateCode: "AL" | "AK" | "AZ" | "AR" | "CA" | "CO" | "CT" | "DE" | "FL" | "GA" | "HI" | "ID" | "IL" | "IN" | "IA" | "KS" | "KY" | "LA" | "ME" | "MD" | "MA" | "MI" | "MN" | "MS" | "MO" | "MT" | "NE" | "NV" | "NH" | "NJ" | "NM" | "NY" | "NC" | "ND" | "OH" | "OK" | "OR" | "PA" | "RI" | "SC" | "SD" | "TN" | "TX" | "UT" | "VT" | "VA" | "WA" | "WV" | "WI" | "WY" | "DC" | "PR" | "GU" | "VI" | "AS" | "MP";
+        /**
+         * @description Postal code. Not shown in the service's interface document; this contract's choice: a
+         *     ZIP or ZIP+4 code.
+         */
+        ZipCode: string;
+        /**
+         * @description Body of `POST /receipts`. The importer and country_of_origin fields are required per
+         *     27 CFR 478.122; the service's document does not show when.
+         *
+         *     Not shown in the service's interface document; this contract's choice:
+         *
+         *     - Required: `book` (the exact name of an existing book of the account, else 422),
+         *       `serial_number`, `manufacturer`, `model`, `type`, `caliber`, `receipt_date` and
+         *       `received_from`.
+         *     - Either `ffl_license`, or all of `address`, `city`, `state` and `zip` (27 CFR
+         *       478.125(e): the name and license number, or the name and address, of the person the
+         *       firearm came from). When neither is complete, each missing address field is 422.
+         *     - Accounts of type importer must give a non-empty `importer` and `country_of_origin`
+         *       (27 CFR 478.122). Other accounts may omit them, and `importer` may be `""`.
+         *     - An optional field that is absent or `null` is not given, and is `null` in the receipt.
+         *     - Strings are trimmed before validation and are at most 255 characters, without a NUL
+         *       character or an unpaired surrogate; required strings are not empty.
+         *     - `receipt_date` is a real `YYYY-MM-DD` date from 1900-01-01, not after today on the
+         *       account's clock.
+         *     - `state` is a USPS code; `zip` is `12345` or `12345-6789`; `ffl_license` has the
+         *       `R-DD-CCC-TT-YM-SSSSS` shape, hyphens optional.
+         *     - `purchase_amount` is a number, at least 0, with at most 2 decimal places (a multiple
+         *       of 0.01), that a double holds as written (`1e-400` is 422, not 0).
+         *     - Unknown fields are ignored.
+         */
+        ReceiptCreate: {
+            /** @description Name of an existing logbook of the account. */
+            book: string;
+            /** @description Serial number of the firearm. */
+            serial_number: string;
+            manufacturer: string;
+            /** @description Required and non-empty for importer accounts; may be `""` for others. */
+            importer?: string | null;
+            /** @description Required and non-empty for importer accounts. */
+            country_of_origin?: string | null;
+            model: string;
+            /** @description Kind of firearm, such as Pistol, Revolver, Rifle, Shotgun, Receiver or Frame. */
+            type: string;
+            caliber: string;
+            /**
+             * Format: date
+             * @description Date of acquisition; from 1900-01-01, not after today.
+             */
+            receipt_date: string;
+            /** @description Purchase price; at most 2 decimal places. */
+            purchase_amount?: number | null;
+            /** @description Name of the party the firearm was acquired from. */
+            received_from: string;
+            /** @description License number of the party received from. */
+            ffl_license?: components["schemas"]["LicenseNumber"] | null;
+            /** @description Street address of the party received from. */
+            address?: string | null;
+            city?: string | null;
+            state?: components["schemas"]["StateCode"] | null;
+            zip?: components["schemas"]["ZipCode"] | null;
+        };
+        /**
+         * @description Body of `POST /receipts/{id}/dispose`.
+         *
+         *     Not shown in the service's interface document; this contract's choice:
+         *
+         *     - Required: `disposition_date` and `disposed_to`, plus either all of `address`, `city`,
+         *       `state` and `zip`, or `form_4473_serial` (27 CFR 478.125(e) allows a serially numbered
+         *       Form 4473 in place of the address). When neither is complete, each missing address
+         *       field is 422.
+         *     - `disposition_date` is a real `YYYY-MM-DD` date from 1900-01-01, not before the
+         *       receipt's `receipt_date` and not after today on the account's clock.
+         *     - `form_4473_serial` is unique within the account; reusing one is 422.
+         *     - `nics_ccw` is at most 50 characters; other strings at most 255; strings are trimmed
+         *       and hold no NUL character or unpaired surrogate.
+         *     - `sold_price` is a number, at least 0, with at most 2 decimal places, that a double
+         *       holds as written.
+         *     - Disposing a disposed receipt is 422 with `errors.status`.
+         *     - An optional field that is absent or `null` is not given. Unknown fields are ignored.
+         */
+        DispositionCreate: {
+            /** Format: date */
+            disposition_date: string;
+            /** @description Name of the recipient. */
+            disposed_to: string;
+            /** @description Recipient street address. */
+            address?: string | null;
+            city?: string | null;
+            state?: components["schemas"]["StateCode"] | null;
+            zip?: components["schemas"]["ZipCode"] | null;
+            sold_price?: number | null;
+            /** @description NICS transaction number or qualifying carry-permit number, as given. */
+            nics_ccw?: string | null;
+            /** @description Serial of the transfer form; unique within the account. */
+            form_4473_serial?: string | null;
         };
     };
     responses: {
@@ -1354,6 +1592,27 @@ export interface operations {
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["NotFound"];
             503: components["responses"]["NotSaved"];
+        };
+    };
+    listControlBooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's books, in id order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
         };
     };
     createBook: {
@@ -2056,6 +2315,110 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+        };
+    };
+    exportFixtures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The fixtures file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Fixtures"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+        };
+    };
+    loadFixtures: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "accounts": [
+                 *         {
+                 *           "name": "Example Firearms Retail LLC",
+                 *           "books": [
+                 *             "Consignment"
+                 *           ],
+                 *           "tokens": [
+                 *             {
+                 *               "token": "sbx_ci0000000000000000000000000001"
+                 *             }
+                 *           ],
+                 *           "webhooks": [
+                 *             {
+                 *               "url": "http://127.0.0.1:3000/webhooks",
+                 *               "events": [
+                 *                 "*"
+                 *               ],
+                 *               "secret": "whsec_ci000000000000000000000000000000000001"
+                 *             }
+                 *           ],
+                 *           "receipts": [
+                 *             {
+                 *               "book": "Main",
+                 *               "serial_number": "EXA0012345",
+                 *               "manufacturer": "Example Arms",
+                 *               "model": "Model 19",
+                 *               "type": "Pistol",
+                 *               "caliber": "9mm",
+                 *               "receipt_date": "2025-03-03",
+                 *               "received_from": "Example Distributors Inc.",
+                 *               "ffl_license": "1-23-456-01-2B-12345"
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["Fixtures"];
+            };
+        };
+        responses: {
+            /** @description What the file added, account by account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "accounts": [
+                     *           {
+                     *             "id": 17,
+                     *             "name": "Example Firearms Retail LLC",
+                     *             "created": true,
+                     *             "tokens": 1,
+                     *             "receipts": 1
+                     *           }
+                     *         ]
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FixturesLoaded"];
+                };
+            };
+            409: components["responses"]["AccountLimitReached"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["NotSaved"];
         };
     };
     resetAccount: {
