@@ -63,6 +63,7 @@ export function spawnServer(label, args, { env = {}, cwd } = {}) {
 
   const handle = {
     label,
+    args,
     pid: child.pid,
     startedAt,
     get output() {
