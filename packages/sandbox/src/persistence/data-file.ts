@@ -1,7 +1,7 @@
 import * as nodeFs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { SandboxSnapshot } from '@boundbook/sandbox-core';
+import { createSnapshotReviver, type SandboxSnapshot, type SnapshotReviver } from '@boundbook/sandbox-core';
 import { Low, type Adapter } from 'lowdb';
 
 // The data file: one JSON document holding the snapshot of every account, which the journal
@@ -129,7 +129,7 @@ export class SnapshotFile implements Adapter<SandboxSnapshot | null> {
 
   /** The snapshot in the file, or `null` when there is no file. */
   async read(): Promise<SandboxSnapshot | null> {
-    const parser = new SnapshotLineParser();
+    const parser = new SnapshotLineParser(createSnapshotReviver());
     try {
       await readLines(this.#file, this.#files, (text) => {
         if (!parser.line(text)) throw LEFT_THE_LAYOUT;
@@ -258,9 +258,13 @@ type ParserState = 'start' | 'members' | 'records' | 'done' | 'invalid';
  * collection on a line of its own, `}`. Only one line is held at a time, so reading a large
  * file costs little more memory than the records themselves. {@link SnapshotLineParser.line}
  * answers `false` as soon as the lines leave that layout (a file edited by hand, pretty-printed
- * or cut short); the caller then parses the whole file with `JSON.parse` instead.
+ * or cut short); the caller then parses the whole file with `JSON.parse` instead. Each record
+ * goes through `revive` (the core's {@link createSnapshotReviver}) as it is read, so that the
+ * records are held in the form the core keeps them from the start, and those it knows from their
+ * text alone are not parsed at all.
  */
 export class SnapshotLineParser {
+  readonly #revive: SnapshotReviver | undefined;
   readonly #snapshot: Record<string, unknown> = {};
   #state: ParserState = 'start';
   #members = 0;
@@ -268,6 +272,10 @@ export class SnapshotLineParser {
   #records: unknown[] = [];
   /** Whether the last member or record line ended with the comma that announces another. */
   #comma = false;
+
+  constructor(revive?: SnapshotReviver) {
+    this.#revive = revive;
+  }
 
   /** Takes the next line (without its newline); answers `false` once the layout is left. */
   line(text: string): boolean {
@@ -321,7 +329,15 @@ export class SnapshotLineParser {
     }
     if (this.#records.length > 0 && !this.#comma) return 'invalid';
     this.#comma = text.endsWith(',');
-    this.#records.push(JSON.parse(this.#comma ? text.slice(0, -1) : text) as unknown);
+    const json = this.#comma ? text.slice(0, -1) : text;
+    const revive = this.#revive;
+    const known = revive?.text(this.#key, json);
+    if (known !== undefined) {
+      this.#records.push(known);
+      return 'records';
+    }
+    const record = JSON.parse(json) as unknown;
+    this.#records.push(revive === undefined ? record : revive.record(this.#key, record));
     return 'records';
   }
 }
