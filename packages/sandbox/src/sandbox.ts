@@ -14,7 +14,12 @@ import { createNodeDeliverySender } from './deliveries/node-delivery-sender';
 import { DataFileError, type FileSystem, makeFolder, nodeFileSystem, openDatabase } from './persistence/data-file';
 import { Journal, replayJournal } from './persistence/journal';
 import { DataFileLock } from './persistence/lock';
-import { compactAtBytes, CorePersister, type PersistenceTarget } from './persistence/persister';
+import {
+  compactAtBytes,
+  CorePersister,
+  DEFAULT_COMPACT_AT_DATA_FILE_SHARE,
+  type PersistenceTarget,
+} from './persistence/persister';
 import { createSandboxServer } from './server';
 
 // The sandbox assembled: the core made from the data file and its journal, with Node's crypto
@@ -31,7 +36,8 @@ export interface SandboxOptions {
   now?: (() => number) | undefined;
   /**
    * Size of the journal in bytes from which it is folded into the data file; by default
-   * `BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES` from the environment, else 64 MiB.
+   * `BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES` from the environment, else 64 MiB or a quarter of the
+   * data file's size, whichever is larger.
    */
   compactAtBytes?: number | undefined;
   /** How long a webhook receiver has to answer, in milliseconds; defaults to 5 s, as the service. */
@@ -139,9 +145,16 @@ async function assemble(options: SandboxOptions, opened: OpenedDataFile | undefi
   const sender = createNodeDeliverySender({ timeoutMs: options.webhookTimeoutMs });
   coreOptions.sendDelivery = sender.send;
   const core = createCore(coreOptions, options.data);
+  // A size set by the option or the environment is taken as it is; the default grows with the
+  // data file (see DEFAULT_COMPACT_AT_DATA_FILE_SHARE).
+  const sizeSet = options.compactAtBytes !== undefined || (process.env['BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES'] ?? '') !== '';
   const persister = new CorePersister(
     core,
-    opened && { ...opened.target, compactAtBytes: options.compactAtBytes ?? compactAtBytes(process.env) },
+    opened && {
+      ...opened.target,
+      compactAtBytes: options.compactAtBytes ?? compactAtBytes(process.env),
+      compactAtDataFileShare: sizeSet ? undefined : DEFAULT_COMPACT_AT_DATA_FILE_SHARE,
+    },
   );
   if (snapshot !== null && snapshot.format !== SNAPSHOT_FORMAT) await persister.fold();
   const server = createSandboxServer({

@@ -10,7 +10,7 @@ import type {
   Sequences,
   WebhookRecord,
 } from './records';
-import { plainRecord } from './audit-trails';
+import { CreationEntry, CreationTexts, plainRecord } from './audit-trails';
 import { CORE_COLLECTIONS } from './records';
 import { type AccountState, CoreStore } from './store';
 
@@ -63,6 +63,29 @@ export function snapshotStore(store: CoreStore, { jsonOnly = false }: SnapshotOp
     for (const delivery of account.deliveries) snapshot.deliveries.push(delivery);
   }
   return snapshot;
+}
+
+/**
+ * Makes the function that writes a record of a snapshot as JSON text, exactly as
+ * `JSON.stringify` writes it (`'null'` for a value it has no text for), faster for the records a
+ * snapshot taken with {@link SnapshotOptions.jsonOnly} holds in a compact form: a writer of large
+ * snapshots passes each record through it, in the snapshot's order.
+ *
+ * @example
+ * ```ts
+ * import { createSandboxCore, createSnapshotStringifier } from '@boundbook/sandbox-core';
+ *
+ * const snapshot = createSandboxCore().snapshot({ jsonOnly: true });
+ * const stringify = createSnapshotStringifier();
+ * const lines = snapshot.audit.map((entry) => stringify(entry)); // each as JSON.stringify(entry)
+ * ```
+ */
+export function createSnapshotStringifier(): (record: unknown) => string {
+  // Performance: an entry `created` is written from its receipt, its values' text taken from the
+  // entry before when they are the same, in a fraction of the time of making its record and
+  // stringifying that: the million benchmark's stop, which writes a million of them.
+  const texts = new CreationTexts();
+  return (record) => (record instanceof CreationEntry ? texts.text(record) : ((JSON.stringify(record) as string | undefined) ?? 'null'));
 }
 
 /**

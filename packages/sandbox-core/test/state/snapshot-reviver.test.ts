@@ -3,6 +3,7 @@ import { createSandboxCore } from '../../src/core';
 import type { CoreSnapshot, SandboxSnapshot } from '../../src/index';
 import { CreationEntry } from '../../src/state/audit-trails';
 import { createSnapshotReviver, type SnapshotReviver } from '../../src/state/snapshot-reviver';
+import { createSnapshotStringifier } from '../../src/state/snapshot';
 import { countingBytes, dispositionBody, receiptBody, START, withAccount } from '../harness/harness';
 
 /**
@@ -100,5 +101,20 @@ describe('createSnapshotReviver()', () => {
     const read = readThrough({ audit, ...rest });
     expect((read['audit'] as unknown[]).some((entry) => entry instanceof CreationEntry)).toBe(false);
     expect(restored(read).snapshot()).toEqual(snapshot);
+  });
+});
+
+describe('createSnapshotStringifier()', () => {
+  it('writes each record of a snapshot taken for writing as JSON.stringify does, entries held as receipts included', async () => {
+    const snapshot = await busyCore();
+    const core = restored(readThrough(snapshot));
+    const held = core.snapshot({ jsonOnly: true });
+    expect(held.audit.some((entry) => entry instanceof CreationEntry)).toBe(true);
+    const stringify = createSnapshotStringifier();
+    for (const [key, value] of Object.entries(held)) {
+      if (!Array.isArray(value)) continue;
+      for (const record of value) expect(stringify(record), key).toBe(JSON.stringify(record));
+    }
+    expect(stringify(undefined)).toBe('null');
   });
 });
