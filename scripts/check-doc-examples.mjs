@@ -1,7 +1,9 @@
 // Compiles every TypeScript example of the documentation, as an integrator would paste it: each
 // ```ts block of the READMEs and each @example of the packages' sources, as a module of its own,
 // under the repository's strict tsconfig (tsconfig.base.json). `@boundbook/*` resolves to the
-// packages' sources (their `@boundbook/source` export condition), so no build is needed.
+// packages' sources (their `@boundbook/source` export condition), so no build is needed. Each
+// example is compiled in the folder of its package or example, so that it imports what that
+// folder depends on (express for the webhooks adapters, the example's own modules).
 //
 // A README block may need names it does not show (an Express `app`, a client `bb`): an HTML
 // comment right before its fence, `<!-- ts-context: declare const app: Express; -->`, is compiled
@@ -10,7 +12,7 @@
 //
 // Run: node scripts/check-doc-examples.mjs  (part of `pnpm lint`)
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
@@ -52,7 +54,7 @@ function markdownExamples(file) {
     const context = /^<!--\s*ts-context:\s*([\s\S]*?)\s*-->$/.exec(lines[index - 1] ?? '')?.[1] ?? '';
     let close = index + 1;
     while (close < lines.length && lines[close] !== '```') close += 1;
-    found.push({ at: `${file}:${index + 1}`, code: `${context}\n${lines.slice(index + 1, close).join('\n')}` });
+    found.push({ at: `${file}:${index + 1}`, folder: dirname(file), code: `${context}\n${lines.slice(index + 1, close).join('\n')}` });
     index = close;
   }
   return found;
@@ -73,10 +75,19 @@ function jsdocExamples(file) {
     while (close < lines.length && lines[close].trim() !== '* ```') close += 1;
     const code = lines.slice(open + 1, close).map((line) => line.replace(/^\s*\* ?/, '')).join('\n');
     const web = file === 'packages/webhooks/src/web.ts';
-    found.push({ at: `${file}:${open + 1}`, code: web ? code.replaceAll("'@boundbook/webhooks'", "'@boundbook/webhooks/web'") : code });
+    found.push({
+      at: `${file}:${open + 1}`,
+      folder: packageFolder(file),
+      code: web ? code.replaceAll("'@boundbook/webhooks'", "'@boundbook/webhooks/web'") : code,
+    });
     index = close;
   }
   return found;
+}
+
+/** `packages/name` of `packages/name/src/...`. */
+function packageFolder(file) {
+  return file.split('/').slice(0, 2).join('/');
 }
 
 function compilerOptions() {
@@ -101,10 +112,12 @@ function check() {
   const { readmes, sources } = documents();
   const examples = [...readmes.flatMap(markdownExamples), ...sources.flatMap(jsdocExamples)];
   const problems = examples.filter((example) => example.problem).map((example) => `${example.at}: ${example.problem}`);
-  // Each example is a module of its own beside the repository's root, so that node_modules and
-  // the packages' exports maps resolve its imports.
+  // Each example is a module of its own in its package's or example's folder, so that the
+  // folder's node_modules, then the root's, and the packages' exports maps resolve its imports.
   const virtual = new Map(
-    examples.filter((example) => !example.problem).map((example, index) => [join(ROOT, `.doc-example-${index}.ts`), example]),
+    examples
+      .filter((example) => !example.problem)
+      .map((example, index) => [join(ROOT, example.folder, `.doc-example-${index}.ts`), example]),
   );
   const options = compilerOptions();
   const host = ts.createCompilerHost(options);
