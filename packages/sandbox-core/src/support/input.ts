@@ -46,15 +46,17 @@ export class FieldErrors {
    * of the request schema), then any other in the order they failed.
    */
   toObject(order: readonly string[] = []): Record<string, string[]> {
-    const result: Record<string, string[]> = {};
+    const entries: [string, string[]][] = [];
     for (const field of order) {
       const list = this.#messages.get(field);
-      if (list !== undefined) result[field] = list;
+      if (list !== undefined) entries.push([field, list]);
     }
     for (const [field, list] of this.#messages) {
-      if (!Object.hasOwn(result, field)) result[field] = list;
+      if (!order.includes(field)) entries.push([field, list]);
     }
-    return result;
+    // Object.fromEntries defines each field as an own property: a field named `__proto__` (a
+    // key of a fixtures file can be) is then reported, where an assignment would set the prototype.
+    return Object.fromEntries(entries);
   }
 }
 
