@@ -1,9 +1,12 @@
 import { BoundBook, ValidationError } from '@boundbook/sdk';
+import { receiptBody } from '@boundbook/test-fixtures';
 import { verifySignature } from '@boundbook/webhooks';
 import { setupWorker } from 'msw/browser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockBoundBook } from '../../src/index';
-import { receiptCreate as receipt } from '../support/receipt-create';
+
+// The contract's sample receipt, under a serial number of this file's own.
+const receipt = receiptBody({ serial_number: 'EXA-000123' });
 
 const baseUrl = 'https://api.boundbook.test/rest/v1';
 const mock = createMockBoundBook({ baseUrl });
