@@ -63,7 +63,15 @@ function start(): void {
       status,
     ),
   );
-  window.addEventListener('hashchange', () => show(true));
+  window.addEventListener('hashchange', () => {
+    // The CLI's link opened in a tab that already shows the console: its token signs in anew.
+    const linked = takeTokenFromLink(location, history);
+    if (linked !== undefined) {
+      session?.feed.stop();
+      open(linked);
+    }
+    show(true);
+  });
   const token = currentToken();
   if (token !== undefined) open(token);
   show(false);
@@ -99,6 +107,8 @@ function skipToMain(event: Event): void {
 function show(moved: boolean): void {
   for (const cleanup of leaving) cleanup();
   leaving = [];
+  // A message belongs to the page that said it.
+  status.textContent = '';
   if (session === undefined) {
     showSignedOut(undefined);
     return;
