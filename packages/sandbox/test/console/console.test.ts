@@ -95,6 +95,16 @@ describe('the console', () => {
     await pasted.page.getByRole('button', { name: 'Sign in' }).click();
     await pasted.page.getByRole('heading', { level: 1, name: 'Bound book' }).waitFor();
     expect(pasted.problems).toEqual([]);
+
+    // Without a token, Make an account signs in with the token of a new account.
+    const fresh = await newConsolePage(browser);
+    await fresh.page.goto(`${sandbox.url}/`);
+    await fresh.page.getByRole('button', { name: 'Make an account' }).click();
+    await fresh.page.getByRole('heading', { level: 1, name: 'Bound book' }).waitFor();
+    const made = await fresh.page.evaluate(() => [...Object.values(sessionStorage)]);
+    expect(made).toHaveLength(1);
+    expect(made[0]).not.toBe(token);
+    expect((await call(made[0]!, 'GET', '/rest/v1/books')).status).toBe(200);
   });
 
   it('creates a key with the permissions chosen, shows it once, and revokes it: the revoked key then gets 401', async () => {
