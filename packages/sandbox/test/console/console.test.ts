@@ -111,8 +111,15 @@ describe('the console', () => {
     const token = await newAccount();
     const opened = await signedIn(token);
     const { page } = opened;
-    await page.getByRole('link', { name: 'API keys' }).click();
+    // By keyboard: the skip link comes first, then the navigation; a page opened takes the focus to its heading.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    await page.getByRole('link', { name: 'API keys' }).focus();
+    await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    await expect.poll(() => page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`)).toBe('H1 API keys');
     await page.getByLabel('Name').fill('Inventory sync');
     await page.getByRole('checkbox', { name: /^write/ }).check();
     await page.getByRole('button', { name: 'Create key' }).click();
