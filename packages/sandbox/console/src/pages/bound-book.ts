@@ -202,9 +202,12 @@ function bookRow(receipt: Receipt): HTMLTableRowElement {
     {},
     h('th', { scope: 'row' }, h('a', { href: `#/receipts/${receipt.id}` }, String(receipt.record))),
     h('td', {}, receipt.book),
-    cells.map((value) => h('td', {}, value ?? '')),
+    cells.map((value, column) => h('td', { class: KEEP_WHOLE.has(column) ? 'whole' : false }, value ?? '')),
   );
 }
+
+/** Columns whose values read wrongly when broken across lines: serial, caliber, dates, license and form numbers. */
+const KEEP_WHOLE = new Set([3, 5, 6, 9, 10, 13]);
 
 function pager(filters: URLSearchParams, current: number, last: number, perPage: string): HTMLElement {
   const link = (page: number, text: string, label: string) =>
