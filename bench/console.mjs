@@ -24,13 +24,13 @@ const CONSOLE_DIR = join(SANDBOX_DIR, 'dist/console');
 const LIMIT_BYTES = 60_000;
 const RECEIPTS = 100_000;
 const SMALL = 50;
-const RUNS = 5;
+const RUNS = 9;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export async function run({ scratchDir, reseed }) {
   printHeading(
     'Console',
-    `Size: every file of packages/sandbox/dist/console/, gzip level 9. Page: headless Chromium (${CHROMIUM}), a new tab per run opening the console's link (/#token=...) to the first page of the bound book (its rows and summary on screen); median of ${RUNS} runs after one warm-up.`,
+    `Size: every file of packages/sandbox/dist/console/, gzip level 9. Page: headless Chromium (${CHROMIUM}), a new tab per run opening the console's link (/#token=...) to the first page of the bound book (its rows and summary on screen); median of ${RUNS} runs after one warm-up, the accounts taking turns.`,
   );
   const failures = [];
   const size = consoleSize();
@@ -96,12 +96,12 @@ async function measurePages({ scratchDir, reseed }) {
     }
     const open = (token, hash) => timeToFirstPage(browser, `${started.origin}/#token=${token}`, hash);
     progress(`opening the bound book ${RUNS + 1} times for each account`);
-    const result = {
-      small: await runs(() => open(small, undefined)),
-      large: await runs(() => open(started.token, undefined)),
-      last: await runs(() => open(started.token, `#/book?page=${RECEIPTS / 50}&per_page=50`)),
-      seeding: describeSeeding(started.seeding, RECEIPTS),
-    };
+    const [smallRuns, largeRuns, lastRuns] = await interleaved([
+      () => open(small, undefined),
+      () => open(started.token, undefined),
+      () => open(started.token, `#/book?page=${RECEIPTS / 50}&per_page=50`),
+    ]);
+    const result = { small: smallRuns, large: largeRuns, last: lastRuns, seeding: describeSeeding(started.seeding, RECEIPTS) };
     progress('exporting the 100k book as CSV');
     const exportStarted = performance.now();
     const exported = await request(`${started.origin}/_sandbox/receipts/export`, { headers: authorization(started.token), timeoutMs: 120_000 });
@@ -136,10 +136,18 @@ async function timeToFirstPage(browser, link, hash) {
   }
 }
 
-async function runs(measure) {
-  await measure();
-  const times = [];
-  for (let i = 0; i < RUNS; i += 1) times.push(await measure());
-  times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)], min: times[0], max: times.at(-1) };
+/**
+ * Runs each measurement once to warm up, then `RUNS` times, taking turns, so that other work on
+ * the machine weighs on each alike; resolves with each one's median, minimum and maximum.
+ */
+async function interleaved(measures) {
+  for (const measure of measures) await measure();
+  const times = measures.map(() => []);
+  for (let i = 0; i < RUNS; i += 1) {
+    for (const [index, measure] of measures.entries()) times[index].push(await measure());
+  }
+  return times.map((list) => {
+    list.sort((a, b) => a - b);
+    return { median: list[Math.floor(list.length / 2)], min: list[0], max: list.at(-1) };
+  });
 }
