@@ -294,6 +294,13 @@ describe('the console', () => {
 
     await page.getByRole('link', { name: 'Clear filters' }).click();
     await expect.poll(() => summary.textContent()).toBe('Receipts 1 to 50 of 61, page 1 of 2.');
+    // The Book filter lists the account's books with their counts (GET /_sandbox/books).
+    expect(await page.getByLabel('Book', { exact: true }).locator('option').allTextContents()).toEqual(['All books', 'Main (60)', 'Consignment (1)']);
+    await page.getByLabel('Book', { exact: true }).selectOption('Consignment');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => summary.textContent()).toBe('Receipts 1 to 1 of 1, page 1 of 1.');
+    await page.getByRole('link', { name: 'Clear filters' }).click();
+    await expect.poll(() => summary.textContent()).toBe('Receipts 1 to 50 of 61, page 1 of 2.');
     await page.getByLabel('Status').selectOption('disposed');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await expect.poll(() => summary.textContent()).toBe('Receipts 1 to 1 of 1, page 1 of 1.');

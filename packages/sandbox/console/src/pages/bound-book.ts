@@ -1,4 +1,4 @@
-import { SEARCH_FIELDS, type Receipt, type SandboxReceiptPage } from '@boundbook/types';
+import { SEARCH_FIELDS, type Book, type Receipt, type SandboxReceiptPage } from '@boundbook/types';
 import { field, h, replace, scroller, select } from '../elements';
 import { formatAddress, formatCount } from '../formats';
 import { errorAlert, heading, type PageContext } from '../page';
@@ -34,10 +34,15 @@ export async function showBoundBook(view: HTMLElement, context: PageContext): Pr
   const page = Math.max(1, Number.parseInt(params.get('page') ?? '1', 10) || 1);
 
   const results = h('div', { 'aria-busy': 'true' }, h('p', { class: 'muted' }, 'Loading the book...'));
+  // The account's books, for the Book filter; without them the filter takes a typed name.
+  const books = await context.api.get<{ data: Book[] }>('/_sandbox/books').then(
+    (answer) => answer.data,
+    () => undefined,
+  );
   view.append(
     heading('Bound book'),
     h('p', { class: 'lede' }, 'Acquisitions and dispositions of the account, as 27 CFR 478.125(e) orders their columns.'),
-    filterForm(filters, perPage, context),
+    filterForm(filters, perPage, books, context),
     results,
   );
 
@@ -72,7 +77,7 @@ function withPage(filters: URLSearchParams, page: number, perPage: string): stri
   return query.toString();
 }
 
-function filterForm(filters: URLSearchParams, perPage: string, context: PageContext): HTMLFormElement {
+function filterForm(filters: URLSearchParams, perPage: string, books: readonly Book[] | undefined, context: PageContext): HTMLFormElement {
   const text = (name: string) => h('input', { type: 'text', name, value: filters.get(name) ?? '', autocomplete: 'off' });
   const exportStatus = h('span', { class: 'hint', role: 'status' });
   const form = h(
@@ -93,7 +98,12 @@ function filterForm(filters: URLSearchParams, perPage: string, context: PageCont
     h(
       'div',
       { class: 'grid' },
-      field('Book', text('book'), 'Its exact name, such as Main.'),
+      books === undefined
+        ? field('Book', text('book'), 'Its exact name, such as Main.')
+        : field(
+            'Book',
+            select('book', [['', 'All books'], ...books.map((book) => [book.name, `${book.name} (${formatCount(book.record_count)})`] as const)], filters.get('book') ?? ''),
+          ),
       field('Status', select('status', [['', 'Any'], ['on_hand', 'On hand'], ['disposed', 'Disposed']], filters.get('status') ?? '')),
       field('Serial number', text('serial_number'), 'Part of it is enough.'),
       field('Manufacturer', text('manufacturer'), 'Part of it is enough.'),
