@@ -46,17 +46,20 @@ export class FieldErrors {
    * of the request schema), then any other in the order they failed.
    */
   toObject(order: readonly string[] = []): Record<string, string[]> {
-    const entries: [string, string[]][] = [];
+    // Defined, not assigned: a field named `__proto__` (an unknown key a body sent) must stay a
+    // field of the answer, not become its prototype.
+    const result: Record<string, string[]> = {};
+    const define = (field: string, list: string[]): void => {
+      Object.defineProperty(result, field, { value: list, enumerable: true, writable: true, configurable: true });
+    };
     for (const field of order) {
       const list = this.#messages.get(field);
-      if (list !== undefined) entries.push([field, list]);
+      if (list !== undefined) define(field, list);
     }
     for (const [field, list] of this.#messages) {
-      if (!order.includes(field)) entries.push([field, list]);
+      if (!Object.hasOwn(result, field)) define(field, list);
     }
-    // Object.fromEntries defines each field as an own property: a field named `__proto__` (a
-    // key of a fixtures file can be) is then reported, where an assignment would set the prototype.
-    return Object.fromEntries(entries);
+    return result;
   }
 }
 

@@ -13,13 +13,6 @@ describe('FieldErrors', () => {
     expect(errors.toObject(['book', 'zip'])).toEqual({ book: ['b'], zip: ['z'], extra: ['e'] });
     expect(Object.keys(errors.toObject(['book', 'zip']))).toEqual(['book', 'zip', 'extra']);
   });
-
-  it('reports a field named __proto__ as an own field, not as the prototype', () => {
-    const errors = new FieldErrors();
-    errors.add('__proto__', 'is not a field here.');
-    expect(Object.keys(errors.toObject())).toEqual(['__proto__']);
-    expect(JSON.stringify(errors.toObject())).toBe('{"__proto__":["is not a field here."]}');
-  });
 });
 
 describe('validationFailed(errors, order)', () => {
