@@ -351,7 +351,7 @@ const controlCases: Case[] = [
     const id = await receipt(t);
     await control('PUT', `/_sandbox/receipts/${id}/e4473`, { token: t, body: e4473Body });
     await control('POST', `/_sandbox/receipts/${id}/documents`, { token: t, body: { name: 'invoice.pdf', mime_type: 'application/pdf', size: 48213 } });
-    await api('POST', `/receipts/${id}/dispose`, { token: t, body: dispositionBody({ form_4473_serial: `F-${id}` }) });
+    await api('POST', `/receipts/${id}/dispose`, { token: t, body: dispositionWithAddressBody({ form_4473_serial: `F-${id}` }) });
     return control('GET', `/_sandbox/receipts/${id}`, { token: t });
   }],
   ['viewReceipt', 401, () => control('GET', '/_sandbox/receipts/1')],
