@@ -32,7 +32,7 @@ export interface SandboxTokenCreated {
 }
 
 /**
- * The sandbox's control API (`/_sandbox`, documented in `openapi/sandbox.yaml`) as typed calls.
+ * The sandbox's control API (`/_sandbox`, documented in `@boundbook/types/sandbox.yaml`) as typed calls.
  * Every call but `createAccount` acts on the account of the token it is given. A refused call
  * rejects with a {@link SandboxControlError}.
  *
