@@ -1,15 +1,10 @@
 // The mock and its options.
-export { createMockBoundBook } from './create-mock-boundbook';
-export type {
-  CapturedDelivery,
-  MockBoundBook,
-  MockBoundBookOptions,
-  MockClock,
-  MockClockState,
-} from './mock-boundbook-types';
+export { createMockBoundBook } from './mock-boundbook';
+export type { MockBoundBook, MockBoundBookOptions, MockClock, MockClockState } from './mock-boundbook';
+export type { CapturedDelivery } from './captured-deliveries';
 
 // Handlers typed from the contract, to override the mock in one test.
-export { createContractHttp } from './create-contract-http';
+export { createContractHttp } from './contract-http';
 export type {
   ContractHandlerFactory,
   ContractHttp,
@@ -21,10 +16,10 @@ export type {
   ContractRequestBody,
   ContractResolver,
   ContractResponseBody,
-} from './contract-http-types';
+} from './contract-http';
 
 // Errors.
-export { MockBoundBookError } from './mock-boundbook-error';
+export { MockBoundBookError } from './errors';
 
 // Limits the service enforces before the core sees a request.
 export { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from '@boundbook/sandbox-core';

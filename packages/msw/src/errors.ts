@@ -4,6 +4,10 @@
  *
  * @example
  * ```ts
+ * import { createMockBoundBook, MockBoundBookError } from '@boundbook/msw';
+ *
+ * const mock = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1' });
+ * const { token } = mock.createAccount();
  * try {
  *   await mock.clock.advance(token, 0);
  * } catch (error) {
@@ -23,4 +27,9 @@ export class MockBoundBookError extends Error {
     this.status = status;
     this.body = body;
   }
+}
+
+/** The error of a call of the mock that the core refused, worded with the call, its status and body. */
+export function refusal(call: string, status: number, body: unknown): MockBoundBookError {
+  return new MockBoundBookError(status, body, `[@boundbook/msw] ${call} answered ${status}: ${JSON.stringify(body)}`);
 }
