@@ -1,6 +1,7 @@
 /**
- * A call of the mock (`createAccount`, `clock.now`, `clock.advance`) that the core refused: carries the
- * status and the contract's error body.
+ * A call of the mock (`createAccount`, `clock.now`, `clock.advance`, `exportFixtures`) that the
+ * core refused, or fixtures it refused when the mock was made: carries the status and the
+ * contract's error body, whose `errors` name each fault of a fixtures file by its path in it.
  *
  * @example
  * ```ts

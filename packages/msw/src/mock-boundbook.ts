@@ -1,16 +1,26 @@
-import { ApiError, createSandboxCore, type CreatedAccount, type SandboxCore, type SandboxRequest, type SandboxResponse } from '@boundbook/sandbox-core';
-import type { SandboxAccountCreate, SandboxClock } from '@boundbook/types';
+import {
+  ApiError,
+  createSandboxCore,
+  type CoreSnapshot,
+  type CreatedAccount,
+  type SandboxCore,
+  type SandboxCoreOptions,
+  type SandboxRequest,
+  type SandboxResponse,
+} from '@boundbook/sandbox-core';
+import type { SandboxAccountCreate, SandboxClock, SandboxFixtures } from '@boundbook/types';
 import type { HttpHandler } from 'msw';
 import { type CapturedDelivery, createCapturingSender } from './captured-deliveries';
 import { type ContractHttp, createContractHttp, type MockEndpoints, readBaseUrl } from './contract-http';
-import { type MockBoundBookError, refusal } from './errors';
+import { MockBoundBookError, refusal } from './errors';
 import { createMockHandlers } from './handlers';
 
 // The mock: its options, its public object (handlers and the means to arrange and inspect the
 // state) and the core behind it. Every member of the mock is declared in `MockBoundBook` and
-// made in `createMockBoundBook`, here.
+// made in `makeMockBoundBook`, here; the entries (src/index.ts for Node, src/web.ts for the
+// rest) differ only in whether `fixtures` may be a path.
 
-/** Options of {@link createMockBoundBook}. */
+/** Options of `createMockBoundBook`. */
 export interface MockBoundBookOptions {
   /**
    * The API's base URL as the code under test uses it, ending in `/rest/v1`, such as
@@ -30,6 +40,17 @@ export interface MockBoundBookOptions {
    * to `Date.now`; a fixed value makes due times and timestamps exact in tests.
    */
   now?: (() => number) | undefined;
+  /**
+   * Accounts to start with, and to go back to on {@link MockBoundBook.reset}: a fixtures object
+   * (`SandboxFixtures`: accounts with fixed tokens, books, clock offsets, webhook endpoints with
+   * fixed secrets, receipts with their dispositions, documents and E4473 data) or, on Node only,
+   * the path of a fixtures file (`.json`, `.yaml` or `.yml`, relative to the working directory).
+   * It is loaded through the service's rules when the mock is made, firing no webhook, so its
+   * tokens work at once. A file the service would refuse throws a {@link MockBoundBookError}
+   * (422) whose `body.errors` names each fault by its path in the file
+   * (`accounts[0].receipts[3].zip`); nothing is loaded then.
+   */
+  fixtures?: SandboxFixtures | string | undefined;
 }
 
 /** An account's clock, as `GET /_sandbox/clock` answers it: `{ now, offset_seconds }`. */
@@ -78,43 +99,47 @@ export interface MockBoundBook {
   readonly clock: MockClock;
   /** Every attempt of a webhook delivery so far, in the order made. */
   readonly deliveries: readonly CapturedDelivery[];
-  /** Forgets everything: a fresh core (no account), no captured delivery. */
+  /**
+   * The token's account as a fixtures object with that token in it, as `GET /_sandbox/fixtures`
+   * answers: saved as JSON, it starts another mock (`fixtures`) or a sandbox in the same state. A
+   * token the mock does not hold rejects with a {@link MockBoundBookError} (401).
+   */
+  exportFixtures(token: string): Promise<SandboxFixtures>;
+  /**
+   * Goes back to the state the mock was made with: the accounts and records of `fixtures`
+   * exactly as they were loaded (ids, tokens, secrets and timestamps included), or no account at
+   * all without fixtures; no captured delivery, no pending retry.
+   */
   reset(): void;
 }
 
+/** Reads a fixtures file at a path and answers its parsed content: the Node build's alone. */
+export type FixturesFileReader = (path: string) => unknown;
+
 /**
- * Makes a mock of the service for MSW: handlers that answer every request to `baseUrl` and to the
- * control API (`/_sandbox`) with the sandbox core's behaviour, contract errors, rate limit and
- * per-account clock included, and captured webhook deliveries. Deliveries that are due are
- * attempted before each answer, so a test sees them as soon as its request resolves; retries fall
- * due on the account's clock (`clock.advance`).
- *
- * @example
- * ```ts
- * import { createMockBoundBook } from '@boundbook/msw';
- * import { setupServer } from 'msw/node';
- *
- * const mock = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1' });
- * const server = setupServer(...mock.handlers);
- * server.listen();
- * const { token } = mock.createAccount();
- * const response = await fetch('https://api.boundbook.test/rest/v1/books', {
- *   headers: { authorization: `Bearer ${token}` },
- * });
- * response.status; // 200
- * ```
+ * The mock of `createMockBoundBook` (documented in each entry), a fixtures path read with
+ * `readFixturesFile`.
  */
-export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBook {
+export function makeMockBoundBook(options: MockBoundBookOptions, readFixturesFile: FixturesFileReader): MockBoundBook {
   const settings = readMockOptions(options);
   const { apiUrl, origin, deliverWebhooks, rateLimit, now } = settings;
+  const fixtures = readFixturesOption(options.fixtures, readFixturesFile);
   const captured: CapturedDelivery[] = [];
+  // The fixtures are loaded once, then kept as the snapshot every reset starts from: the same
+  // state each time, and no second pass through validation.
+  let start: CoreSnapshot | undefined;
   const makeCore = (): SandboxCore =>
     createSandboxCore({
       sendDelivery: createCapturingSender(captured, deliverWebhooks),
       ...(rateLimit === undefined ? {} : { rateLimit }),
       ...(now === undefined ? {} : { now }),
-    });
+      ...(start === undefined ? {} : { snapshot: start }),
+    } satisfies SandboxCoreOptions);
   let core = makeCore();
+  if (fixtures !== undefined) {
+    loadFixtures(core, fixtures);
+    start = core.snapshot();
+  }
 
   async function answer(request: SandboxRequest): Promise<SandboxResponse> {
     const current = core;
@@ -124,7 +149,8 @@ export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBoo
     return response;
   }
 
-  async function control(token: string, method: string, path: string, body?: unknown): Promise<MockClockState> {
+  /** The body of a control call's 200, as `T`; any other answer rejects with its refusal. */
+  async function control<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
     const response = await answer({
       method,
       path,
@@ -137,7 +163,7 @@ export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBoo
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (response.status !== 200) throw refusal(`${method} ${path}`, response.status, response.body);
-    return (response.body as { data: MockClockState }).data;
+    return response.body as T;
   }
 
   return {
@@ -152,10 +178,12 @@ export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBoo
       }
     },
     clock: {
-      now: (token) => control(token, 'GET', '/_sandbox/clock'),
-      advance: (token, seconds) => control(token, 'POST', '/_sandbox/clock/advance', { seconds }),
+      now: async (token) => (await control<{ data: MockClockState }>(token, 'GET', '/_sandbox/clock')).data,
+      advance: async (token, seconds) =>
+        (await control<{ data: MockClockState }>(token, 'POST', '/_sandbox/clock/advance', { seconds })).data,
     },
     deliveries: captured,
+    exportFixtures: (token) => control<SandboxFixtures>(token, 'GET', '/_sandbox/fixtures'),
     reset(): void {
       core.deliveries.close();
       core = makeCore();
@@ -164,7 +192,40 @@ export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBoo
   };
 }
 
-/** The options of {@link createMockBoundBook}, checked, with their defaults. */
+/** Fixtures as given: the parsed content, and where it came from, for messages. */
+interface FixturesSource {
+  readonly file: unknown;
+  readonly from: string;
+}
+
+/**
+ * The `fixtures` option: an object as it is, a path read by `readFixturesFile`; anything else is
+ * a `TypeError`. Whether the content is a fixtures file is the core's to say.
+ */
+function readFixturesOption(fixtures: unknown, readFixturesFile: FixturesFileReader): FixturesSource | undefined {
+  if (fixtures === undefined) return undefined;
+  if (typeof fixtures === 'string') return { file: readFixturesFile(fixtures), from: `file ${fixtures}` };
+  if (typeof fixtures === 'object' && fixtures !== null) return { file: fixtures, from: 'object' };
+  throw new TypeError(
+    `[@boundbook/msw] createMockBoundBook(): fixtures must be a fixtures object (SandboxFixtures) or, on Node, the path of a .json, .yaml or .yml file; got ${String(fixtures)}`,
+  );
+}
+
+/** Loads fixtures into a fresh core; a file the core refuses throws that refusal, worded for the mock. */
+function loadFixtures(core: SandboxCore, { file, from }: FixturesSource): void {
+  try {
+    core.loadFixtures(file as SandboxFixtures);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    throw new MockBoundBookError(
+      error.status,
+      error.body,
+      `[@boundbook/msw] createMockBoundBook(): the fixtures ${from} were refused (${error.status}) and nothing was loaded: ${error.body.message}; error.body.errors holds each fault under its path in the file`,
+    );
+  }
+}
+
+/** The options of `createMockBoundBook`, checked, with their defaults. */
 interface MockSettings extends MockEndpoints {
   readonly deliverWebhooks: boolean;
   readonly rateLimit: number | undefined;
