@@ -81,7 +81,10 @@ export interface MockClock {
  * ```
  */
 export interface MockBoundBook {
-  /** Handlers for `${baseUrl}/*` and `${origin}/_sandbox/*`, for `setupServer` or `setupWorker`. */
+  /**
+   * The handlers to spread into `setupServer` or `setupWorker`: one `http.all` for `${baseUrl}`,
+   * `${baseUrl}/*` and `${origin}/_sandbox/*`.
+   */
   readonly handlers: readonly HttpHandler[];
   /**
    * MSW's `http` narrowed to the contract, for handlers that override the mock in one test
@@ -113,17 +116,21 @@ export interface MockBoundBook {
   reset(): void;
 }
 
-/** Reads a fixtures file at a path and answers its parsed content: the Node build's alone. */
-export type FixturesFileReader = (path: string) => unknown;
+/** What a build gives the mock: how it reads a fixtures path, and hashes faster than the core's own. */
+export interface MockRuntime {
+  /** Reads a fixtures file at a path and answers its parsed content; the web build refuses. */
+  readonly readFixturesFile: (path: string) => unknown;
+  /** The core's `sha256Hex` (token lookup on every request), when the runtime has a faster one. */
+  readonly sha256Hex?: SandboxCoreOptions['sha256Hex'];
+  /** The core's `hmacSha256Hex` (delivery signatures), when the runtime has a faster one. */
+  readonly hmacSha256Hex?: SandboxCoreOptions['hmacSha256Hex'];
+}
 
-/**
- * The mock of `createMockBoundBook` (documented in each entry), a fixtures path read with
- * `readFixturesFile`.
- */
-export function makeMockBoundBook(options: MockBoundBookOptions, readFixturesFile: FixturesFileReader): MockBoundBook {
+/** The mock of `createMockBoundBook` (documented in each entry), on a build's `runtime`. */
+export function makeMockBoundBook(options: MockBoundBookOptions, runtime: MockRuntime): MockBoundBook {
   const settings = readMockOptions(options);
   const { apiUrl, origin, deliverWebhooks, rateLimit, now } = settings;
-  const fixtures = readFixturesOption(options.fixtures, readFixturesFile);
+  const fixtures = readFixturesOption(options.fixtures, runtime.readFixturesFile);
   const captured: CapturedDelivery[] = [];
   // The fixtures are loaded once, then kept as the snapshot every reset starts from: the same
   // state each time, and no second pass through validation.
@@ -131,6 +138,8 @@ export function makeMockBoundBook(options: MockBoundBookOptions, readFixturesFil
   const makeCore = (): SandboxCore =>
     createSandboxCore({
       sendDelivery: createCapturingSender(captured, deliverWebhooks),
+      sha256Hex: runtime.sha256Hex,
+      hmacSha256Hex: runtime.hmacSha256Hex,
       ...(rateLimit === undefined ? {} : { rateLimit }),
       ...(now === undefined ? {} : { now }),
       ...(start === undefined ? {} : { snapshot: start }),
@@ -145,7 +154,8 @@ export function makeMockBoundBook(options: MockBoundBookOptions, readFixturesFil
     const current = core;
     const response = await current.handle(request);
     // The attempts the request made due, made before answering so that tests need not wait.
-    await Promise.all(current.deliveries.startDue(Number.MAX_SAFE_INTEGER));
+    const attempts = current.deliveries.startDue(Number.MAX_SAFE_INTEGER);
+    if (attempts.length > 0) await Promise.all(attempts);
     return response;
   }
 
@@ -202,7 +212,7 @@ interface FixturesSource {
  * The `fixtures` option: an object as it is, a path read by `readFixturesFile`; anything else is
  * a `TypeError`. Whether the content is a fixtures file is the core's to say.
  */
-function readFixturesOption(fixtures: unknown, readFixturesFile: FixturesFileReader): FixturesSource | undefined {
+function readFixturesOption(fixtures: unknown, readFixturesFile: MockRuntime['readFixturesFile']): FixturesSource | undefined {
   if (fixtures === undefined) return undefined;
   if (typeof fixtures === 'string') return { file: readFixturesFile(fixtures), from: `file ${fixtures}` };
   if (typeof fixtures === 'object' && fixtures !== null) return { file: fixtures, from: 'object' };

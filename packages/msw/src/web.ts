@@ -22,7 +22,7 @@ export * from './shared-exports';
  * ```
  */
 export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBook {
-  return makeMockBoundBook(options, refuseFixturesPath);
+  return makeMockBoundBook(options, { readFixturesFile: refuseFixturesPath });
 }
 
 function refuseFixturesPath(path: string): never {
