@@ -230,7 +230,7 @@ function loadFixtures(core: SandboxCore, { file, from }: FixturesSource): void {
     throw new MockBoundBookError(
       error.status,
       error.body,
-      `[@boundbook/msw] createMockBoundBook(): the fixtures ${from} were refused (${error.status}) and nothing was loaded: ${error.body.message}; error.body.errors holds each fault under its path in the file`,
+      `[@boundbook/msw] createMockBoundBook(): the fixtures ${from} was refused (${error.status}) and nothing was loaded: ${error.body.message}; error.body.errors holds each fault under its path in the file`,
     );
   }
 }

@@ -141,7 +141,7 @@ describe('createMockBoundBook({ fixtures })', () => {
       'accounts[0].tokens[0].token',
     ]);
     expect((error as Error).message).toMatch(
-      /^\[@boundbook\/msw\] createMockBoundBook\(\): the fixtures object were refused \(422\) and nothing was loaded: accounts\[0\]\.tokens\[0\]\.token: must be sbx_/,
+      /^\[@boundbook\/msw\] createMockBoundBook\(\): the fixtures object was refused \(422\) and nothing was loaded: accounts\[0\]\.tokens\[0\]\.token: must be sbx_/,
     );
 
     // With valid tokens, the receipt's own fault shows, under the receipt's path.
@@ -149,7 +149,7 @@ describe('createMockBoundBook({ fixtures })', () => {
     const refused = thrownBy(() => createMockBoundBook({ baseUrl: BASE_URL, fixtures: path })) as MockBoundBookError;
     expect(refused).toBeInstanceOf(MockBoundBookError);
     expect(refused.body).toMatchObject({ errors: { 'accounts[0].receipts[1].zip': [expect.any(String)] } });
-    expect(refused.message).toContain(`the fixtures file ${path} were refused (422)`);
+    expect(refused.message).toContain(`the fixtures file ${path} was refused (422)`);
   });
 
   it.each([
