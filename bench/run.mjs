@@ -17,6 +17,7 @@ const BENCHMARKS = {
   'sdk-size': () => import('./sdk-size.mjs'),
   'sdk-overhead': () => import('./sdk-overhead.mjs'),
   'msw-overhead': () => import('./msw-overhead.mjs'),
+  console: () => import('./console.mjs'),
 };
 
 // An interrupted run still stops every server it started (see spawn-server.mjs).
