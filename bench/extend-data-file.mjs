@@ -3,9 +3,9 @@
 // other than the id, record number and serial number is the sandbox's own. The copies are
 // written as they are made, a batch at a time, so that a million of them take a few seconds and
 // little memory.
+import { numberedReceiptBody } from '@boundbook/test-fixtures';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { receiptCreateBody } from './receipt-fixtures.mjs';
 
 /** Copies serialised and written at a time. */
 const BATCH = 10_000;
@@ -13,7 +13,7 @@ const BATCH = 10_000;
 /**
  * Rewrites `file` (a stopped sandbox's data file, format 1 or 2) so that the account of receipt
  * `templateId` holds `count` receipts: the template and `count - 1` copies numbered after it,
- * serial numbers as {@link receiptCreateBody} gives them (the template being number 1).
+ * serial numbers as {@link numberedReceiptBody} gives them (the template being number 1).
  * Throws a `TypeError` when the file is not in the layout this relies on, so that the caller
  * can seed through the API instead.
  */
@@ -37,7 +37,7 @@ export async function extendDataFile(file, { templateId, count }) {
   }
   const template = receipts.find((receipt) => receipt.id === templateId);
   const trail = audit.filter((entry) => entry.receipt_id === templateId);
-  const serial = receiptCreateBody(1).serial_number;
+  const serial = numberedReceiptBody(1).serial_number;
   if (template?.serial_number !== serial || typeof template.record !== 'number' || trail.length === 0) {
     throw new TypeError(`${file} holds no receipt ${templateId} with serial ${serial}, a record number and an audit trail`);
   }
@@ -51,12 +51,12 @@ export async function extendDataFile(file, { templateId, count }) {
   const copies = {
     receipts: function* () {
       for (let n = 2; n <= count; n++) {
-        yield receiptText({ [ID]: firstReceipt + n - 2, [RECORD]: template.record + n - 1, [SERIAL]: receiptCreateBody(n).serial_number });
+        yield receiptText({ [ID]: firstReceipt + n - 2, [RECORD]: template.record + n - 1, [SERIAL]: numberedReceiptBody(n).serial_number });
       }
     },
     audit: function* () {
       for (let n = 2; n <= count; n++) {
-        const values = { [ID]: firstReceipt + n - 2, [SERIAL]: receiptCreateBody(n).serial_number };
+        const values = { [ID]: firstReceipt + n - 2, [SERIAL]: numberedReceiptBody(n).serial_number };
         for (const [at, text] of trailTexts.entries()) yield text({ ...values, [AUDIT_ID]: firstAudit + (n - 2) * trail.length + at });
       }
     },

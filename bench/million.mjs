@@ -4,12 +4,12 @@
 // the journal of those writes into the data file. Peak RSS is the server's VmHWM over all of it.
 // Targets (shared/DESIGN.md): open at most 5 s, peak RSS at most 1.5 GB, POST p99 under 50 ms,
 // GET p99 under 10 ms, stop at most 10 s.
+import { numberedReceiptBody } from '@boundbook/test-fixtures';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from './http-request.mjs';
 import { loadProblems, runLoad } from './load.mjs';
-import { receiptCreateBody } from './receipt-fixtures.mjs';
 import { mb, num, printHeading, printNote, printTable, printTargets, progress, target } from './report.mjs';
 import { authorization, sandboxBuilt } from './sandbox-server.mjs';
 import { describeSeeding, startSeededSandbox } from './seeded-sandbox.mjs';
@@ -63,7 +63,7 @@ export async function run({ scratchDir, reseed }) {
       url: `${api}/receipts`,
       method: 'POST',
       headers: authorization(token),
-      makeBody: (n) => receiptCreateBody(RECEIPTS + 1 + n),
+      makeBody: (n) => numberedReceiptBody(RECEIPTS + 1 + n),
       connections: CONNECTIONS,
       seconds: POST_SECONDS,
       timeoutSeconds: 60,

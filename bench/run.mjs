@@ -17,6 +17,8 @@ const BENCHMARKS = {
   verifier: () => import('./verifier.mjs'),
   'sdk-size': () => import('./sdk-size.mjs'),
   'sdk-overhead': () => import('./sdk-overhead.mjs'),
+  'msw-overhead': () => import('./msw-overhead.mjs'),
+  console: () => import('./console.mjs'),
 };
 
 // An interrupted run still stops every server it started (see spawn-server.mjs).

@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '@boundbook/sandbox';
+import { dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContractValidator, type ObservedResponse } from '../support/contract-validator';
-import { dispositionBody, receiptBody } from '../support/fixtures';
 import { call, type CallOptions } from '../support/sandbox-client';
 
 // Every (operation, status) pair that openapi/openapi.yaml and openapi/sandbox.yaml document is
@@ -122,9 +122,34 @@ async function boundBook() {
   await api('POST', '/receipts', { token: t, body: receiptBody({ book: 'Consignment' }) });
   const quoted = receiptBody({ manufacturer: 'Example Arms Co., "Ltd."', received_from: 'Example Firearms\nWholesale LLC' });
   const first = await api('POST', '/receipts', { token: t, body: quoted });
-  await api('POST', `/receipts/${(first.body as { data: { id: number } }).data.id}/dispose`, { token: t, body: dispositionBody() });
+  await api('POST', `/receipts/${(first.body as { data: { id: number } }).data.id}/dispose`, { token: t, body: dispositionWithAddressBody() });
   await api('POST', '/receipts', { token: t, body: receiptBody({ ffl_license: null, address: '100 Example Way', city: 'Springfield', state: 'IL', zip: '62701' }) });
   return t;
+}
+
+/**
+ * `GET /_sandbox/events`, a stream that never ends: its status, headers and, for a 200, the text
+ * of the stream up to the end of the first event block that `trigger` causes, then the stream is
+ * let go. An answer that is not a stream (a 401) is read whole.
+ */
+async function follow(token: string | undefined, trigger?: () => Promise<unknown>): Promise<ObservedResponse> {
+  const abort = new AbortController();
+  const headers: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` };
+  const response = await fetch(`${sandbox.url}/_sandbox/events`, { headers, signal: abort.signal });
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    return { status: response.status, headers: response.headers, body: JSON.parse(await response.text()) };
+  }
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  const triggered = trigger?.();
+  while (!/^event: .*\ndata: .*\n\n/m.test(text)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  await triggered;
+  abort.abort();
+  return { status: response.status, headers: response.headers, body: text };
 }
 
 const e4473Body = { form_4473_serial: 'F-000123', transferee_name: 'Jordan Example', nics_transaction_number: '1ABCD2EFG', nics_result: 'proceed', completed_at: '2025-02-01T16:20:00Z' };
@@ -165,15 +190,15 @@ const serviceCases: Case[] = [
   ['deleteReceipt', 404, async () => api('DELETE', '/receipts/999999', { token: await account() })],
   ['deleteReceipt', 429, async () => api('DELETE', '/receipts/1', { token: await exhausted() })],
   ['deleteReceipt', 503, () => unsavedApi('DELETE', `/receipts/${unsaved.receiptId}`)],
-  ['disposeReceipt', 200, async () => { const t = await account(); return api('POST', `/receipts/${await receipt(t)}/dispose`, { token: t, body: dispositionBody() }); }],
-  ['disposeReceipt', 401, () => api('POST', '/receipts/1/dispose', { body: dispositionBody() })],
-  ['disposeReceipt', 403, async () => api('POST', '/receipts/1/dispose', { token: await tokenWith(await account(), ['read']), body: dispositionBody() })],
-  ['disposeReceipt', 404, async () => api('POST', '/receipts/999999/dispose', { token: await account(), body: dispositionBody() })],
+  ['disposeReceipt', 200, async () => { const t = await account(); return api('POST', `/receipts/${await receipt(t)}/dispose`, { token: t, body: dispositionWithAddressBody() }); }],
+  ['disposeReceipt', 401, () => api('POST', '/receipts/1/dispose', { body: dispositionWithAddressBody() })],
+  ['disposeReceipt', 403, async () => api('POST', '/receipts/1/dispose', { token: await tokenWith(await account(), ['read']), body: dispositionWithAddressBody() })],
+  ['disposeReceipt', 404, async () => api('POST', '/receipts/999999/dispose', { token: await account(), body: dispositionWithAddressBody() })],
   ['disposeReceipt', 413, async () => api('POST', '/receipts/1/dispose', { token: await account(), ...tooLarge })],
-  ['disposeReceipt', 415, async () => api('POST', '/receipts/1/dispose', { token: await account(), ...asText(dispositionBody()) })],
+  ['disposeReceipt', 415, async () => api('POST', '/receipts/1/dispose', { token: await account(), ...asText(dispositionWithAddressBody()) })],
   ['disposeReceipt', 422, async () => { const t = await account(); return api('POST', `/receipts/${await receipt(t)}/dispose`, { token: t, body: { disposed_to: 'Jordan Example' } }); }],
-  ['disposeReceipt', 429, async () => api('POST', '/receipts/1/dispose', { token: await exhausted(), body: dispositionBody() })],
-  ['disposeReceipt', 503, () => unsavedApi('POST', `/receipts/${unsaved.receiptId}/dispose`, { body: dispositionBody() })],
+  ['disposeReceipt', 429, async () => api('POST', '/receipts/1/dispose', { token: await exhausted(), body: dispositionWithAddressBody() })],
+  ['disposeReceipt', 503, () => unsavedApi('POST', `/receipts/${unsaved.receiptId}/dispose`, { body: dispositionWithAddressBody() })],
   ['listBooks', 200, async () => api('GET', '/books', { token: await account() })],
   ['listBooks', 401, () => api('GET', '/books', { headers: { authorization: 'Basic abc' } })],
   ['listBooks', 403, async () => api('GET', '/books', { token: await account('collector') })],
@@ -295,7 +320,44 @@ const controlCases: Case[] = [
   ['resetAccount', 401, () => control('POST', '/_sandbox/reset')],
   ['resetAccount', 503, () => unsavedControl('POST', '/_sandbox/reset')],
   ['listDeliveries', 200, async () => { const t = await account(); await pinged(t); await receipt(t); return control('GET', '/_sandbox/deliveries', { token: t }); }],
+  ['listDeliveries', 200, async () => {
+    const t = await account();
+    const { webhookId } = await pinged(t);
+    return control('GET', '/_sandbox/deliveries', { token: t, query: { webhook_id: String(webhookId), state: 'pending' } });
+  }],
   ['listDeliveries', 401, () => control('GET', '/_sandbox/deliveries')],
+  ['listDeliveries', 422, async () => control('GET', '/_sandbox/deliveries', { token: await account(), query: { state: 'lost' } })],
+  ['getDelivery', 200, async () => { const t = await account(); const { deliveryId } = await pinged(t); return control('GET', `/_sandbox/deliveries/${deliveryId}`, { token: t }); }],
+  ['getDelivery', 200, async () => {
+    const t = await account();
+    const { webhookId, deliveryId } = await pinged(t);
+    await control('DELETE', `/_sandbox/webhooks/${webhookId}`, { token: t });
+    return control('GET', `/_sandbox/deliveries/${deliveryId}`, { token: t });
+  }],
+  ['getDelivery', 401, () => control('GET', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f')],
+  ['getDelivery', 404, async () => control('GET', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f', { token: await account() })],
+  ['addWebhookEndpoint', 201, async () => control('POST', '/_sandbox/webhooks', { token: await tokenWith(await account(), []), body: { url: 'http://127.0.0.1:9/hook', events: ['receipt.created', 'receipt.disposed'] } })],
+  ['addWebhookEndpoint', 401, () => control('POST', '/_sandbox/webhooks', { body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } })],
+  ['addWebhookEndpoint', 413, async () => control('POST', '/_sandbox/webhooks', { token: await account(), ...tooLarge })],
+  ['addWebhookEndpoint', 415, async () => control('POST', '/_sandbox/webhooks', { token: await account(), ...asText({ url: 'http://127.0.0.1:9/hook', events: ['*'] }) })],
+  ['addWebhookEndpoint', 422, async () => control('POST', '/_sandbox/webhooks', { token: await account(), body: { url: 'ftp://example.com', events: ['*', 'ping'] } })],
+  ['addWebhookEndpoint', 503, () => unsavedControl('POST', '/_sandbox/webhooks', { body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } })],
+  ['deleteWebhookEndpoint', 204, async () => { const t = await account(); return control('DELETE', `/_sandbox/webhooks/${await webhook(t)}`, { token: await tokenWith(t, ['read']) }); }],
+  ['deleteWebhookEndpoint', 401, () => control('DELETE', '/_sandbox/webhooks/1')],
+  ['deleteWebhookEndpoint', 404, async () => control('DELETE', '/_sandbox/webhooks/999999', { token: await account() })],
+  ['deleteWebhookEndpoint', 503, () => unsavedControl('DELETE', `/_sandbox/webhooks/${unsaved.webhookId}`)],
+  ['viewReceipt', 200, async () => {
+    const t = await account();
+    const id = await receipt(t);
+    await control('PUT', `/_sandbox/receipts/${id}/e4473`, { token: t, body: e4473Body });
+    await control('POST', `/_sandbox/receipts/${id}/documents`, { token: t, body: { name: 'invoice.pdf', mime_type: 'application/pdf', size: 48213 } });
+    await api('POST', `/receipts/${id}/dispose`, { token: t, body: dispositionWithAddressBody({ form_4473_serial: `F-${id}` }) });
+    return control('GET', `/_sandbox/receipts/${id}`, { token: t });
+  }],
+  ['viewReceipt', 401, () => control('GET', '/_sandbox/receipts/1')],
+  ['viewReceipt', 404, async () => { const t = await account(); const id = await receipt(t); await api('DELETE', `/receipts/${id}`, { token: t }); return control('GET', `/_sandbox/receipts/${id}`, { token: t }); }],
+  ['followAccount', 200, async () => { const t = await account(); return follow(t, () => api('GET', '/books', { token: t })); }],
+  ['followAccount', 401, () => follow('sbx_unknown')],
   ['redeliverDelivery', 200, async () => { const t = await account(); const { deliveryId } = await pinged(t); return control('POST', `/_sandbox/deliveries/${deliveryId}/redeliver`, { token: t }); }],
   ['redeliverDelivery', 401, () => control('POST', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f/redeliver')],
   ['redeliverDelivery', 404, async () => control('POST', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f/redeliver', { token: await account() })],

@@ -26,6 +26,8 @@ import { Low, type Adapter } from 'lowdb';
  *
  * @example
  * ```ts
+ * import { DataFileError, startSandbox } from '@boundbook/sandbox';
+ *
  * try {
  *   await startSandbox({ data: './sandbox.json' });
  * } catch (error) {

@@ -1,0 +1,87 @@
+import { BoundBook, ValidationError } from '@boundbook/sdk';
+import { receiptBody } from '@boundbook/test-fixtures';
+import { verifySignature } from '@boundbook/webhooks';
+import { setupWorker } from 'msw/browser';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+// By the package's name, as an application imports it: the `browser` export condition picks the
+// web build, which reads no file and imports no node: module.
+import { createMockBoundBook, type SandboxFixtures } from '@boundbook/msw';
+
+// The contract's sample receipt, under a serial number of this file's own.
+const receipt = receiptBody({ serial_number: 'EXA-000123' });
+
+const baseUrl = 'https://api.boundbook.test/rest/v1';
+const TOKEN = 'sbx_browserfixture00000000000001';
+const fixtures: SandboxFixtures = {
+  accounts: [{ name: 'Example Storefront LLC', books: ['Consignment'], tokens: [{ token: TOKEN }], receipts: [{ ...receipt, serial_number: 'FIX-000001' }] }],
+};
+const mock = createMockBoundBook({ baseUrl, fixtures });
+const worker = setupWorker(...mock.handlers);
+
+beforeAll(async () => {
+  await worker.start({ quiet: true, onUnhandledRequest: 'error' });
+});
+afterEach(() => mock.reset());
+afterAll(() => worker.stop());
+
+
+describe('createMockBoundBook(options) under setupWorker in Chromium', () => {
+  it('registers MSW’s worker script, which then controls the page', () => {
+    // Proves that the service worker answers below, not MSW's in-page fallback.
+    expect(navigator.serviceWorker.controller?.scriptURL).toBe(`${location.origin}/mockServiceWorker.js`);
+  });
+
+  it('loads a fixtures object: its fixed token answers at once, and reset() goes back to it', async () => {
+    const bb = new BoundBook({ baseUrl, token: TOKEN });
+    expect((await bb.books.list()).map((book) => [book.name, book.record_count])).toEqual([
+      ['Main', 1],
+      ['Consignment', 0],
+    ]);
+    await bb.receipts.create(receipt);
+    mock.reset();
+    expect((await bb.receipts.list()).data.map((row) => row.serial_number)).toEqual(['FIX-000001']);
+  });
+
+  it('throws a TypeError for a fixtures path: the web build reads no file', () => {
+    expect(() => createMockBoundBook({ baseUrl, fixtures: 'fixtures.yaml' })).toThrow(
+      /^\[@boundbook\/msw\] createMockBoundBook\(\): fixtures is a path \("fixtures\.yaml"\), which only the Node build reads/,
+    );
+  });
+
+  it('answers the SDK: bb.receipts.create() resolves with the receipt, list() and get() find it', async () => {
+    const { token } = mock.createAccount();
+    const bb = new BoundBook({ baseUrl, token });
+
+    const created = await bb.receipts.create(receipt);
+    expect(created).toMatchObject({ serial_number: 'EXA-000123', book: 'Main' });
+
+    const page = await bb.receipts.list({ per_page: 10 });
+    expect(page.data.map((row) => row.id)).toEqual([created.id]);
+    expect(await bb.receipts.get(created.id)).toEqual(created);
+  });
+
+  it('answers an invalid receipt with a 422 that the SDK throws as a ValidationError', async () => {
+    const { token } = mock.createAccount();
+    const bb = new BoundBook({ baseUrl, token });
+
+    const error: unknown = await bb.receipts.create({ ...receipt, serial_number: '' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).status).toBe(422);
+    expect(Object.keys((error as ValidationError).errors)).toContain('serial_number');
+  });
+
+  it('captures a webhook delivery whose signature the web build of @boundbook/webhooks verifies', async () => {
+    const { token } = mock.createAccount();
+    const bb = new BoundBook({ baseUrl, token });
+    const { secret } = await bb.webhooks.create({ url: 'https://hooks.example.test/in', events: ['receipt.created'] });
+
+    await bb.receipts.create(receipt);
+
+    expect(mock.deliveries).toHaveLength(1);
+    const [delivery] = mock.deliveries;
+    expect(delivery?.headers['X-SVC-Event']).toBe('receipt.created');
+    const signature = delivery?.headers['X-SVC-Signature'];
+    expect(await verifySignature(secret, delivery?.body ?? '', signature)).toBe(true);
+    expect(await verifySignature(`${secret}-wrong`, delivery?.body ?? '', signature)).toBe(false);
+  });
+});
