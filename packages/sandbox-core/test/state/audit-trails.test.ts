@@ -97,6 +97,23 @@ describe('CreationTexts', () => {
   });
 });
 
+describe('CreationTexts.matches(entry, text)', () => {
+  it('knows the exact text of an entry, run after run, and nothing else', () => {
+    const texts = new CreationTexts();
+    const first = new CreationEntry(10, 3, '2025-03-14T15:04:05Z', receipt(1));
+    const second = new CreationEntry(11, 3, '2025-03-14T15:04:05Z', receipt(2));
+    const other = new CreationEntry(12, 3, '2025-03-14T15:04:05Z', receipt(3, { model: 'EX-10' }));
+    for (const entry of [first, second, other, second]) {
+      const text = JSON.stringify(entry);
+      expect(texts.matches(entry, text)).toBe(true);
+      for (const altered of [`${text} `, text.replace('"EX-', '"Ex-'), text.replace('"token_id":3', '"token_id":4'), text.slice(0, -1), text.replace('"id":', '"id": ')]) {
+        expect(texts.matches(entry, altered)).toBe(false);
+      }
+    }
+    expect(texts.matches(second, JSON.stringify(first))).toBe(false);
+  });
+});
+
 describe('AuditTrails', () => {
   const receipts = (...stored: Receipt[]) => ({
     receipts: new Map(stored.map((one) => [one.id, one])),
