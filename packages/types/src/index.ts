@@ -40,6 +40,7 @@ export type {
   SandboxE4473Put,
   SandboxFixtures,
   SandboxFixturesLoaded,
+  SandboxHealth,
   SandboxReceiptBrowseQuery,
   SandboxReceiptExportQuery,
   SandboxReceiptPage,
