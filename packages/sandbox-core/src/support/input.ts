@@ -47,12 +47,17 @@ export class FieldErrors {
    */
   toObject(order: readonly string[] = []): Record<string, string[]> {
     const result: Record<string, string[]> = {};
+    // Defined, not assigned: a field named `__proto__` (a key of a fixtures file) is a field like
+    // any other, where an assignment would set the object's prototype instead.
+    const put = (field: string, list: string[]): void => {
+      Object.defineProperty(result, field, { value: list, enumerable: true, writable: true, configurable: true });
+    };
     for (const field of order) {
       const list = this.#messages.get(field);
-      if (list !== undefined) result[field] = list;
+      if (list !== undefined) put(field, list);
     }
     for (const [field, list] of this.#messages) {
-      if (!Object.hasOwn(result, field)) result[field] = list;
+      if (!Object.hasOwn(result, field)) put(field, list);
     }
     return result;
   }
