@@ -13,5 +13,7 @@ export default defineConfig(
     esbuildOptions(options) {
       options.define = { ...options.define, ...versionDefine };
     },
+    // The CommonJS build gets `import.meta.url` from its file name: the console is found beside it.
+    shims: true,
   }),
 );

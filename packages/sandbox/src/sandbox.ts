@@ -19,6 +19,7 @@ import { DataFileError, type FileSystem, makeFolder, nodeFileSystem, openDatabas
 import { Journal, replayJournal } from './persistence/journal';
 import { DataFileLock } from './persistence/lock';
 import { compactAtBytes, CorePersister, type PersistenceTarget } from './persistence/persister';
+import { locateConsole } from './console-route';
 import { createSandboxServer } from './server';
 
 // The sandbox assembled: the core made from the data file and its journal, with Node's crypto
@@ -52,6 +53,8 @@ export interface SandboxOptions {
   cors?: readonly string[] | undefined;
   /** The file system of the data file, its journal and its lock; Node's by default (tests make it fail). */
   files?: FileSystem | undefined;
+  /** The folder of the built console; by default the one beside the running code, when built. */
+  consoleDir?: string | undefined;
   /**
    * A fixtures file to load once the data file is open, before the sandbox listens: the file
    * parsed, or its path (JSON or YAML). A file with any fault stops the start.
@@ -203,6 +206,7 @@ async function assemble(options: SandboxOptions, opened: OpenedDataFile | undefi
     port: options.port,
     allowedHosts: options.allowedHosts,
     cors: options.cors,
+    consoleDir: options.consoleDir ?? locateConsole(),
   });
   const dispatcher = new DeliveryDispatcher({
     deliveries: core.deliveries,

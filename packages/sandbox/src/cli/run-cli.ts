@@ -166,17 +166,21 @@ export interface StartBannerInput {
 }
 
 /**
- * The text the CLI prints once it listens: the API's base URL and where the data lives; what
+ * The text the CLI prints once it listens: the API's base URL, the console's link (signed in with
+ * the token of the account it just made, or of the demo account) and where the data lives; what
  * the fixtures added and the demo account with its token, when asked for; then either the token
  * of the account it just made with a ready `curl` line, or (on an existing data file, whose
  * first token was printed when it was made) how to make a new account.
  */
 export function formatStartBanner({ origin, data, fresh = undefined, token, fixtures, demo }: StartBannerInput): string {
   const apiUrl = `${origin}/rest/v1`;
+  const signIn = token ?? demo?.token;
   const blocks: string[][] = [
     [
       `BoundBook sandbox listening on ${apiUrl}`,
       `Control API: ${origin}/_sandbox`,
+      // The token rides in the fragment, which the browser never sends: it reaches no server or log.
+      `Console: ${origin}/${signIn === undefined ? '' : `#token=${signIn}`}`,
       data === undefined ? 'Data: in memory only; nothing is saved.' : `Data: ${data}${(fresh ?? token !== undefined) ? ' (new file)' : ''}`,
     ],
   ];
