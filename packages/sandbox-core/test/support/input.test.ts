@@ -13,15 +13,6 @@ describe('FieldErrors', () => {
     expect(errors.toObject(['book', 'zip'])).toEqual({ book: ['b'], zip: ['z'], extra: ['e'] });
     expect(Object.keys(errors.toObject(['book', 'zip']))).toEqual(['book', 'zip', 'extra']);
   });
-
-  it('keeps a field named __proto__ as a field, not as the prototype of the errors', () => {
-    const errors = new FieldErrors();
-    errors.add('__proto__', 'is not a field here.');
-    const object = errors.toObject();
-    expect(Object.getPrototypeOf(object)).toBe(Object.prototype);
-    expect(Object.keys(object)).toEqual(['__proto__']);
-    expect(JSON.parse(JSON.stringify(object))).toEqual(JSON.parse('{"__proto__": ["is not a field here."]}'));
-  });
 });
 
 describe('validationFailed(errors, order)', () => {
