@@ -1,9 +1,11 @@
+import type { SandboxDelivery, SandboxDeliveryAttempt } from '@boundbook/types';
 import { formatOrigin, SandboxControlError } from '../control-client';
 import { type CliOption, CliUsageError, formatOptions, type ReadOptions, textOf } from './options';
 
 // A subcommand of `boundbook-sandbox` (`export`, `trigger`, `tail`, ...): what each one declares,
-// what it is given to run, the options they share (--token, --url), and its help. Each lives in
-// a file of its own (`<name>-command.ts`) and is listed in the table of arguments.ts.
+// what it is given to run, the options they share (--token, --url), its help, and the words they
+// share for a failed call and a delivery attempt. Each lives in a file of its own
+// (`<name>-command.ts`) and is listed in the table of arguments.ts.
 
 /** What a subcommand is given to run. */
 export interface SubcommandContext {
@@ -130,4 +132,24 @@ export function describeFailure(error: unknown, origin: string): string {
   }
   const message = (error.body as { message?: unknown } | undefined)?.message;
   return typeof message === 'string' ? `the sandbox answered ${error.status}: ${message}` : error.message.replace('[@boundbook/sandbox] ', '');
+}
+
+/**
+ * One line for an attempt of a delivery (its first unless told): the event, the endpoint, and
+ * what came of it, with when it is tried again when it failed; as `trigger` and `tail` print it.
+ */
+export function describeAttempt(delivery: SandboxDelivery, urls: ReadonlyMap<number, string>, attempt: SandboxDeliveryAttempt | undefined = delivery.attempts[0]): string {
+  const endpoint = urls.get(delivery.webhook_id) ?? `endpoint ${delivery.webhook_id}`;
+  return `${delivery.event} ${endpoint} ${describeOutcome(delivery, attempt)}`;
+}
+
+function describeOutcome(delivery: SandboxDelivery, attempt: SandboxDeliveryAttempt | undefined): string {
+  if (attempt === undefined) return `not attempted (${delivery.state})`;
+  const took = `${Math.round(attempt.duration_ms)} ms`;
+  const ok = attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300;
+  if (ok) return `${attempt.status_code} delivered in ${took}`;
+  const why = attempt.status_code === null ? (attempt.error ?? 'no answer').replace(/\.$/, '') : `answered ${attempt.status_code}`;
+  const isLast = delivery.attempts[delivery.attempts.length - 1] === attempt;
+  const next = !isLast ? '' : delivery.state === 'pending' && delivery.next_attempt_at !== null ? `; next attempt at ${delivery.next_attempt_at}` : `; the delivery is ${delivery.state}`;
+  return `failed after ${took}: ${why}${next}`;
 }

@@ -2,8 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { ActivityEvent } from '@boundbook/sandbox-core';
 import { connectSandbox, SandboxControlError } from '../control-client';
 import { textOf, wholeNumberOf } from './options';
-import { describeFailure, sandboxAddress, type Subcommand, TOKEN_OPTION, URL_OPTION } from './subcommand';
-import { describeAttempt } from './trigger-command';
+import { describeAttempt, describeFailure, sandboxAddress, type Subcommand, TOKEN_OPTION, URL_OPTION } from './subcommand';
 
 // `boundbook-sandbox tail`: the `stripe logs tail` of the service. It follows the account's
 // event stream (GET /_sandbox/events) and prints a line per service API request and one per

@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Receipt, SandboxDelivery, SandboxDeliveryAttempt, SandboxWebhookEndpointState, WebhookEventName } from '@boundbook/types';
+import type { Receipt, SandboxDelivery, SandboxWebhookEndpointState } from '@boundbook/types';
 import { connectSandbox, type SandboxControl, SandboxControlError } from '../control-client';
 import { importedReceipt, randomPerson, seededRandom, type Random } from '../demo/demo-catalog';
 import { CliUsageError, textOf, wholeNumberOf } from './options';
-import { describeFailure, sandboxAddress, type Subcommand, TOKEN_OPTION, URL_OPTION } from './subcommand';
+import { describeAttempt, describeFailure, sandboxAddress, type Subcommand, TOKEN_OPTION, URL_OPTION } from './subcommand';
 
 // `boundbook-sandbox trigger EVENT`: the `stripe trigger` of the service. It makes the state change
 // that fires the event, through the service API as an integration would (a new receipt, then
@@ -154,7 +154,8 @@ function explain(error: unknown, origin: string): string {
 }
 
 /**
- * Waits until every delivery has had its first attempt, printing each as it is seen, for at most
+ * Waits until every delivery has had its first attempt, printing each as soon as it and those
+ * made before it have had theirs (so that they print in the order they were made), for at most
  * `waitMs`; resolves with whether every first attempt succeeded.
  */
 async function awaitFirstAttempts(
@@ -165,49 +166,29 @@ async function awaitFirstAttempts(
   print: (delivery: SandboxDelivery) => void,
   err: (text: string) => void,
 ): Promise<boolean> {
-  const waiting = new Map(deliveries.map((delivery) => [delivery.id, delivery]));
+  const queue = [...deliveries];
   let allSucceeded = true;
   const deadline = Date.now() + waitMs;
   for (;;) {
-    for (const delivery of waiting.values()) {
-      if (delivery.attempts.length === 0 && delivery.state === 'pending') continue;
-      waiting.delete(delivery.id);
+    while (queue[0] !== undefined && (queue[0].attempts.length > 0 || queue[0].state !== 'pending')) {
+      const delivery = queue.shift()!;
       print(delivery);
       allSucceeded &&= succeeded(delivery);
     }
-    if (waiting.size === 0) return allSucceeded;
+    if (queue.length === 0) return allSucceeded;
     if (Date.now() >= deadline) {
-      for (const delivery of waiting.values()) {
+      for (const delivery of queue) {
         err(`boundbook-sandbox trigger: the ${delivery.event} delivery ${delivery.id} was not attempted within ${waitMs / 1000} s; it is still pending (see GET /_sandbox/deliveries)\n`);
       }
       return false;
     }
     await delay(POLL_MS);
-    for (const delivery of await control.deliveries.list(token)) if (waiting.has(delivery.id)) waiting.set(delivery.id, delivery);
+    const latest = new Map((await control.deliveries.list(token)).map((delivery) => [delivery.id, delivery]));
+    queue.forEach((delivery, index) => (queue[index] = latest.get(delivery.id) ?? delivery));
   }
 }
 
 function succeeded(delivery: SandboxDelivery): boolean {
   const first = delivery.attempts[0];
   return first !== undefined && first.status_code !== null && first.status_code >= 200 && first.status_code < 300;
-}
-
-/**
- * One line for a delivery's first attempt: the event, the endpoint, and what came of it, with
- * when it is tried again when it failed.
- */
-export function describeAttempt(delivery: SandboxDelivery, urls: ReadonlyMap<number, string>, attempt: SandboxDeliveryAttempt | undefined = delivery.attempts[0]): string {
-  const endpoint = urls.get(delivery.webhook_id) ?? `endpoint ${delivery.webhook_id}`;
-  return `${delivery.event as WebhookEventName} ${endpoint} ${describeOutcome(delivery, attempt)}`;
-}
-
-function describeOutcome(delivery: SandboxDelivery, attempt: SandboxDeliveryAttempt | undefined): string {
-  if (attempt === undefined) return `not attempted (${delivery.state})`;
-  const took = `${Math.round(attempt.duration_ms)} ms`;
-  const ok = attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300;
-  if (ok) return `${attempt.status_code} delivered in ${took}`;
-  const why = attempt.status_code === null ? (attempt.error ?? 'no answer').replace(/\.$/, '') : `answered ${attempt.status_code}`;
-  const isLast = delivery.attempts[delivery.attempts.length - 1] === attempt;
-  const next = !isLast ? '' : delivery.state === 'pending' && delivery.next_attempt_at !== null ? `; next attempt at ${delivery.next_attempt_at}` : `; the delivery is ${delivery.state}`;
-  return `failed after ${took}: ${why}${next}`;
 }

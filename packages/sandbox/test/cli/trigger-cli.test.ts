@@ -101,6 +101,16 @@ describe('boundbook-sandbox trigger EVENT', () => {
     expect(result.stdout).toMatch(new RegExp(`\\nreceipt\\.created ${receiver.url}/hook failed after \\d+ ms: answered 500; next attempt at \\S+Z\\n$`));
   });
 
+  it('exits 1 when a first attempt is still unanswered after --wait seconds', async () => {
+    receiver.reply = () => 'hang';
+    const token = await account(['receipt.created']);
+    const result = await trigger(['receipt.created', '--token', token, '--url', sandbox.url, '--wait', '1']);
+    receiver.release(200);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(RECORDED);
+    expect(result.stderr).toMatch(/^boundbook-sandbox trigger: the receipt\.created delivery [0-9a-f-]{36} was not attempted within 1 s; it is still pending \(see GET \/_sandbox\/deliveries\)\n$/);
+  });
+
   it('exits 1 and changes nothing when no enabled endpoint gets the event', async () => {
     const token = await account(['receipt.disposed']);
     const result = await trigger(['receipt.created', '--token', token, '--url', sandbox.url]);
