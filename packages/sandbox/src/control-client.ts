@@ -147,8 +147,14 @@ export interface SandboxControl {
    *
    * @example
    * ```ts
+   * import { connectSandbox } from '@boundbook/sandbox';
+   *
+   * const sandbox = connectSandbox('http://127.0.0.1:4010');
+   * const { token } = await sandbox.createAccount();
+   * const signal = AbortSignal.timeout(60_000); // follow for a minute
    * for await (const { event, data } of sandbox.events(token, { signal })) {
-   *   if (event === 'request') console.log(data.method, data.path, data.status);
+   *   if (event === 'request') console.log(data.method, data.path, data.status); // POST /rest/v1/receipts 201
+   *   else console.log(data.event, data.state, data.attempts.length); // receipt.created succeeded 1
    * }
    * ```
    */

@@ -19,10 +19,13 @@ import type { SandboxFixtures } from '@boundbook/types';
  *
  * @example
  * ```ts
+ * import { FixturesError, startSandbox } from '@boundbook/sandbox';
+ *
  * try {
  *   await startSandbox({ fixtures: './test/fixtures.yaml' });
  * } catch (error) {
- *   if (error instanceof FixturesError) console.error(error.errors['accounts[0].tokens[0].token']);
+ *   // { 'accounts[0].tokens[0].token': ['must be sbx_ followed by 20 to 128 letters and digits: ...'] }
+ *   if (error instanceof FixturesError) console.error(error.errors);
  *   throw error;
  * }
  * ```
