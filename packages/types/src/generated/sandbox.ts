@@ -912,23 +912,14 @@ export interface components {
             retry_after?: number;
             /** @description Milliseconds to hold the answer back; required (at least 1) with `delay`, 0 by default with the others. */
             delay_ms?: number;
-            /**
-             * @description Run the operation and keep its change, then fail; with `drop`, or a `status` other than 429.
-             * @default false
-             */
-            after_acting: boolean;
+            /** @description Run the operation and keep its change, then fail; with `drop`, or a `status` other than 429. False when absent. */
+            after_acting?: boolean;
             /** @description Fire at most this many times; no limit when absent. */
             times?: number;
-            /**
-             * @description The chance that the rule fires on each request it matches.
-             * @default 1
-             */
-            probability: number;
-            /**
-             * @description Seeds the draws of `probability`, so that a run repeats.
-             * @default 0
-             */
-            seed: number;
+            /** @description The chance that the rule fires on each request it matches; 1 when absent. */
+            probability?: number;
+            /** @description Seeds the draws of `probability`, so that a run repeats; 0 when absent. */
+            seed?: number;
         };
         /** @description One fault rule. */
         FaultResponse: {
