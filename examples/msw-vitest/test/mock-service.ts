@@ -23,9 +23,10 @@ export function newClient(token = mock.createAccount().token): BoundBook {
 const instant: Clock = { ...systemClock, setTimeout: (callback) => systemClock.setTimeout(callback, 0) };
 
 /**
- * A client as production runs it, retries and recovery on (the SDK's defaults), its waits ended
- * at once: for tests of what the application does when an answer is lost.
+ * A client as production runs it, retries and recovery on (the SDK's defaults), its back-off
+ * waits ended at once: for tests of what the application does when an answer is lost. It has no
+ * time-out, which would run on the same clock and end at once too.
  */
 export function recoveringClient(token: string): BoundBook {
-  return new BoundBook({ baseUrl: BASE_URL, token, rateLimit: false, clock: instant });
+  return new BoundBook({ baseUrl: BASE_URL, token, rateLimit: false, clock: instant, timeout: Infinity });
 }

@@ -64,9 +64,9 @@ describe('createMockBoundBook(options) under setupWorker in Chromium', () => {
     const books = await fetch(`${baseUrl}/books`, { headers: { authorization: `Bearer ${token}` } });
     expect([books.status, books.headers.get('x-sandbox-fault')]).toEqual([503, '2']);
     // Recovery on (the default): the look-up after the lost answer finds the receipt. The back-off
-    // before it ends at once.
+    // before it ends at once; without a time-out, it is the clock's only wait.
     const clock = { ...systemClock, setTimeout: (callback: () => void) => systemClock.setTimeout(callback, 0) };
-    const bb = new BoundBook({ baseUrl, token, rateLimit: false, clock });
+    const bb = new BoundBook({ baseUrl, token, rateLimit: false, clock, timeout: Infinity });
     const created = await bb.receipts.create({ ...receipt, serial_number: 'DROP-000001' });
     const posts = await mock.requests(token, { operation: 'createReceipt' });
     expect(posts.map((entry) => [entry.status, entry.fault?.action ?? null])).toEqual([[0, 'drop']]);
