@@ -1,9 +1,9 @@
 import { createSandboxCore, type SandboxCore, type SandboxRequest, type SandboxResponse } from '@boundbook/sandbox-core';
+import { dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
 import type { SandboxRequestLogEntry } from '@boundbook/types';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ContractValidator } from '../support/contract-validator';
-import { dispositionBody, receiptBody } from '../support/fixtures';
 
 // Property-based fuzzing of every endpoint through sandbox-core: random and mutated bodies,
 // query strings and headers. Whatever arrives, the answer is never a 5xx, always matches the
@@ -35,7 +35,7 @@ async function world(): Promise<World> {
   const tokenWith = async (permissions: string[]) => ((await send('POST', '/_sandbox/tokens', { permissions })).body as { token: string }).token;
   const receiptIds: number[] = [];
   for (let i = 0; i < 3; i += 1) receiptIds.push(((await send('POST', '/rest/v1/receipts', receiptBody())).body as { data: { id: number } }).data.id);
-  await send('POST', `/rest/v1/receipts/${receiptIds[0]}/dispose`, dispositionBody());
+  await send('POST', `/rest/v1/receipts/${receiptIds[0]}/dispose`, dispositionWithAddressBody());
   const webhookId = ((await send('POST', '/rest/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['*'] })).body as { data: { id: number } }).data.id;
   const logged: SandboxRequestLogEntry[] = [];
   for (const token of [full, collector]) core.watch(`Bearer ${token}`, (event) => event.event === 'request' && logged.push(event.data));
@@ -115,7 +115,7 @@ const mutatedBody = (base: Record<string, unknown>) =>
 
 const rawBody = fc.oneof(
   mutatedBody(receiptBody() as Record<string, unknown>),
-  mutatedBody(dispositionBody() as Record<string, unknown>),
+  mutatedBody(dispositionWithAddressBody() as Record<string, unknown>),
   mutatedBody({ accounts: [{ tokens: [{ token: 'sbx_fuzz00000000000000000001' }], receipts: [receiptBody()] }], $schema: 'x' }),
   mutatedBody({ url: 'https://hooks.example.com/x', events: ['*'], permissions: ['read'], name: 'Main', seconds: 60 }),
   mutatedBody({ operation: 'createReceipt', action: 'status', status: 503, after_acting: true, times: 1, probability: 0.5, seed: 7, delay_ms: 0 }),
@@ -157,7 +157,7 @@ function apiRequestArbitrary(w: World): fc.Arbitrary<SandboxRequest> {
   const valid = fc.constantFrom(
     JSON.stringify(receiptBody()),
     JSON.stringify(receiptBody()),
-    JSON.stringify(dispositionBody()),
+    JSON.stringify(dispositionWithAddressBody()),
     JSON.stringify({ url: 'https://hooks.example.com/y', events: ['*'] }),
     JSON.stringify({ model: 'Model 9' }),
   );

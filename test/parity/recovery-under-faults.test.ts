@@ -1,4 +1,5 @@
-import { BoundBook, systemClock, type Clock, type Receipt, type ReceiptCreate } from '@boundbook/sdk';
+import { BoundBook, systemClock, type Clock, type Receipt } from '@boundbook/sdk';
+import { receiptBody } from '@boundbook/test-fixtures';
 import type { AuditEntry, SandboxFault, SandboxFaultCreate, SandboxFixtures, WebhookEndpoint } from '@boundbook/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Face, StartFace } from './faces/face';
@@ -60,20 +61,6 @@ function controlOf(face: Face, token: string) {
   };
 }
 
-function receiptBody(serial: string): ReceiptCreate {
-  return {
-    book: 'Main',
-    serial_number: serial,
-    manufacturer: 'Example Arms Co.',
-    model: 'Model 1',
-    type: 'Pistol',
-    caliber: '9mm',
-    receipt_date: '2025-01-15',
-    received_from: 'Example Firearms Wholesale LLC',
-    ffl_license: '9-99-999-01-6A-00001',
-  };
-}
-
 /** What a run did: the outcome of each call, and how often each rule fired. */
 interface RunOutcome {
   readonly calls: string[];
@@ -115,7 +102,7 @@ async function run(face: Face, seed: number, tally: Tally): Promise<RunOutcome> 
   const created: Receipt[] = [];
   for (let n = 1; n <= 6; n += 1) {
     const serial = `REC-${seed}-${n}`;
-    const receipt = await settle(`create ${n}`, () => bb.receipts.create(receiptBody(serial)));
+    const receipt = await settle(`create ${n}`, () => bb.receipts.create(receiptBody({ serial_number: serial })));
     const holding = await held(serial);
     if (receipt === undefined) {
       expect(holding, where(`a rejected create ${n} left nothing`)).toEqual([]);
@@ -205,7 +192,7 @@ describe.each(faces)('the SDK recovers without duplicates on the %s face', (name
     // The time-out runs on the real clock; the back-off before the look-up ends at once.
     const clock: Clock = { ...systemClock, setTimeout: (callback, ms) => systemClock.setTimeout(callback, ms === timeout ? ms : 0) };
     const bb = new BoundBook({ token, baseUrl: face.apiUrl, rateLimit: false, timeout, clock, random: () => 0 });
-    const receipt = await bb.receipts.create(receiptBody('DELAYED-1'));
+    const receipt = await bb.receipts.create(receiptBody({ serial_number: 'DELAYED-1' }));
     const listed = (await control<{ data: Receipt[] }>('GET', '/_sandbox/receipts?serial_number=DELAYED-1')).body.data;
     expect(listed).toEqual([receipt]);
     const requests = (await control<{ data: Array<{ method: string; operation: string; fault: { action: string } | null }> }>('GET', '/_sandbox/requests')).body.data;

@@ -1,7 +1,7 @@
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockBoundBook, MockBoundBookError } from '../src/index';
-import { receiptCreate } from './support/receipt-create';
+import { receiptBody } from '@boundbook/test-fixtures';
 
 // The mock carries out what the core's fault rules decide: a network error for a dropped
 // connection, a wait for a delay (ended when the client gives up), and manages rules and the
@@ -19,7 +19,7 @@ function post(token: string, serial: string, signal?: AbortSignal): Promise<Resp
   return fetch(`${BASE_URL}/receipts`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ ...receiptCreate, serial_number: serial }),
+    body: JSON.stringify(receiptBody({ serial_number: serial })),
     ...(signal === undefined ? {} : { signal }),
   });
 }

@@ -48,6 +48,7 @@ export type {
   SandboxFaultCreate,
   SandboxFixtures,
   SandboxFixturesLoaded,
+  SandboxHealth,
   SandboxLoggedRequest,
   SandboxReceiptBrowseQuery,
   SandboxReceiptExportQuery,

@@ -36,6 +36,8 @@ export type WebhookEventName = components['schemas']['WebhookEventName'];
  *
  * @example
  * ```ts
+ * import type { WebhookEvent } from '@boundbook/types';
+ *
  * function describe(event: WebhookEvent): string {
  *   if (event.event === 'ping') return event.data.message;
  *   return `${event.event} ${event.data.serial_number}`;
@@ -48,7 +50,9 @@ export type WebhookEvent = components['schemas']['WebhookEvent'];
  *
  * @example
  * ```ts
- * const onDisposed = (event: WebhookEventOf<'receipt.disposed'>) => event.data.disposition;
+ * import type { WebhookEventOf } from '@boundbook/types';
+ *
+ * const onDisposed = (event: WebhookEventOf<'receipt.disposed'>) => event.data.disposition.disposed_to; // a Disposition, never null here
  * ```
  */
 export type WebhookEventOf<Name extends WebhookEventName> = Extract<WebhookEvent, { event: Name }>;
@@ -61,7 +65,12 @@ export type PaginationMeta = components['schemas']['PaginationMeta'];
  *
  * @example
  * ```ts
+ * import { BoundBook } from '@boundbook/sdk';
+ * import type { Page, Receipt } from '@boundbook/types';
+ *
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
  * const page: Page<Receipt> = await bb.receipts.list({ per_page: 200 });
+ * page.meta.total; // every receipt of the list, on all pages
  * ```
  */
 export interface Page<T> {
@@ -104,6 +113,8 @@ export type SandboxE4473Put = sandboxComponents['schemas']['E4473Put'];
 export type SandboxFixtures = sandboxComponents['schemas']['Fixtures'];
 /** What `POST /_sandbox/fixtures` added, account by account. */
 export type SandboxFixturesLoaded = sandboxComponents['schemas']['FixturesLoaded']['data'];
+/** What `GET /_sandbox/health` answers once the sandbox serves: `ok` and the sandbox's version. */
+export type SandboxHealth = sandboxComponents['schemas']['Health'];
 /** A sandbox API token record; the token string itself is shown only when it is made. */
 export type SandboxToken = sandboxComponents['schemas']['Token'];
 /** A webhook endpoint as the sandbox's console shows it: the endpoint and its consecutive failed attempts. */

@@ -1,5 +1,5 @@
 import type { SandboxRequestLogEntry } from '@boundbook/types';
-import { receiptBody } from '../../support/fixtures';
+import { receiptBody } from '@boundbook/test-fixtures';
 import type { Scenario } from '../scenario';
 
 /**
