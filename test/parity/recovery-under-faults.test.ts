@@ -113,7 +113,7 @@ async function run(face: Face, seed: number, tally: Tally): Promise<RunOutcome> 
   }
 
   for (const receipt of created.filter((_, index) => index % 2 === 0)) {
-    const disposition = { disposition_date: '2025-02-01', disposed_to: 'Jordan Example', form_4473_serial: `F-${seed}-${receipt.id}` };
+    const disposition = { disposition_date: '2025-03-14', disposed_to: 'Jordan Example', form_4473_serial: `F-${seed}-${receipt.id}` };
     const disposed = await settle(`dispose ${receipt.serial_number}`, () => bb.receipts.dispose(receipt.id, disposition));
     const current = (await control<{ data: Receipt }>('GET', `/_sandbox/receipts/${receipt.id}`)).body.data;
     const dispositions = (await audit(receipt.id)).filter((entry) => entry.action === 'disposed');
