@@ -46,6 +46,8 @@ export type {
   SandboxRequestLogEntry,
   SandboxToken,
   SandboxTokenCreate,
+  SandboxWebhookChaos,
+  SandboxWebhookChaosPut,
   SandboxWebhookEndpointState,
   SearchField,
   SearchQuery,
