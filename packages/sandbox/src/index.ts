@@ -14,6 +14,8 @@ export type {
   SandboxReceiptExportQuery,
   SandboxReceiptPage,
   SandboxTokenCreate,
+  SandboxWebhookChaos,
+  SandboxWebhookChaosPut,
   SandboxWebhookEndpointState,
 } from '@boundbook/types';
 
