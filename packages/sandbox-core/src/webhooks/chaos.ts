@@ -135,7 +135,8 @@ export function applyChaos(
       window = null;
     }
   } else if (timing === 'scheduled' && chaos.delay_ms > 0) {
-    made = { ...made, next_attempt_at: formatInstant(nowMs + chaos.delay_ms) };
+    // From the event's timestamp, which is a millisecond later than now when events come faster.
+    made = { ...made, next_attempt_at: formatInstant(Date.parse(delivery.created_at) + chaos.delay_ms) };
   }
   store.put(account, 'webhooks', { ...webhook, chaos: { ...chaos, made: index + 1, window } });
   return made;
