@@ -14,13 +14,20 @@ const USAGE_EXIT_CODE = 2;
 export type CliOutcome = 'serving' | 'done';
 
 /**
- * Runs `boundbook-sandbox`: reads the flags, starts the sandbox, prints the banner (and one line
+ * Runs `boundbook-sandbox`, or its `check-receiver` subcommand (see check-receiver-command.ts):
+ * reads the flags, starts the sandbox, prints the banner (and one line
  * per request unless `--quiet`), and on SIGINT or SIGTERM stops listening, saves what is pending
  * and exits 0. A wrong command line exits 2 with a usage hint; a sandbox that cannot start
  * (port taken, unreadable data file) exits 1 with the reason. Resolves with `'serving'` once
  * the banner is printed, or with `'done'` once `--help` or a wrong command line is answered.
  */
 export async function runCli(args: readonly string[]): Promise<CliOutcome> {
+  if (args[0] === 'check-receiver') {
+    const { runCheckReceiverCommand } = await import('./check-receiver-command');
+    const io = { env: process.env, out: (text: string) => process.stdout.write(text), err: (text: string) => process.stderr.write(text) };
+    process.exitCode = await runCheckReceiverCommand(args.slice(1), io);
+    return 'done';
+  }
   let command;
   try {
     command = parseCliArguments(args);
