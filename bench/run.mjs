@@ -16,6 +16,7 @@ const BENCHMARKS = {
   verifier: () => import('./verifier.mjs'),
   'sdk-size': () => import('./sdk-size.mjs'),
   'sdk-overhead': () => import('./sdk-overhead.mjs'),
+  console: () => import('./console.mjs'),
 };
 
 // An interrupted run still stops every server it started (see spawn-server.mjs).

@@ -56,6 +56,8 @@ export const cliProgramOptions: Options = {
   ...shared,
   entry: { 'cli-program': packagePath('src/cli/run-cli.ts') },
   format: ['cjs'],
+  // `import.meta.url` from the bundle's file name: the console is found beside it, in dist/console/.
+  shims: true,
   noExternal: [/./],
   esbuildPlugins: [dropUnusedModules],
 };

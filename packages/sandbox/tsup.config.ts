@@ -9,5 +9,7 @@ export default defineConfig(
     // lowdb is ESM only and tiny (the sandbox uses its Low and Memory): bundled, so the CommonJS
     // build loads on every Node 20.
     noExternal: ['lowdb'],
+    // The CommonJS build gets `import.meta.url` from its file name: the console is found beside it.
+    shims: true,
   }),
 );

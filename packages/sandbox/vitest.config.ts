@@ -7,6 +7,8 @@ export default mergeConfig(
     test: {
       name: 'sandbox',
       include: ['test/**/*.test.ts'],
+      // The console's browser tests are a project of their own (vitest.console.config.ts).
+      exclude: ['test/console/**', '**/node_modules/**'],
       // The CLI tests spawn the CLI bundled from the sources once per run.
       globalSetup: ['test/cli/bundle-cli.ts'],
     },

@@ -128,6 +128,31 @@ async function boundBook() {
   return t;
 }
 
+/**
+ * `GET /_sandbox/events`, a stream that never ends: its status, headers and, for a 200, the text
+ * of the stream up to the end of the first event block that `trigger` causes, then the stream is
+ * let go. An answer that is not a stream (a 401) is read whole.
+ */
+async function follow(token: string | undefined, trigger?: () => Promise<unknown>): Promise<ObservedResponse> {
+  const abort = new AbortController();
+  const headers: Record<string, string> = token === undefined ? {} : { authorization: `Bearer ${token}` };
+  const response = await fetch(`${sandbox.url}/_sandbox/events`, { headers, signal: abort.signal });
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    return { status: response.status, headers: response.headers, body: JSON.parse(await response.text()) };
+  }
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let text = '';
+  const triggered = trigger?.();
+  while (!/^event: .*\ndata: .*\n\n/m.test(text)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += value;
+  }
+  await triggered;
+  abort.abort();
+  return { status: response.status, headers: response.headers, body: text };
+}
+
 const e4473Body = { form_4473_serial: 'F-000123', transferee_name: 'Jordan Example', nics_transaction_number: '1ABCD2EFG', nics_result: 'proceed', completed_at: '2025-02-01T16:20:00Z' };
 
 type Case = [operationId: string, status: number, run: () => Promise<ObservedResponse>];
@@ -296,7 +321,44 @@ const controlCases: Case[] = [
   ['resetAccount', 401, () => control('POST', '/_sandbox/reset')],
   ['resetAccount', 503, () => unsavedControl('POST', '/_sandbox/reset')],
   ['listDeliveries', 200, async () => { const t = await account(); await pinged(t); await receipt(t); return control('GET', '/_sandbox/deliveries', { token: t }); }],
+  ['listDeliveries', 200, async () => {
+    const t = await account();
+    const { webhookId } = await pinged(t);
+    return control('GET', '/_sandbox/deliveries', { token: t, query: { webhook_id: String(webhookId), state: 'pending' } });
+  }],
   ['listDeliveries', 401, () => control('GET', '/_sandbox/deliveries')],
+  ['listDeliveries', 422, async () => control('GET', '/_sandbox/deliveries', { token: await account(), query: { state: 'lost' } })],
+  ['getDelivery', 200, async () => { const t = await account(); const { deliveryId } = await pinged(t); return control('GET', `/_sandbox/deliveries/${deliveryId}`, { token: t }); }],
+  ['getDelivery', 200, async () => {
+    const t = await account();
+    const { webhookId, deliveryId } = await pinged(t);
+    await control('DELETE', `/_sandbox/webhooks/${webhookId}`, { token: t });
+    return control('GET', `/_sandbox/deliveries/${deliveryId}`, { token: t });
+  }],
+  ['getDelivery', 401, () => control('GET', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f')],
+  ['getDelivery', 404, async () => control('GET', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f', { token: await account() })],
+  ['addWebhookEndpoint', 201, async () => control('POST', '/_sandbox/webhooks', { token: await tokenWith(await account(), []), body: { url: 'http://127.0.0.1:9/hook', events: ['receipt.created', 'receipt.disposed'] } })],
+  ['addWebhookEndpoint', 401, () => control('POST', '/_sandbox/webhooks', { body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } })],
+  ['addWebhookEndpoint', 413, async () => control('POST', '/_sandbox/webhooks', { token: await account(), ...tooLarge })],
+  ['addWebhookEndpoint', 415, async () => control('POST', '/_sandbox/webhooks', { token: await account(), ...asText({ url: 'http://127.0.0.1:9/hook', events: ['*'] }) })],
+  ['addWebhookEndpoint', 422, async () => control('POST', '/_sandbox/webhooks', { token: await account(), body: { url: 'ftp://example.com', events: ['*', 'ping'] } })],
+  ['addWebhookEndpoint', 503, () => unsavedControl('POST', '/_sandbox/webhooks', { body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } })],
+  ['deleteWebhookEndpoint', 204, async () => { const t = await account(); return control('DELETE', `/_sandbox/webhooks/${await webhook(t)}`, { token: await tokenWith(t, ['read']) }); }],
+  ['deleteWebhookEndpoint', 401, () => control('DELETE', '/_sandbox/webhooks/1')],
+  ['deleteWebhookEndpoint', 404, async () => control('DELETE', '/_sandbox/webhooks/999999', { token: await account() })],
+  ['deleteWebhookEndpoint', 503, () => unsavedControl('DELETE', `/_sandbox/webhooks/${unsaved.webhookId}`)],
+  ['viewReceipt', 200, async () => {
+    const t = await account();
+    const id = await receipt(t);
+    await control('PUT', `/_sandbox/receipts/${id}/e4473`, { token: t, body: e4473Body });
+    await control('POST', `/_sandbox/receipts/${id}/documents`, { token: t, body: { name: 'invoice.pdf', mime_type: 'application/pdf', size: 48213 } });
+    await api('POST', `/receipts/${id}/dispose`, { token: t, body: dispositionBody({ form_4473_serial: `F-${id}` }) });
+    return control('GET', `/_sandbox/receipts/${id}`, { token: t });
+  }],
+  ['viewReceipt', 401, () => control('GET', '/_sandbox/receipts/1')],
+  ['viewReceipt', 404, async () => { const t = await account(); const id = await receipt(t); await api('DELETE', `/receipts/${id}`, { token: t }); return control('GET', `/_sandbox/receipts/${id}`, { token: t }); }],
+  ['followAccount', 200, async () => { const t = await account(); return follow(t, () => api('GET', '/books', { token: t })); }],
+  ['followAccount', 401, () => follow('sbx_unknown')],
   ['redeliverDelivery', 200, async () => { const t = await account(); const { deliveryId } = await pinged(t); return control('POST', `/_sandbox/deliveries/${deliveryId}/redeliver`, { token: t }); }],
   ['redeliverDelivery', 401, () => control('POST', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f/redeliver')],
   ['redeliverDelivery', 404, async () => control('POST', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f/redeliver', { token: await account() })],

@@ -39,6 +39,7 @@ export { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from './support/request';
 
 // Webhook deliveries: signing, the signed request of an attempt, and the transport's types.
 export { signDelivery } from './support/crypto';
+export type { HmacSha256Hex, RandomBytes, Sha256Hex } from './support/crypto';
 export { buildDeliveryRequest, describeDeliveryFailure, describeDeliveryTimeout } from './webhooks/attempts';
 export type { DeliveryOutcome, DeliveryRequest, DeliverySender } from './webhooks/attempts';
 export type { CoreDeliveries } from './webhooks/delivery-engine';

@@ -15,6 +15,7 @@ import { DataFileError, type FileSystem, makeFolder, nodeFileSystem, openDatabas
 import { Journal, replayJournal } from './persistence/journal';
 import { DataFileLock } from './persistence/lock';
 import { compactAtBytes, CorePersister, type PersistenceTarget } from './persistence/persister';
+import { locateConsole } from './console-route';
 import { createSandboxServer } from './server';
 
 // The sandbox assembled: the core made from the data file and its journal, with Node's crypto
@@ -48,6 +49,8 @@ export interface SandboxOptions {
   cors?: readonly string[] | undefined;
   /** The file system of the data file, its journal and its lock; Node's by default (tests make it fail). */
   files?: FileSystem | undefined;
+  /** The folder of the built console; by default the one beside the running code, when built. */
+  consoleDir?: string | undefined;
 }
 
 /** A sandbox made of its core, its database, its Hapi server and its webhook dispatcher. */
@@ -151,6 +154,7 @@ async function assemble(options: SandboxOptions, opened: OpenedDataFile | undefi
     port: options.port,
     allowedHosts: options.allowedHosts,
     cors: options.cors,
+    consoleDir: options.consoleDir ?? locateConsole(),
   });
   const dispatcher = new DeliveryDispatcher({
     deliveries: core.deliveries,

@@ -18,6 +18,7 @@ import {
   type Server,
 } from '@hapi/hapi';
 import { createBodySerializer, type BodySerializer } from './body-serializer';
+import { consoleRoutes } from './console-route';
 import { corsHeaders, type GuardOptions, isPreflight, refusalOf } from './request-guard';
 import { DataFileError } from './persistence/data-file';
 import type { CorePersister } from './persistence/persister';
@@ -36,12 +37,18 @@ export interface SandboxServerOptions extends GuardOptions {
   host?: string;
   /** Port to listen on; defaults to `0` (any free port). */
   port?: number;
+  /**
+   * The folder of the built console (`dist/console/`), served at `/`; without one, `/` answers
+   * 404 saying how to build it.
+   */
+  consoleDir?: string | undefined;
 }
 
 /**
  * Makes the Hapi server of the sandbox (not yet started): catch-all routes hand every request
  * under `/rest/v1` and `/_sandbox` to the core as raw text, wait until a change it made is
- * saved, and answer with the core's response. Anything else is a 404, a body over 1 MB a 413,
+ * saved, and answer with the core's response; `/` and `/assets/*` serve the console. Anything
+ * else is a 404, a body over 1 MB a 413,
  * and every error Hapi raises is answered in the contract's shape `{"message": string}`.
  */
 export function createSandboxServer(options: SandboxServerOptions): Server {
@@ -103,6 +110,7 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
     { method: '*', path: '/rest/v1/{path*}', options: routeOptions, handler },
     { method: '*', path: '/_sandbox/{path*}', options: routeOptions, handler },
     { method: 'GET', path: '/_sandbox/events', handler: (request, h) => followAccount(core, streams, request, h) },
+    ...consoleRoutes(options.consoleDir),
   ]);
   // An event stream never ends by itself: stopping the server ends them, or it would wait for them.
   server.ext('onPreStop', () => {
@@ -278,7 +286,7 @@ function notSaved(error: DataFileError, answered: Record<string, string>): Sandb
 
 /** The message for a path that neither the service API nor the control API serves. */
 const ROUTE_NOT_FOUND_MESSAGE =
-  'Not found: the sandbox serves the API under /rest/v1 and its control API under /_sandbox.';
+  'Not found: the sandbox serves the API under /rest/v1, its control API under /_sandbox and its console at /.';
 
 /**
  * Hapi `onPreResponse` extension that answers every Boom error in the contract's error shape,

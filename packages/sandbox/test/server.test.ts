@@ -147,7 +147,7 @@ describe('createSandboxServer() routes to the core', () => {
 });
 
 describe('createSandboxServer() answers errors in the contract shape', () => {
-  it.each(['/', '/rest', '/rest/v2/receipts', '/_sandboxes', '/favicon.ico'])(
+  it.each(['/rest', '/rest/v2/receipts', '/_sandboxes', '/favicon.ico', '/index.html'])(
     'answers %s with 404 and {"message"}',
     async (url) => {
       const response = await server.inject({ method: 'GET', url });
@@ -155,7 +155,7 @@ describe('createSandboxServer() answers errors in the contract shape', () => {
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(JSON.parse(response.payload)).toEqual({
         message:
-          'Not found: the sandbox serves the API under /rest/v1 and its control API under /_sandbox.',
+          'Not found: the sandbox serves the API under /rest/v1, its control API under /_sandbox and its console at /.',
       });
       expect(core.requests).toHaveLength(0);
     },

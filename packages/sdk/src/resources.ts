@@ -80,7 +80,7 @@ export type AllowUndefined<T> = { [K in keyof T]: {} extends Pick<T, K> ? T[K] |
 export class Receipts {
   readonly #context: ResourceContext;
 
-  /** Made by `new BoundBook()`, as `bb.receipts`. */
+  /** Made by `new BoundBook()`, as `bb.receipts`. @internal */
   constructor(context: ResourceContext) {
     this.#context = context;
   }
@@ -193,7 +193,7 @@ export class Receipts {
 export class Books {
   readonly #context: ResourceContext;
 
-  /** Made by `new BoundBook()`. */
+  /** Made by `new BoundBook()`. @internal */
   constructor(context: ResourceContext) {
     this.#context = context;
   }
@@ -219,7 +219,7 @@ export class Books {
 export class Inventory {
   readonly #context: ResourceContext;
 
-  /** Made by `new BoundBook()`. */
+  /** Made by `new BoundBook()`. @internal */
   constructor(context: ResourceContext) {
     this.#context = context;
   }
@@ -250,7 +250,7 @@ export class Inventory {
 export class Search {
   readonly #context: ResourceContext;
 
-  /** Made by `new BoundBook()`. */
+  /** Made by `new BoundBook()`. @internal */
   constructor(context: ResourceContext) {
     this.#context = context;
   }
@@ -301,7 +301,7 @@ export interface CreatedWebhook {
 export class Webhooks {
   readonly #context: ResourceContext;
 
-  /** Made by `new BoundBook()`. */
+  /** Made by `new BoundBook()`. @internal */
   constructor(context: ResourceContext) {
     this.#context = context;
   }

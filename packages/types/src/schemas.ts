@@ -124,6 +124,12 @@ export type SandboxClock = sandboxComponents['schemas']['Clock'];
 export type SandboxDelivery = sandboxComponents['schemas']['Delivery'];
 /** One attempt of a webhook delivery. */
 export type SandboxDeliveryAttempt = sandboxComponents['schemas']['DeliveryAttempt'];
+/** A webhook delivery with the signed request its attempts send (`null` once its endpoint is deleted). */
+export type SandboxDeliveryDetail = sandboxComponents['schemas']['DeliveryDetail'];
+/** The signed HTTP request of each attempt of a delivery: URL, headers and exact body. */
+export type SandboxDeliveryRequest = sandboxComponents['schemas']['DeliveryRequest'];
+/** Query parameters of `GET /_sandbox/deliveries`: the endpoint and the state to keep. */
+export type SandboxDeliveryListQuery = NonNullable<sandboxOperations['listDeliveries']['parameters']['query']>;
 /** One entry of a receipt's audit trail. */
 export type AuditEntry = sandboxComponents['schemas']['AuditEntry'];
 /** One request the sandbox answered, with Authorization redacted. */

@@ -46,13 +46,18 @@ export class FieldErrors {
    * of the request schema), then any other in the order they failed.
    */
   toObject(order: readonly string[] = []): Record<string, string[]> {
+    // Defined, not assigned: a field named `__proto__` (an unknown key a body sent) must stay a
+    // field of the answer, not become its prototype.
     const result: Record<string, string[]> = {};
+    const define = (field: string, list: string[]): void => {
+      Object.defineProperty(result, field, { value: list, enumerable: true, writable: true, configurable: true });
+    };
     for (const field of order) {
       const list = this.#messages.get(field);
-      if (list !== undefined) result[field] = list;
+      if (list !== undefined) define(field, list);
     }
     for (const [field, list] of this.#messages) {
-      if (!Object.hasOwn(result, field)) result[field] = list;
+      if (!Object.hasOwn(result, field)) define(field, list);
     }
     return result;
   }

@@ -94,15 +94,18 @@ export interface StartBannerInput {
 }
 
 /**
- * The text the CLI prints once it listens: the API's base URL and where the data lives, then
- * either the token of the account it just made with a ready `curl` line, or (on an existing data
- * file, whose first token was printed when it was made) how to make a new account.
+ * The text the CLI prints once it listens: the API's base URL, the console's link (signed in with
+ * the token of the account it just made, when it made one) and where the data lives, then either
+ * that token with a ready `curl` line, or (on an existing data file, whose first token was
+ * printed when it was made) how to make a new account.
  */
 export function formatStartBanner({ origin, data, token }: StartBannerInput): string {
   const apiUrl = `${origin}/rest/v1`;
   const lines = [
     `BoundBook sandbox listening on ${apiUrl}`,
     `Control API: ${origin}/_sandbox`,
+    // The token rides in the fragment, which the browser never sends: it reaches no server or log.
+    `Console: ${origin}/${token === undefined ? '' : `#token=${token}`}`,
     data === undefined
       ? 'Data: in memory only; nothing is saved.'
       : `Data: ${data}${token === undefined ? '' : ' (new file)'}`,

@@ -11,6 +11,7 @@ describe('formatStartBanner(input)', () => {
     expect(banner).toContain('listening on http://127.0.0.1:4010/rest/v1\n');
     expect(banner).toContain('Data: /tmp/sandbox.json (new file)');
     expect(banner).toContain('\n  sbx_abc\n');
+    expect(banner).toContain('\nConsole: http://127.0.0.1:4010/#token=sbx_abc\n');
     expect(banner).toContain(
       'curl -H "Authorization: Bearer sbx_abc" http://127.0.0.1:4010/rest/v1/books',
     );
@@ -27,6 +28,8 @@ describe('formatStartBanner(input)', () => {
     expect(banner).toContain('curl -X POST http://127.0.0.1:4010/_sandbox/accounts');
     expect(banner).not.toContain('Bearer');
     expect(banner).not.toContain('(new file)');
+    expect(banner).toContain('\nConsole: http://127.0.0.1:4010/\n');
+    expect(banner).not.toContain('#token=');
   });
 
   it('in memory says nothing is saved', () => {

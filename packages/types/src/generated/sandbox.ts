@@ -173,9 +173,34 @@ export interface paths {
         };
         /**
          * List deliveries
-         * @description Every webhook delivery of the account, newest first.
+         * @description The account's webhook deliveries, newest first: every one, or those of one endpoint
+         *     (`webhook_id`) and in one state (`state`), every filter given must match. An invalid
+         *     filter is 422.
          */
         get: operations["listDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a delivery
+         * @description One delivery with its attempts and the signed request each attempt sends: the endpoint's
+         *     URL, the headers (`X-SVC-Signature` computed with the endpoint's secret) and the exact
+         *     body, byte-identical across attempts. `request` is `null` once the endpoint is deleted,
+         *     as its secret is gone with it. An id that names no delivery of the account is 404.
+         */
+        get: operations["getDelivery"];
         put?: never;
         post?: never;
         delete?: never;
@@ -226,8 +251,36 @@ export interface paths {
          */
         get: operations["listWebhookStates"];
         put?: never;
-        post?: never;
+        /**
+         * Add an endpoint
+         * @description The dashboard's Add endpoint: creates an endpoint as `POST /rest/v1/webhooks` does, with
+         *     the same body, rules and answer (the secret is shown only here), as a control call: any
+         *     token of the account may make it, whatever its permissions, and it is neither counted by
+         *     the rate limit nor written to the request log.
+         */
+        post: operations["addWebhookEndpoint"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete an endpoint
+         * @description The dashboard's Delete: deletes the endpoint as `DELETE /rest/v1/webhooks/{id}` does (its
+         *     pending deliveries are cancelled), as a control call, whatever the token's permissions.
+         */
+        delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
         patch?: never;
@@ -402,6 +455,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/receipts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a receipt
+         * @description One receipt, as `GET /rest/v1/receipts/{id}` answers it (disposition, documents and E4473
+         *     data included), as the console's receipt page shows it: a control call, neither counted
+         *     by the rate limit nor written to the request log. A soft-deleted receipt is 404.
+         */
+        get: operations["viewReceipt"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/receipts/{id}/audit": {
         parameters: {
             query?: never;
@@ -499,9 +574,10 @@ export interface paths {
          * Export the account as a fixtures file
          * @description The account of the token as a fixtures file that makes it again when loaded into an
          *     empty sandbox: its name and type, books, clock offset, endpoints with their secrets,
-         *     and its receipts that are not deleted, in book and record order, with their
-         *     dispositions, documents and E4473 data. The file holds the token of the request (its
-         *     name and permissions) and no other, since the sandbox keeps only their hashes.
+         *     and its receipts that are not deleted, in the order they were made (so that loading
+         *     gives each book's record numbers again), with their dispositions, documents and E4473
+         *     data. The file holds the token of the request (its name and permissions) and no other,
+         *     since the sandbox keeps only their hashes.
          *
          *     What loading cannot make again is left out: soft-deleted receipts, audit trails,
          *     deliveries, the request log, ids and record numbers (given again in order).
@@ -530,6 +606,33 @@ export interface paths {
          *     New accounts count toward the sandbox's limit of accounts (409).
          */
         post: operations["loadFixtures"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the account
+         * @description The account's activity as it happens, as server-sent events (`text/event-stream`), until
+         *     the client goes away or the sandbox stops: `event: request` with `data:` a
+         *     `RequestLogEntry` for each service API request of the account as it is logged, and
+         *     `event: delivery` with `data:` a `Delivery` each time a delivery is made or attempted.
+         *     A comment line (`: ...`) opens the stream at once and another comes every 15 seconds
+         *     while nothing happens, so that proxies and clients keep it open. Authenticated with the
+         *     bearer token in the `Authorization` header, as every control call (a token never goes in
+         *     a URL: read the stream with `fetch`, as a browser's `EventSource` cannot send a header).
+         */
+        get: operations["followAccount"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -702,6 +805,64 @@ export interface components {
         DeliveryResponse: {
             data: components["schemas"]["Delivery"];
         };
+        /**
+         * @description One delivery as `Delivery` describes it, with the signed request its attempts send
+         *     (`null` once its endpoint is deleted).
+         */
+        DeliveryDetail: {
+            /**
+             * Format: uuid
+             * @description Equals the `X-SVC-Delivery` header of every attempt.
+             */
+            id: string;
+            webhook_id: number;
+            event: components["schemas"]["WebhookEventName"];
+            /** @enum {string} */
+            state: "pending" | "succeeded" | "failed" | "cancelled";
+            /** Format: date-time */
+            next_attempt_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** @description Attempts made, oldest first. */
+            attempts: components["schemas"]["DeliveryAttempt"][];
+            request: components["schemas"]["DeliveryRequest"] | null;
+        };
+        /** @description The signed HTTP request of each attempt of a delivery. */
+        DeliveryRequest: {
+            /** @constant */
+            method: "POST";
+            /**
+             * Format: uri
+             * @description The endpoint's URL.
+             */
+            url: string;
+            /**
+             * @description `Content-Type`, `User-Agent`, `X-SVC-Event`, `X-SVC-Delivery` and `X-SVC-Signature`,
+             *     named in their canonical case.
+             */
+            headers: {
+                /** @constant */
+                "Content-Type": "application/json";
+                /** @constant */
+                "User-Agent": "BoundBook-Webhook/1.0";
+                "X-SVC-Event": components["schemas"]["WebhookEventName"];
+                /** Format: uuid */
+                "X-SVC-Delivery": string;
+                "X-SVC-Signature": string;
+            };
+            /** @description The exact body text `{"event","timestamp","data"}`. */
+            body: string;
+        };
+        /** @description One delivery with its signed request. */
+        DeliveryDetailResponse: {
+            data: components["schemas"]["DeliveryDetail"];
+        };
+        /**
+         * @description Server-sent events: comment lines (`: ...`), and events of two lines, `event: request`
+         *     or `event: delivery`, then `data:` and the JSON of a `RequestLogEntry` or a `Delivery`
+         *     on one line; each block ends with an empty line. The pattern states the lines' shape.
+         */
+        EventStream: string;
         /**
          * @description A webhook endpoint as the dashboard shows it: every field of `WebhookEndpoint` (see
          *     `openapi.yaml`), plus its count of consecutive failed attempts and its delivery chaos.
@@ -1033,6 +1194,21 @@ export interface components {
         /** @description An event name, or `*` for every event (`*` is not an event that is fired). */
         WebhookSubscription: components["schemas"]["WebhookEventName"] | "*";
         /**
+         * @description Body of `POST /webhooks`. Not shown in the service's interface document; this contract's
+         *     choice: `url` is an absolute http or https URL of at most 255 characters; `events` is a
+         *     non-empty list of distinct event names, or `["*"]` alone; anything else is 422. Unknown
+         *     fields are ignored.
+         */
+        WebhookEndpointCreate: {
+            /**
+             * Format: uri
+             * @description Destination URL.
+             */
+            url: string;
+            /** @description Event names to receive; `*` subscribes to all and stands alone. */
+            events: components["schemas"]["WebhookSubscription"][];
+        };
+        /**
          * @description A webhook endpoint. The service's document shows `id`, `url` and `events`. Not shown in
          *     the service's interface document; this contract's choice: `enabled` (false once the
          *     endpoint is disabled after 10 consecutive failed attempts), `created_at` and `updated_at`.
@@ -1051,6 +1227,16 @@ export interface components {
             created_at: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description The answer to `POST /webhooks`. */
+        WebhookEndpointCreated: {
+            data: components["schemas"]["WebhookEndpoint"];
+            /**
+             * @description The signing secret, beginning with `whsec_`; shown only in this answer. Not shown in
+             *     the service's interface document; this contract's choice: at least 32 characters
+             *     follow the prefix.
+             */
+            secret: string;
         };
         /**
          * @description Status of a receipt. Not shown in the service's interface document; this contract's
@@ -1865,7 +2051,12 @@ export interface operations {
     };
     listDeliveries: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Keeps the deliveries to this endpoint (a deleted endpoint's too). */
+                webhook_id?: number;
+                /** @description Keeps the deliveries in this state. */
+                state?: "pending" | "succeeded" | "failed" | "cancelled";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1910,6 +2101,77 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The delivery's id, the `X-SVC-Delivery` value, in any case. Any other text is 404. */
+                id: components["parameters"]["DeliveryId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery and its signed request. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "5a7c9e1b-3d5f-4a6b-8c0d-2e4f6a8b0c1d",
+                     *         "webhook_id": 7,
+                     *         "event": "ping",
+                     *         "state": "succeeded",
+                     *         "next_attempt_at": null,
+                     *         "created_at": "2025-03-01T10:05:00Z",
+                     *         "attempts": [
+                     *           {
+                     *             "at": "2025-03-01T10:05:00Z",
+                     *             "status_code": 200,
+                     *             "error": null,
+                     *             "duration_ms": 8.1
+                     *           }
+                     *         ],
+                     *         "request": {
+                     *           "method": "POST",
+                     *           "url": "https://hooks.example.com/boundbook",
+                     *           "headers": {
+                     *             "Content-Type": "application/json",
+                     *             "User-Agent": "BoundBook-Webhook/1.0",
+                     *             "X-SVC-Event": "ping",
+                     *             "X-SVC-Delivery": "5a7c9e1b-3d5f-4a6b-8c0d-2e4f6a8b0c1d",
+                     *             "X-SVC-Signature": "sha256=3b1f0c9e8d7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c"
+                     *           },
+                     *           "body": "{\"event\":\"ping\",\"timestamp\":\"2025-03-01T10:05:00Z\",\"data\":{\"webhook_id\":7,\"message\":\"Webhook test ping.\"}}"
+                     *         }
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeliveryDetailResponse"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description The account has no delivery of this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The account has no delivery nope: a delivery's id is the UUID that GET /_sandbox/deliveries lists, and X-SVC-Delivery carries."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     redeliverDelivery: {
@@ -2002,6 +2264,84 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+        };
+    };
+    addWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "http://127.0.0.1:3000/hooks/boundbook",
+                 *       "events": [
+                 *         "receipt.created",
+                 *         "receipt.disposed"
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointCreate"];
+            };
+        };
+        responses: {
+            /** @description The endpoint; `secret` is never shown again. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 9,
+                     *         "url": "http://127.0.0.1:3000/hooks/boundbook",
+                     *         "events": [
+                     *           "receipt.created",
+                     *           "receipt.disposed"
+                     *         ],
+                     *         "enabled": true,
+                     *         "created_at": "2025-03-01T10:00:00Z",
+                     *         "updated_at": "2025-03-01T10:00:00Z"
+                     *       },
+                     *       "secret": "whsec_3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpointCreated"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["NotSaved"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id. */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["NotSaved"];
         };
     };
     pingWebhook: {
@@ -2302,6 +2642,31 @@ export interface operations {
             };
             401: components["responses"]["Unauthenticated"];
             422: components["responses"]["ValidationFailed"];
+        };
+    };
+    viewReceipt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The receipt's id. */
+                id: components["parameters"]["ReceiptId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The receipt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiptResponse"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
         };
     };
     getReceiptAudit: {
@@ -2641,6 +3006,35 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             503: components["responses"]["NotSaved"];
+        };
+    };
+    followAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream of events; it does not end by itself. */
+            200: {
+                headers: {
+                    /** @description `no-cache`: the stream is never cached. */
+                    "Cache-Control": "no-cache";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example : following the account
+                     *
+                     *     event: request
+                     *     data: {"id":3120,"method":"GET","path":"/rest/v1/books","query":"","status":200,"duration_ms":0.8,"at":"2025-03-14T15:06:00Z","headers":{"authorization":"Bearer [redacted]"}}
+                     */
+                    "text/event-stream; charset=utf-8": components["schemas"]["EventStream"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
         };
     };
     resetAccount: {

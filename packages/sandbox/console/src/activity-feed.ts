@@ -1,0 +1,103 @@
+import type { SandboxDelivery, SandboxRequestLogEntry } from '@boundbook/types';
+
+// The account's activity as it happens: `GET /_sandbox/events`, server-sent events read with
+// fetch, because EventSource cannot send the Authorization header and the token must never be
+// in a URL. The Deliveries and Requests pages listen to it; it reconnects after a lost
+// connection, waiting longer each time, and stops for good on a 401.
+
+/** What the feed tells of. */
+export interface ActivityListeners {
+  request: (entry: SandboxRequestLogEntry) => void;
+  delivery: (delivery: SandboxDelivery) => void;
+}
+
+type Listener<K extends keyof ActivityListeners> = ActivityListeners[K];
+
+/** The first wait before reconnecting, and the longest, in milliseconds. */
+const RETRY_MS = [1000, 30_000] as const;
+
+/** One stream of the account's events, shared by the pages. */
+export class ActivityFeed {
+  readonly #authorization: string;
+  readonly #onUnauthenticated: () => void;
+  readonly #listeners: { [K in keyof ActivityListeners]: Set<Listener<K>> } = { request: new Set(), delivery: new Set() };
+  readonly #abort = new AbortController();
+  #retryMs: number = RETRY_MS[0];
+
+  constructor(authorization: string, onUnauthenticated: () => void) {
+    this.#authorization = authorization;
+    this.#onUnauthenticated = onUnauthenticated;
+  }
+
+  /** Starts following; it goes on until {@link stop}. */
+  start(): void {
+    void this.#follow();
+  }
+
+  /** Stops following for good. */
+  stop(): void {
+    this.#abort.abort();
+  }
+
+  /** Calls `listener` for each event of `kind`; answers the function that stops calling it. */
+  on<K extends keyof ActivityListeners>(kind: K, listener: Listener<K>): () => void {
+    const listeners = this.#listeners[kind] as Set<Listener<K>>;
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  }
+
+  async #follow(): Promise<void> {
+    while (!this.#abort.signal.aborted) {
+      try {
+        const response = await fetch('/_sandbox/events', {
+          headers: { authorization: this.#authorization, accept: 'text/event-stream' },
+          signal: this.#abort.signal,
+          cache: 'no-store',
+        });
+        if (response.status === 401) {
+          this.#onUnauthenticated();
+          return;
+        }
+        if (response.ok && response.body !== null) {
+          this.#retryMs = RETRY_MS[0];
+          await this.#read(response.body);
+        }
+      } catch {
+        // A lost connection (the sandbox stopped or restarted): try again below.
+      }
+      if (this.#abort.signal.aborted) return;
+      await new Promise((resolve) => setTimeout(resolve, this.#retryMs));
+      this.#retryMs = Math.min(this.#retryMs * 2, RETRY_MS[1]);
+    }
+  }
+
+  async #read(body: ReadableStream<Uint8Array>): Promise<void> {
+    const reader = body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += decoder.decode(value, { stream: true });
+      let end = buffer.indexOf('\n\n');
+      while (end !== -1) {
+        this.#dispatch(buffer.slice(0, end));
+        buffer = buffer.slice(end + 2);
+        end = buffer.indexOf('\n\n');
+      }
+    }
+  }
+
+  /** Hands one block of lines (`event:`, `data:`, comments) to the listeners of its event. */
+  #dispatch(block: string): void {
+    let event = 'message';
+    const data: string[] = [];
+    for (const line of block.split('\n')) {
+      if (line.startsWith('event:')) event = line.slice(6).trim();
+      else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+    }
+    if (data.length === 0 || (event !== 'request' && event !== 'delivery')) return;
+    const value: unknown = JSON.parse(data.join('\n'));
+    for (const listener of this.#listeners[event]) (listener as (value: unknown) => void)(value);
+  }
+}

@@ -1,0 +1,67 @@
+import type { SandboxRequestLogEntry } from '@boundbook/types';
+import { h, replace, scroller } from '../elements';
+import { formatDuration, formatTime } from '../formats';
+import { errorAlert, heading, type PageContext } from '../page';
+
+// The account's recent API requests (under /rest/v1, made with any of its tokens, revoked ones
+// included), newest first, as the sandbox logged them; new ones appear as they are answered.
+// The console's own calls are control calls, which are not logged, so they never crowd it.
+
+/** How many requests the sandbox keeps per account, and the page shows. */
+const KEPT = 100;
+
+/** Draws the requests page into `view`. */
+export async function showRequests(view: HTMLElement, context: PageContext): Promise<void> {
+  const list = h('div', { 'aria-busy': 'true' });
+  view.append(heading('Requests'), h('p', { class: 'lede' }, `The last ${KEPT} API requests of the account, newest first, with their answers. New requests appear as they are answered.`), list);
+  let entries: SandboxRequestLogEntry[];
+  try {
+    ({ data: entries } = await context.api.get<{ data: SandboxRequestLogEntry[] }>('/_sandbox/requests'));
+  } catch (error) {
+    replace(list, errorAlert(error));
+    list.removeAttribute('aria-busy');
+    return;
+  }
+  const body = h('tbody', {}, entries.map(requestRow));
+  const draw = (): void => {
+    if (body.childElementCount === 0) {
+      replace(list, h('p', { class: 'empty' }, 'No API requests yet: calls to /rest/v1 with a key of this account appear here.'));
+    } else if (!list.contains(body)) {
+      replace(
+        list,
+        scroller(
+          'Requests',
+          h(
+            'table',
+            {},
+            h('caption', {}, 'API requests, newest first'),
+            h('thead', {}, h('tr', {}, ['Time', 'Request', 'Status', 'Duration', 'Client'].map((text) => h('th', { scope: 'col' }, text)))),
+            body,
+          ),
+        ),
+      );
+    }
+  };
+  draw();
+  list.removeAttribute('aria-busy');
+  context.onLeave(
+    context.feed.on('request', (entry) => {
+      body.prepend(requestRow(entry));
+      while (body.childElementCount > KEPT) body.lastElementChild?.remove();
+      draw();
+    }),
+  );
+}
+
+function requestRow(entry: SandboxRequestLogEntry): HTMLTableRowElement {
+  const target = entry.query === '' ? entry.path : `${entry.path}?${entry.query}`;
+  return h(
+    'tr',
+    {},
+    h('td', {}, formatTime(entry.at)),
+    h('th', { scope: 'row' }, h('code', {}, `${entry.method} ${target}`)),
+    h('td', {}, h('span', { class: entry.status < 400 ? 'badge good' : 'badge bad' }, String(entry.status))),
+    h('td', {}, formatDuration(entry.duration_ms)),
+    h('td', {}, entry.headers['user-agent'] ?? ''),
+  );
+}

@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Request, ResponseObject, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+
+// The console: the service's dashboard for the sandbox, a static page and its hashed assets
+// built by console/build.mjs into dist/console/, served at the sandbox's own origin so that its
+// control calls pass the web guard (request-guard.ts) as same-origin requests. The files are
+// read on the first request for them, not at start, so serving them costs the cold start nothing.
+
+/**
+ * The Content-Security-Policy of the console's page: its own scripts, styles and calls only, no
+ * inline code, no frames, no form that posts anywhere (its forms are handled by its script; a
+ * sign-in form that posted would put the token in a URL), and no `<base>` that could redirect
+ * its relative URLs.
+ */
+export const CONSOLE_CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** How long a browser keeps a hashed asset: a year, the most HTTP caches honour. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+const TYPES: Readonly<Record<string, string>> = {
+  '.css': 'text/css; charset=utf-8',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+/** A file of the built console, as it is answered. */
+interface ConsoleFile {
+  readonly body: Buffer;
+  readonly type: string;
+  readonly etag: string;
+}
+
+/** The built console: its page, and its assets by file name. */
+interface ConsoleFiles {
+  readonly index: ConsoleFile;
+  readonly assets: ReadonlyMap<string, ConsoleFile>;
+}
+
+/**
+ * The folder of the built console beside the running code: `dist/console/` from the built
+ * package and its CLI bundle, and the same folder from the sources (`src/`), which tests and
+ * the `@boundbook/source` condition run. `undefined` when the console is not built.
+ */
+export function locateConsole(): string | undefined {
+  const candidates = [new URL('./console/', import.meta.url), new URL('../dist/console/', import.meta.url)];
+  for (const candidate of candidates) {
+    const folder = fileURLToPath(candidate);
+    if (existsSync(join(folder, 'index.html'))) return folder;
+  }
+  return undefined;
+}
+
+/**
+ * The routes of the console built in `folder`: `GET /` answers its page, never cached without
+ * asking again (`no-cache`, with an ETag) and under {@link CONSOLE_CONTENT_SECURITY_POLICY};
+ * `GET /assets/{file}` answers a hashed asset, cached for a year. Without a folder, or before
+ * the console is built, both answer 404 saying how to build it.
+ */
+export function consoleRoutes(folder: string | undefined): ServerRoute[] {
+  let loading: Promise<ConsoleFiles | undefined> | undefined;
+  const files = (): Promise<ConsoleFiles | undefined> => {
+    loading ??= folder === undefined ? Promise.resolve(undefined) : readConsole(folder);
+    return loading;
+  };
+  return [
+    {
+      method: 'GET',
+      path: '/',
+      handler: async (_request, h) => {
+        const built = await files();
+        if (built === undefined) return notBuilt(h);
+        return answer(h, built.index, 'no-cache').header('Content-Security-Policy', CONSOLE_CONTENT_SECURITY_POLICY);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/assets/{file}',
+      handler: async (request: Request, h: ResponseToolkit) => {
+        const built = await files();
+        if (built === undefined) return notBuilt(h);
+        const asset = built.assets.get(String(request.params['file']));
+        if (asset === undefined) {
+          return errorResponse(h, 404, 'The console has no such asset: reload the page, as a newer build of the console names its assets anew.');
+        }
+        return answer(h, asset, IMMUTABLE);
+      },
+    },
+  ];
+}
+
+/** Reads the built console; `undefined` when its page is missing (the console is not built). */
+async function readConsole(folder: string): Promise<ConsoleFiles | undefined> {
+  const index = await readConsoleFile(join(folder, 'index.html')).catch(() => undefined);
+  if (index === undefined) return undefined;
+  const names = await readdir(join(folder, 'assets')).catch(() => [] as string[]);
+  const assets = new Map<string, ConsoleFile>();
+  for (const name of names) {
+    if (TYPES[extname(name)] !== undefined) assets.set(name, await readConsoleFile(join(folder, 'assets', name)));
+  }
+  return { index, assets };
+}
+
+async function readConsoleFile(path: string): Promise<ConsoleFile> {
+  const body = await readFile(path);
+  const etag = createHash('sha256').update(body).digest('base64url').slice(0, 22);
+  return { body, etag, type: TYPES[extname(path)] ?? 'application/octet-stream' };
+}
+
+function answer(h: ResponseToolkit, file: ConsoleFile, cacheControl: string): ResponseObject {
+  // A matching If-None-Match is answered 304 without the body.
+  const response = h.entity({ etag: file.etag }) ?? h.response(file.body);
+  return response
+    .type(file.type)
+    .header('Cache-Control', cacheControl)
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Referrer-Policy', 'no-referrer');
+}
+
+function notBuilt(h: ResponseToolkit): ResponseObject {
+  return errorResponse(
+    h,
+    404,
+    'The console is not built: run pnpm --filter @boundbook/sandbox build (the package as published includes it).',
+  );
+}
+
+function errorResponse(h: ResponseToolkit, status: number, message: string): ResponseObject {
+  return h.response(JSON.stringify({ message })).type('application/json; charset=utf-8').code(status);
+}

@@ -1,0 +1,122 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Server } from '@hapi/hapi';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CONSOLE_CONTENT_SECURITY_POLICY } from '../src/console-route';
+import { CorePersister } from '../src/persistence/persister';
+import { createSandboxServer } from '../src/server';
+
+// The console's files as the server answers them, from a folder laid out as console/build.mjs
+// lays out dist/console/ (the end-to-end tests in test/console/ serve the real build).
+
+const PAGE = '<!doctype html><title>BoundBook sandbox</title><script type="module" src="/assets/main-ABC123.js"></script>';
+const SCRIPT = 'console.log("console");';
+const STYLE = 'body{margin:0}';
+
+let folder: string;
+let server: Server;
+
+/** A core that answers nothing: the console's routes never reach it. */
+const core = {
+  version: 0,
+  handle: () => Promise.reject(new Error('the console routes must not reach the core')),
+  watch: () => undefined,
+  snapshot: () => ({ format: 2 }),
+  takeChanges: () => {
+    throw new TypeError('no changes');
+  },
+  confirmChanges() {},
+  revertChanges() {},
+};
+
+function serve(consoleDir: string | undefined): Server {
+  server = createSandboxServer({ core, persister: new CorePersister(core), consoleDir });
+  return server;
+}
+
+beforeAll(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'boundbook-console-'));
+  await mkdir(join(folder, 'assets'));
+  await writeFile(join(folder, 'index.html'), PAGE);
+  await writeFile(join(folder, 'assets', 'main-ABC123.js'), SCRIPT);
+  await writeFile(join(folder, 'assets', 'main-DEF456.css'), STYLE);
+});
+afterAll(() => rm(folder, { recursive: true, force: true }));
+afterEach(() => server?.stop());
+
+describe('GET / serves the console page', () => {
+  it('answers the page as HTML under the console CSP, to be checked again on every load', async () => {
+    const response = await serve(folder).inject({ method: 'GET', url: '/' });
+    expect(response.statusCode).toBe(200);
+    expect(response.payload).toBe(PAGE);
+    expect(response.headers).toMatchObject({
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-cache',
+      'content-security-policy': CONSOLE_CONTENT_SECURITY_POLICY,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+    });
+    expect(response.headers['etag']).toMatch(/^"[\w-]{22}"$/);
+  });
+
+  it('answers 304 without a body to a request that holds the page already', async () => {
+    const first = await serve(folder).inject({ method: 'GET', url: '/' });
+    const again = await server.inject({ method: 'GET', url: '/', headers: { 'if-none-match': String(first.headers['etag']) } });
+    expect(again.statusCode).toBe(304);
+    expect(again.payload).toBe('');
+  });
+
+  it('keeps scripts, styles and calls to its own origin, with no inline code, frames or form posts', () => {
+    expect(CONSOLE_CONTENT_SECURITY_POLICY).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    );
+  });
+
+  it('answers HEAD with the headers of GET and no body', async () => {
+    const response = await serve(folder).inject({ method: 'HEAD', url: '/' });
+    expect([response.statusCode, response.payload, response.headers['content-type']]).toEqual([200, '', 'text/html; charset=utf-8']);
+  });
+
+  it('refuses a foreign Host, as every other path (DNS rebinding)', async () => {
+    const response = await serve(folder).inject({ method: 'GET', url: '/', headers: { host: 'attacker.example:4010' } });
+    expect(response.statusCode).toBe(403);
+    expect(JSON.parse(response.payload).message).toContain('does not answer to the host name attacker.example');
+  });
+});
+
+describe('GET /assets/{file} serves the hashed assets', () => {
+  it.each([
+    ['main-ABC123.js', SCRIPT, 'text/javascript; charset=utf-8'],
+    ['main-DEF456.css', STYLE, 'text/css; charset=utf-8'],
+  ])('answers %s with its type, cached for a year as immutable', async (name, body, type) => {
+    const response = await serve(folder).inject({ method: 'GET', url: `/assets/${name}` });
+    expect(response.statusCode).toBe(200);
+    expect(response.payload).toBe(body);
+    expect(response.headers).toMatchObject({
+      'content-type': type,
+      'cache-control': 'public, max-age=31536000, immutable',
+      'x-content-type-options': 'nosniff',
+    });
+  });
+
+  it.each(['main-OLD000.js', '..%2Findex.html', 'index.html'])('answers %s, which the build did not make, with 404', async (name) => {
+    const response = await serve(folder).inject({ method: 'GET', url: `/assets/${name}` });
+    expect(response.statusCode).toBe(404);
+    expect(JSON.parse(response.payload)).toEqual({
+      message: 'The console has no such asset: reload the page, as a newer build of the console names its assets anew.',
+    });
+  });
+});
+
+describe('a sandbox without a built console', () => {
+  it.each([undefined, join(tmpdir(), 'boundbook-no-console')])('answers / and its assets from %s with 404 saying how to build it', async (consoleDir) => {
+    for (const url of ['/', '/assets/main-ABC123.js']) {
+      const response = await serve(consoleDir).inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(404);
+      expect(JSON.parse(response.payload)).toEqual({
+        message: 'The console is not built: run pnpm --filter @boundbook/sandbox build (the package as published includes it).',
+      });
+    }
+  });
+});
