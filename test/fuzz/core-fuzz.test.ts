@@ -48,6 +48,7 @@ const ROUTES = [
   ['PUT', '/_sandbox/receipts/{id}/e4473'], ['GET', '/_sandbox/requests'],
   ['GET', '/_sandbox/deliveries'], ['POST', '/_sandbox/deliveries/{id}/redeliver'],
   ['POST', '/_sandbox/webhooks/{id}/ping'], ['POST', '/_sandbox/webhooks/{id}/enable'],
+  ['PUT', '/_sandbox/webhooks/{id}/chaos'], ['DELETE', '/_sandbox/webhooks/{id}/chaos'],
   ['GET', '/_sandbox/tokens'], ['GET', '/_sandbox/webhooks'], ['GET', '/_sandbox/receipts'],
   ['GET', '/_sandbox/receipts/export'], ['POST', '/_sandbox/fixtures'], ['GET', '/_sandbox/fixtures'], ['GET', '/_sandbox/books'],
 ] as const;
@@ -86,6 +87,7 @@ const rawBody = fc.oneof(
   mutatedBody(dispositionBody() as Record<string, unknown>),
   mutatedBody({ accounts: [{ tokens: [{ token: 'sbx_fuzz00000000000000000001' }], receipts: [receiptBody()] }], $schema: 'x' }),
   mutatedBody({ url: 'https://hooks.example.com/x', events: ['*'], permissions: ['read'], name: 'Main', seconds: 60 }),
+  mutatedBody({ reorder: { window: 3, hold_ms: 500 }, duplicate: 0.5, delay_ms: 100, seed: 7 }),
   fc.json(),
   fc.string(),
   fc.constantFrom('{', '{"a":', 'null', '[]', '"text"', '1e999', '{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}'),
