@@ -102,7 +102,12 @@ export interface SandboxControl {
      *
      * @example
      * ```ts
-     * const { chaos } = await sandbox.webhooks.setChaos(token, endpoint.id, { reorder: { window: 4 }, duplicate: 1, seed: 5 });
+     * import { connectSandbox } from '@boundbook/sandbox';
+     *
+     * const sandbox = connectSandbox('http://127.0.0.1:4010');
+     * const { token } = await sandbox.createAccount();
+     * const [endpoint] = await sandbox.webhooks.list(token);
+     * const { chaos } = await sandbox.webhooks.setChaos(token, endpoint!.id, { reorder: { window: 4 }, duplicate: 1, seed: 5 });
      * chaos?.seed; // 5: the same seed and the same events give the same run
      * ```
      */

@@ -14,7 +14,8 @@ const LABELS: Readonly<Record<ReceiverCheckResult['outcome'], string>> = { pass:
  * ```ts
  * import { checkReceiver, formatReceiverReport } from '@boundbook/sandbox';
  *
- * process.stdout.write(formatReceiverReport(await checkReceiver({ url, secret })));
+ * const report = await checkReceiver({ url: 'http://127.0.0.1:3000/webhooks', secret: 'whsec_...' });
+ * process.stdout.write(formatReceiverReport(report));
  * // PASS  signed ping          200 in 3 ms
  * // FAIL  forged signature     200 in 2 ms: It answered 200 to a delivery whose X-SVC-Signature ... Fix: ...
  * ```
