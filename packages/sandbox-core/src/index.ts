@@ -11,11 +11,13 @@ export type {
   AccountRecord,
   AuditRecord,
   BookRecord,
+  ChaosWindowRecord,
   CoreSnapshot,
   DeliveryRecord,
   SandboxSnapshot,
   Sequences,
   TokenRecord,
+  WebhookChaosRecord,
   WebhookRecord,
 } from './state/records';
 
