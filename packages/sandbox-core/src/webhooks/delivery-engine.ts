@@ -189,7 +189,7 @@ export class DeliveryEngine implements CoreDeliveries {
         queue.pop();
         continue;
       }
-      const busy = this.#flights.busyLane(lanesOf(delivery));
+      const busy = this.#flights.busyLane(delivery.id, endpointLane(delivery));
       if (busy === undefined) return entry;
       queue.pop();
       this.#flights.park(busy, account.record.id, entry);
@@ -342,9 +342,13 @@ class AttemptFlights {
     return this.#flights.get(deliveryId)?.promise;
   }
 
-  /** The first of the lanes that an attempt in flight takes; `undefined` when all are free. */
-  busyLane(lanes: readonly string[]): string | undefined {
-    return lanes.find((lane) => this.#taken.has(lane));
+  /**
+   * The lane of a delivery (and of its endpoint, for a shuffled window's) that an attempt in
+   * flight takes; `undefined` when both are free.
+   */
+  busyLane(deliveryLane: string, endpointLane: string | undefined): string | undefined {
+    if (this.#taken.has(deliveryLane)) return deliveryLane;
+    return endpointLane !== undefined && this.#taken.has(endpointLane) ? endpointLane : undefined;
   }
 
   /** Takes an attempt in flight, in its lanes, until `promise` settles. */
