@@ -16,6 +16,7 @@ const BENCHMARKS = {
   verifier: () => import('./verifier.mjs'),
   'sdk-size': () => import('./sdk-size.mjs'),
   'sdk-overhead': () => import('./sdk-overhead.mjs'),
+  'msw-overhead': () => import('./msw-overhead.mjs'),
   console: () => import('./console.mjs'),
 };
 

@@ -5,6 +5,7 @@ import { runScenario, type ScenarioRun } from './run-scenario';
 import type { Scenario } from './scenario';
 import { controlScenarios } from './scenarios/control-scenarios';
 import { errorScenarios } from './scenarios/error-scenarios';
+import { fixturesScenarios } from './scenarios/fixtures-scenarios';
 import { listScenarios } from './scenarios/list-scenarios';
 import { receiptScenarios } from './scenarios/receipt-scenarios';
 import { webhookScenarios } from './scenarios/webhook-scenarios';
@@ -19,6 +20,7 @@ const scenarios: readonly Scenario[] = [
   ...errorScenarios,
   ...webhookScenarios,
   ...controlScenarios,
+  ...fixturesScenarios,
 ];
 
 /** The distinct statuses of a run's exchanges, ascending. */

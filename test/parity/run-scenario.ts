@@ -24,7 +24,7 @@ export interface ScenarioRun {
  */
 export async function runScenario(scenario: Scenario, startFace: StartFace): Promise<ScenarioRun> {
   const receiver = await startWebhookReceiver();
-  const face = await startFace({ rateLimit: scenario.rateLimit });
+  const face = await startFace({ rateLimit: scenario.rateLimit, fixtures: scenario.fixtures });
   const transcript = new Transcript();
   try {
     await scenario.run(new ScenarioContext(face, receiver, transcript));

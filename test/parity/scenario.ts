@@ -23,5 +23,7 @@ export interface Scenario {
   readonly statuses: readonly number[];
   /** Requests per minute per token on both faces; the service's 60 when absent. */
   readonly rateLimit?: number;
+  /** The path of a fixtures file (JSON or YAML) each face loads before the scenario runs. */
+  readonly fixtures?: string;
   run(context: ScenarioContext): Promise<void>;
 }

@@ -1,30 +1,51 @@
-// The mock and its options.
-export { createMockBoundBook } from './create-mock-boundbook';
-export type {
-  CapturedDelivery,
-  MockBoundBook,
-  MockBoundBookOptions,
-  MockClock,
-  MockClockState,
-} from './mock-boundbook-types';
+// The Node build (export condition `node`): `fixtures` may also be the path of a JSON or YAML
+// file, read with node:fs when the mock is made, and the core hashes with node:crypto. The web
+// build (src/web.ts) exports the same names and takes fixtures as an object only, so that
+// neither node:fs nor a YAML parser reaches a browser bundle.
+import crypto from 'node:crypto';
+import { readFixturesFile } from './fixtures-file';
+import { makeMockBoundBook, type MockBoundBook, type MockBoundBookOptions, type MockRuntime } from './mock-boundbook';
 
-// Handlers typed from the contract, to override the mock in one test.
-export { createContractHttp } from './create-contract-http';
-export type {
-  ContractHandlerFactory,
-  ContractHttp,
-  ContractJsonBody,
-  ContractMethod,
-  ContractOperation,
-  ContractPath,
-  ContractPathParams,
-  ContractRequestBody,
-  ContractResolver,
-  ContractResponseBody,
-} from './contract-http-types';
+export * from './shared-exports';
 
-// Errors.
-export { MockBoundBookError } from './mock-boundbook-error';
+/**
+ * Makes a mock of the service for MSW: handlers that answer every request to `baseUrl` and to the
+ * control API (`/_sandbox`) with the sandbox core's behaviour, contract errors, rate limit and
+ * per-account clock included, and captured webhook deliveries. Deliveries that are due are
+ * attempted before each answer, so a test sees them as soon as its request resolves; retries fall
+ * due on the account's clock (`clock.advance`). `fixtures` (an object, or the path of a JSON or
+ * YAML file) is loaded before the mock is returned, so its fixed tokens work at once.
+ *
+ * @example
+ * ```ts
+ * import { createMockBoundBook } from '@boundbook/msw';
+ * import { setupServer } from 'msw/node';
+ *
+ * const mock = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1', fixtures: 'test/fixtures.yaml' });
+ * const server = setupServer(...mock.handlers);
+ * server.listen();
+ * const { token } = mock.createAccount();
+ * const response = await fetch('https://api.boundbook.test/rest/v1/books', {
+ *   headers: { authorization: `Bearer ${token}` },
+ * });
+ * response.status; // 200
+ * ```
+ */
+export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBook {
+  return makeMockBoundBook(options, NODE_RUNTIME);
+}
 
-// Limits the service enforces before the core sees a request.
-export { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from '@boundbook/sandbox-core';
+// crypto.hash() (Node 20.12 and later) hashes in one call, without making a Hash object; the
+// package supports every Node 20, so older ones make the Hash object.
+const oneShotHash = crypto.hash as typeof crypto.hash | undefined;
+
+/**
+ * Node's runtime: fixtures files from disk, and `node:crypto`'s SHA-256 and HMAC, several times
+ * faster than the core's plain JavaScript ones, for the token every request is looked up by and
+ * the signature of every delivery.
+ */
+const NODE_RUNTIME: MockRuntime = {
+  readFixturesFile,
+  sha256Hex: (text) => (oneShotHash === undefined ? crypto.createHash('sha256').update(text, 'utf8').digest('hex') : oneShotHash('sha256', text, 'hex')),
+  hmacSha256Hex: (key, message) => crypto.createHmac('sha256', key).update(message, 'utf8').digest('hex'),
+};

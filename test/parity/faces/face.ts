@@ -5,6 +5,11 @@ import type { SandboxAccountCreate } from '@boundbook/types';
 export interface FaceOptions {
   /** Requests per minute per token; the service's 60 when absent. */
   readonly rateLimit?: number | undefined;
+  /**
+   * The path of a fixtures file (JSON or YAML) loaded before the face answers, each face its own
+   * way: the MSW mock reads it when made, the sandbox takes it through `POST /_sandbox/fixtures`.
+   */
+  readonly fixtures?: string | undefined;
 }
 
 /**

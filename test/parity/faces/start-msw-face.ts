@@ -7,7 +7,7 @@ const BASE_URL = 'https://api.boundbook.test/rest/v1';
 
 /**
  * The MSW face: `createMockBoundBook()` under msw/node's `setupServer`, answering in process at
- * `https://api.boundbook.test`. Its webhook deliveries are really sent (`deliverWebhooks`), so
+ * `https://api.boundbook.test`, with the fixtures file given read by the mock itself. Its webhook deliveries are really sent (`deliverWebhooks`), so
  * that they reach the same kind of receiver as the sandbox's; that is the one request let
  * through to the loopback network, every other unhandled request is an error.
  *
@@ -19,7 +19,7 @@ const BASE_URL = 'https://api.boundbook.test/rest/v1';
  * ```
  */
 export async function startMswFace(options: FaceOptions): Promise<Face> {
-  const mock = createMockBoundBook({ baseUrl: BASE_URL, deliverWebhooks: true, rateLimit: options.rateLimit });
+  const mock = createMockBoundBook({ baseUrl: BASE_URL, deliverWebhooks: true, rateLimit: options.rateLimit, fixtures: options.fixtures });
   const server = setupServer(...mock.handlers);
   server.listen({
     onUnhandledRequest(request, print) {

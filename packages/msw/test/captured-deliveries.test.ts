@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DeliveryRequest } from '@boundbook/sandbox-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCapturingSender } from '../src/create-capturing-sender';
+import { createCapturingSender } from '../src/captured-deliveries';
 import type { CapturedDelivery } from '../src/index';
 
 // A real receiver: `/hang` never answers, `/redirect` answers 302, anything else 204.

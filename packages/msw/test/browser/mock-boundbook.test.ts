@@ -2,11 +2,17 @@ import { BoundBook, ValidationError } from '@boundbook/sdk';
 import { verifySignature } from '@boundbook/webhooks';
 import { setupWorker } from 'msw/browser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createMockBoundBook } from '../../src/index';
+// By the package's name, as an application imports it: the `browser` export condition picks the
+// web build, which reads no file and imports no node: module.
+import { createMockBoundBook, type SandboxFixtures } from '@boundbook/msw';
 import { receiptCreate as receipt } from '../support/receipt-create';
 
 const baseUrl = 'https://api.boundbook.test/rest/v1';
-const mock = createMockBoundBook({ baseUrl });
+const TOKEN = 'sbx_browserfixture00000000000001';
+const fixtures: SandboxFixtures = {
+  accounts: [{ name: 'Example Storefront LLC', books: ['Consignment'], tokens: [{ token: TOKEN }], receipts: [{ ...receipt, serial_number: 'FIX-000001' }] }],
+};
+const mock = createMockBoundBook({ baseUrl, fixtures });
 const worker = setupWorker(...mock.handlers);
 
 beforeAll(async () => {
@@ -20,6 +26,23 @@ describe('createMockBoundBook(options) under setupWorker in Chromium', () => {
   it('registers MSW’s worker script, which then controls the page', () => {
     // Proves that the service worker answers below, not MSW's in-page fallback.
     expect(navigator.serviceWorker.controller?.scriptURL).toBe(`${location.origin}/mockServiceWorker.js`);
+  });
+
+  it('loads a fixtures object: its fixed token answers at once, and reset() goes back to it', async () => {
+    const bb = new BoundBook({ baseUrl, token: TOKEN });
+    expect((await bb.books.list()).map((book) => [book.name, book.record_count])).toEqual([
+      ['Main', 1],
+      ['Consignment', 0],
+    ]);
+    await bb.receipts.create(receipt);
+    mock.reset();
+    expect((await bb.receipts.list()).data.map((row) => row.serial_number)).toEqual(['FIX-000001']);
+  });
+
+  it('throws a TypeError for a fixtures path: the web build reads no file', () => {
+    expect(() => createMockBoundBook({ baseUrl, fixtures: 'fixtures.yaml' })).toThrow(
+      /^\[@boundbook\/msw\] createMockBoundBook\(\): fixtures is a path \("fixtures\.yaml"\), which only the Node build reads/,
+    );
   });
 
   it('answers the SDK: bb.receipts.create() resolves with the receipt, list() and get() find it', async () => {

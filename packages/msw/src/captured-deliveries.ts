@@ -6,19 +6,38 @@ import {
   type DeliverySender,
 } from '@boundbook/sandbox-core';
 import { WEBHOOK_TIMEOUT_SECONDS } from '@boundbook/types';
-import type { CapturedDelivery } from './mock-boundbook-types';
+
+// The mock's transport of webhook deliveries: every attempt the core makes is kept as it was
+// signed, and sent with `fetch` only when a test asks for real deliveries.
+
+/**
+ * One captured attempt of a webhook delivery, exactly as it was (or would have been) sent.
+ *
+ * @example
+ * ```ts
+ * import { createMockBoundBook, type CapturedDelivery } from '@boundbook/msw';
+ * import { constructEvent } from '@boundbook/webhooks';
+ *
+ * declare const secret: string;
+ * const mock = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1' });
+ * const delivery: CapturedDelivery | undefined = mock.deliveries.at(-1);
+ * if (delivery) await constructEvent(delivery.body, delivery.headers, { secret });
+ * ```
+ */
+export interface CapturedDelivery {
+  /** The endpoint's URL. */
+  readonly url: string;
+  /** `Content-Type`, `User-Agent`, `X-SVC-Event`, `X-SVC-Delivery` and `X-SVC-Signature`. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The exact body text that was signed. */
+  readonly body: string;
+}
 
 /**
  * A transport of webhook deliveries that records each attempt in `captured`. Unless `deliver` is
  * true it sends nothing and reports a 200; otherwise it POSTs the attempt with `fetch` (no
- * redirect followed, within `timeoutMs`: the service's 5 s unless a test says otherwise) and reports
- * the status, or why none came, in the sandbox's words.
- *
- * @example
- * ```ts
- * const captured: CapturedDelivery[] = [];
- * const core = createSandboxCore({ sendDelivery: createCapturingSender(captured, false) });
- * ```
+ * redirect followed, within `timeoutMs`: the service's 5 s unless a test says otherwise) and
+ * reports the status, or why none came, in the sandbox's words.
  */
 export function createCapturingSender(
   captured: CapturedDelivery[],

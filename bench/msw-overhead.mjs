@@ -1,0 +1,159 @@
+// MSW mock overhead: time per SDK call answered by @boundbook/msw under msw/node's setupServer,
+// against the same call answered by a static MSW handler that returns the same bytes (status,
+// headers and body captured from the mock's own answer), for a list (`bb.receipts.list()`, a page
+// of 25) and a create (`bb.receipts.create()`). Both run in this process under one server: what
+// differs is only the handler, so the ratio is what the mock costs over MSW itself (request
+// conversion, the core, response building). Rounds of the variants are interleaved, each round
+// starting with another variant, after a warm-up round; each figure is the median of the rounds.
+// Time is the process's CPU time (every thread, the garbage collector's included), which other
+// work on a shared machine does not inflate as it does wall time; wall time is shown beside it.
+// Target (shared/DESIGN.md): the mock at most 1.25x the static handler, for both calls.
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { receiptCreateBody } from './receipt-fixtures.mjs';
+import { num, printHeading, printNote, printTable, printTargets, progress, target, times } from './report.mjs';
+
+export const description = 'us per SDK call answered by @boundbook/msw vs a static MSW handler with the same bytes (list, create)';
+
+const MSW_PACKAGE_DIR = fileURLToPath(new URL('../packages/msw/', import.meta.url));
+const MOCK_ENTRY = join(MSW_PACKAGE_DIR, 'dist', 'index.js');
+const SDK_ENTRY = fileURLToPath(new URL('../packages/sdk/dist/index.js', import.meta.url));
+const BASE_URL = 'https://api.boundbook.bench/rest/v1';
+const PAGE = 25;
+const CALLS = 400;
+const ROUNDS = 15;
+const TARGET_RATIO = 1.25;
+
+export async function run() {
+  printHeading(
+    'MSW mock overhead',
+    `An SDK call answered by @boundbook/msw under setupServer vs by a static MSW handler returning the same bytes: ` +
+      `${num(CALLS)} sequential calls per round, median of ${ROUNDS} interleaved rounds after a warm-up round ` +
+      '(microseconds of CPU time per call, all threads of the process).',
+  );
+  const missing = [MOCK_ENTRY, SDK_ENTRY].filter((file) => !existsSync(file));
+  if (missing.length > 0) {
+    printNote(`not built: ${missing.join(', ')} (pnpm build).`);
+    printTargets(['list', 'create'].map((call) => target(`${call}: mock within ${TARGET_RATIO}x of a static handler`, NaN, '<=', TARGET_RATIO, { unmeasured: 'not built' })));
+    return { failures: ['msw-overhead: @boundbook/msw or @boundbook/sdk is not built'] };
+  }
+  const { http, HttpResponse, setupServer } = await loadMsw();
+  const { createMockBoundBook } = await import(pathToFileURL(MOCK_ENTRY).href);
+  const { BoundBook } = await import(pathToFileURL(SDK_ENTRY).href);
+
+  // The rate limit is lifted so that every round answers 200 or 201; no endpoint, so no delivery.
+  const mock = createMockBoundBook({ baseUrl: BASE_URL, rateLimit: 0 });
+  const server = setupServer(...mock.handlers);
+  server.listen({ onUnhandledRequest: 'error' });
+  try {
+    const { token } = mock.createAccount();
+    const bb = new BoundBook({ baseUrl: BASE_URL, token, rateLimit: false, maxRetries: 0 });
+    for (let n = 1; n <= PAGE; n += 1) await bb.receipts.create(receiptCreateBody(n));
+    const created = receiptCreateBody(PAGE + 1);
+
+    // The bytes the static handlers answer with: the mock's own answers to the same calls.
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const listAnswer = await recordAnswer(fetch(`${BASE_URL}/receipts`, { headers }));
+    const createAnswer = await recordAnswer(fetch(`${BASE_URL}/receipts`, { method: 'POST', headers, body: JSON.stringify(created) }));
+    const staticList = http.get(`${BASE_URL}/receipts`, () => new HttpResponse(listAnswer.body, listAnswer.init));
+    const staticCreate = http.post(`${BASE_URL}/receipts`, () => new HttpResponse(createAnswer.body, createAnswer.init));
+
+    const variants = [
+      { call: 'list', name: '@boundbook/msw', handlers: mock.handlers, run: () => bb.receipts.list() },
+      { call: 'list', name: 'static MSW handler', handlers: [staticList], run: () => bb.receipts.list() },
+      { call: 'create', name: '@boundbook/msw', handlers: mock.handlers, run: () => bb.receipts.create(created) },
+      { call: 'create', name: 'static MSW handler', handlers: [staticCreate], run: () => bb.receipts.create(created) },
+    ];
+    // Each answer is checked once per variant, so that a variant that stopped answering like the
+    // mock cannot pass for a fast one.
+    for (const variant of variants) {
+      server.resetHandlers(...variant.handlers);
+      const answer = await variant.run();
+      const expected = variant.call === 'list' ? PAGE : created.serial_number;
+      const got = variant.call === 'list' ? answer.data.length : answer.serial_number;
+      if (got !== expected) throw new Error(`${variant.call}, ${variant.name}: answered ${JSON.stringify(got)}, not ${JSON.stringify(expected)}`);
+      variant.samples = [];
+      variant.wall = [];
+    }
+
+    progress(`${variants.length} variants, ${ROUNDS} rounds of ${num(CALLS)} calls each`);
+    for (let round = 0; round <= ROUNDS; round += 1) {
+      const order = variants.map((_, index) => variants[(index + round) % variants.length]);
+      for (const variant of order) {
+        server.resetHandlers(...variant.handlers);
+        const { cpu, wall } = await timeCalls(variant.run);
+        // Round 0 warms the JIT up; it is not counted.
+        if (round > 0) {
+          variant.samples.push(cpu);
+          variant.wall.push(wall);
+        }
+      }
+    }
+
+    const rows = [];
+    const targets = [];
+    for (const call of ['list', 'create']) {
+      const [ours, bare] = variants.filter((variant) => variant.call === call);
+      const ratio = median(ours.samples) / median(bare.samples);
+      // The ratio within each round (the two variants ran side by side): its spread shows the noise.
+      const perRound = ours.samples.map((sample, index) => sample / bare.samples[index]);
+      for (const variant of [ours, bare]) {
+        rows.push([
+          `${call}: ${variant.name}`,
+          num(median(variant.samples), 1),
+          `${num(quantile(variant.samples, 0.25), 0)}-${num(quantile(variant.samples, 0.75), 0)}`,
+          num(median(variant.wall), 1),
+          variant === ours ? times(ratio) : '',
+          variant === ours ? `${times(quantile(perRound, 0.25))}-${times(quantile(perRound, 0.75))}` : '',
+          variant === ours ? times(median(variant.wall) / median(bare.wall)) : '',
+        ]);
+      }
+      targets.push(target(`${call}: mock within ${TARGET_RATIO}x of a static handler`, ratio, '<=', TARGET_RATIO, { show: times }));
+    }
+    printTable(['variant', 'CPU us per call', 'rounds p25-p75', 'wall us per call', 'mock / static', 'round ratios p25-p75', 'wall ratio'], rows);
+    printNote(`list: GET /receipts, a page of ${PAGE} receipts (${num(listAnswer.body.length)} bytes); create: POST /receipts, 201 (${num(createAnswer.body.length)} bytes). The account grows by one receipt per create call.`);
+    printNote('both variants include MSW\'s own interception and the SDK; the static handler does not read the request body.');
+    printNote('the ratio is of the medians; "round ratios" are the two variants\' ratio within each round, whose spread shows the noise.');
+    printTargets(targets);
+    return { failures: [] };
+  } finally {
+    server.close();
+  }
+}
+
+/** msw's ESM entries, from the msw that @boundbook/msw itself imports, by its exports map. */
+async function loadMsw() {
+  const manifestPath = createRequire(MSW_PACKAGE_DIR).resolve('msw/package.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+  const entry = (subpath) => pathToFileURL(join(dirname(manifestPath), manifest.exports[subpath].import.default)).href;
+  const [{ http, HttpResponse }, { setupServer }] = await Promise.all([import(entry('.')), import(entry('./node'))]);
+  return { http, HttpResponse, setupServer };
+}
+
+/** A response's status, headers and body text, to answer again as they were. */
+async function recordAnswer(pending) {
+  const response = await pending;
+  const body = await response.text();
+  return { body, init: { status: response.status, headers: Object.fromEntries(response.headers) } };
+}
+
+/** Microseconds of CPU time and of wall time per call, over CALLS sequential calls. */
+async function timeCalls(call) {
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  for (let index = 0; index < CALLS; index += 1) await call();
+  const wall = ((performance.now() - started) * 1000) / CALLS;
+  const { user, system } = process.cpuUsage(cpuBefore);
+  return { cpu: (user + system) / CALLS, wall };
+}
+
+function median(values) {
+  return quantile(values, 0.5);
+}
+
+function quantile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))];
+}

@@ -1,0 +1,36 @@
+/**
+ * A call of the mock (`createAccount`, `clock.now`, `clock.advance`, `exportFixtures`) that the
+ * core refused, or fixtures it refused when the mock was made: carries the status and the
+ * contract's error body, whose `errors` name each fault of a fixtures file by its path in it.
+ *
+ * @example
+ * ```ts
+ * import { createMockBoundBook, MockBoundBookError } from '@boundbook/msw';
+ *
+ * const mock = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1' });
+ * const { token } = mock.createAccount();
+ * try {
+ *   await mock.clock.advance(token, 0);
+ * } catch (error) {
+ *   if (error instanceof MockBoundBookError) error.status; // 422
+ * }
+ * ```
+ */
+export class MockBoundBookError extends Error {
+  override readonly name = 'MockBoundBookError';
+  /** The status the control API answered. */
+  readonly status: number;
+  /** The body it answered, in the contract's error shape. */
+  readonly body: unknown;
+
+  constructor(status: number, body: unknown, message: string) {
+    super(message);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+/** The error of a call of the mock that the core refused, worded with the call, its status and body. */
+export function refusal(call: string, status: number, body: unknown): MockBoundBookError {
+  return new MockBoundBookError(status, body, `[@boundbook/msw] ${call} answered ${status}: ${JSON.stringify(body)}`);
+}

@@ -1,0 +1,263 @@
+import {
+  ApiError,
+  createSandboxCore,
+  type CoreSnapshot,
+  type CreatedAccount,
+  type SandboxCore,
+  type SandboxCoreOptions,
+  type SandboxRequest,
+  type SandboxResponse,
+} from '@boundbook/sandbox-core';
+import type { SandboxAccountCreate, SandboxClock, SandboxFixtures } from '@boundbook/types';
+import type { HttpHandler } from 'msw';
+import { type CapturedDelivery, createCapturingSender } from './captured-deliveries';
+import { type ContractHttp, createContractHttp, type MockEndpoints, readBaseUrl } from './contract-http';
+import { MockBoundBookError, refusal } from './errors';
+import { createMockHandlers } from './handlers';
+
+// The mock: its options, its public object (handlers and the means to arrange and inspect the
+// state) and the core behind it. Every member of the mock is declared in `MockBoundBook` and
+// made in `makeMockBoundBook`, here; the entries (src/index.ts for Node, src/web.ts for the
+// rest) differ only in whether `fixtures` may be a path.
+
+/** Options of `createMockBoundBook`. */
+export interface MockBoundBookOptions {
+  /**
+   * The API's base URL as the code under test uses it, ending in `/rest/v1`, such as
+   * `https://api.boundbook.test/rest/v1`. The control API answers at its origin's `/_sandbox`.
+   */
+  baseUrl: string;
+  /**
+   * Whether webhook deliveries are really sent: each attempt is then POSTed with `fetch` to the
+   * endpoint's URL (5 s time-out) and its status recorded. Off by default: every attempt is only
+   * captured in {@link MockBoundBook.deliveries} and answered 200.
+   */
+  deliverWebhooks?: boolean | undefined;
+  /** Requests per minute per token; `0` lifts the limit. Defaults to 60, as the service. */
+  rateLimit?: number | undefined;
+  /**
+   * Wall clock in milliseconds since the epoch; each account's clock adds its own offset. Defaults
+   * to `Date.now`; a fixed value makes due times and timestamps exact in tests.
+   */
+  now?: (() => number) | undefined;
+  /**
+   * Accounts to start with, and to go back to on {@link MockBoundBook.reset}: a fixtures object
+   * (`SandboxFixtures`: accounts with fixed tokens, books, clock offsets, webhook endpoints with
+   * fixed secrets, receipts with their dispositions, documents and E4473 data) or, on Node only,
+   * the path of a fixtures file (`.json`, `.yaml` or `.yml`, relative to the working directory).
+   * It is loaded through the service's rules when the mock is made, firing no webhook, so its
+   * tokens work at once. A file the service would refuse throws a {@link MockBoundBookError}
+   * (422) whose `body.errors` names each fault by its path in the file
+   * (`accounts[0].receipts[3].zip`); nothing is loaded then.
+   */
+  fixtures?: SandboxFixtures | string | undefined;
+}
+
+/** An account's clock, as `GET /_sandbox/clock` answers it: `{ now, offset_seconds }`. */
+export type MockClockState = SandboxClock;
+
+/** The per-account clock, read and advanced through the control API with an account's token. */
+export interface MockClock {
+  /** Reads the clock of the token's account. */
+  now(token: string): Promise<MockClockState>;
+  /**
+   * Moves the token's account's clock forward by `seconds` (1 to 31,536,000), making every
+   * delivery attempt that falls due in the skipped time before resolving.
+   */
+  advance(token: string, seconds: number): Promise<MockClockState>;
+}
+
+/**
+ * A mock of the service: MSW handlers and the means to arrange and inspect its state.
+ *
+ * @example
+ * ```ts
+ * import { createMockBoundBook, type MockBoundBook } from '@boundbook/msw';
+ * import { setupServer } from 'msw/node';
+ *
+ * const mock: MockBoundBook = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1' });
+ * setupServer(...mock.handlers).listen();
+ * const { token } = mock.createAccount();
+ * ```
+ */
+export interface MockBoundBook {
+  /**
+   * The handlers to spread into `setupServer` or `setupWorker`: one `http.all` for `${baseUrl}`,
+   * `${baseUrl}/*` and `${origin}/_sandbox/*`.
+   */
+  readonly handlers: readonly HttpHandler[];
+  /**
+   * MSW's `http` narrowed to the contract, for handlers that override the mock in one test
+   * (`server.use(...)`): `http.get('/receipts/{id}', resolver)` matches `${baseUrl}/receipts/:id`,
+   * and the path, its parameters, the request body and the response body are typed from
+   * `@boundbook/types`.
+   */
+  readonly http: ContractHttp;
+  /**
+   * Makes an isolated account with the book `Main` and a token holding every permission. Options
+   * the control API would refuse throw a {@link MockBoundBookError} with its 422 body.
+   */
+  createAccount(options?: SandboxAccountCreate): CreatedAccount;
+  /** The per-account clock. */
+  readonly clock: MockClock;
+  /** Every attempt of a webhook delivery so far, in the order made. */
+  readonly deliveries: readonly CapturedDelivery[];
+  /**
+   * The token's account as a fixtures object with that token in it, as `GET /_sandbox/fixtures`
+   * answers: saved as JSON, it starts another mock (`fixtures`) or a sandbox in the same state. A
+   * token the mock does not hold rejects with a {@link MockBoundBookError} (401).
+   */
+  exportFixtures(token: string): Promise<SandboxFixtures>;
+  /**
+   * Goes back to the state the mock was made with: the accounts and records of `fixtures`
+   * exactly as they were loaded (ids, tokens, secrets and timestamps included), or no account at
+   * all without fixtures; no captured delivery, no pending retry.
+   */
+  reset(): void;
+}
+
+/** What a build gives the mock: how it reads a fixtures path, and hashes faster than the core's own. */
+export interface MockRuntime {
+  /** Reads a fixtures file at a path and answers its parsed content; the web build refuses. */
+  readonly readFixturesFile: (path: string) => unknown;
+  /** The core's `sha256Hex` (token lookup on every request), when the runtime has a faster one. */
+  readonly sha256Hex?: SandboxCoreOptions['sha256Hex'];
+  /** The core's `hmacSha256Hex` (delivery signatures), when the runtime has a faster one. */
+  readonly hmacSha256Hex?: SandboxCoreOptions['hmacSha256Hex'];
+}
+
+/** The mock of `createMockBoundBook` (documented in each entry), on a build's `runtime`. */
+export function makeMockBoundBook(options: MockBoundBookOptions, runtime: MockRuntime): MockBoundBook {
+  const settings = readMockOptions(options);
+  const { apiUrl, origin, deliverWebhooks, rateLimit, now } = settings;
+  const fixtures = readFixturesOption(options.fixtures, runtime.readFixturesFile);
+  const captured: CapturedDelivery[] = [];
+  // The fixtures are loaded once, then kept as the snapshot every reset starts from: the same
+  // state each time, and no second pass through validation.
+  let start: CoreSnapshot | undefined;
+  const makeCore = (): SandboxCore =>
+    createSandboxCore({
+      sendDelivery: createCapturingSender(captured, deliverWebhooks),
+      sha256Hex: runtime.sha256Hex,
+      hmacSha256Hex: runtime.hmacSha256Hex,
+      ...(rateLimit === undefined ? {} : { rateLimit }),
+      ...(now === undefined ? {} : { now }),
+      ...(start === undefined ? {} : { snapshot: start }),
+    } satisfies SandboxCoreOptions);
+  let core = makeCore();
+  if (fixtures !== undefined) {
+    loadFixtures(core, fixtures);
+    start = core.snapshot();
+  }
+
+  async function answer(request: SandboxRequest): Promise<SandboxResponse> {
+    const current = core;
+    const response = await current.handle(request);
+    // The attempts the request made due, made before answering so that tests need not wait.
+    const attempts = current.deliveries.startDue(Number.MAX_SAFE_INTEGER);
+    if (attempts.length > 0) await Promise.all(attempts);
+    return response;
+  }
+
+  /** The body of a control call's 200, as `T`; any other answer rejects with its refusal. */
+  async function control<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
+    const response = await answer({
+      method,
+      path,
+      query: '',
+      headers: {
+        authorization: `Bearer ${token}`,
+        host: new URL(origin).host,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (response.status !== 200) throw refusal(`${method} ${path}`, response.status, response.body);
+    return response.body as T;
+  }
+
+  return {
+    handlers: createMockHandlers(settings, answer),
+    http: createContractHttp(apiUrl),
+    createAccount(input) {
+      try {
+        return core.createAccount(input);
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        throw refusal('createAccount()', error.status, error.body);
+      }
+    },
+    clock: {
+      now: async (token) => (await control<{ data: MockClockState }>(token, 'GET', '/_sandbox/clock')).data,
+      advance: async (token, seconds) =>
+        (await control<{ data: MockClockState }>(token, 'POST', '/_sandbox/clock/advance', { seconds })).data,
+    },
+    deliveries: captured,
+    exportFixtures: (token) => control<SandboxFixtures>(token, 'GET', '/_sandbox/fixtures'),
+    reset(): void {
+      core.deliveries.close();
+      core = makeCore();
+      captured.length = 0;
+    },
+  };
+}
+
+/** Fixtures as given: the parsed content, and where it came from, for messages. */
+interface FixturesSource {
+  readonly file: unknown;
+  readonly from: string;
+}
+
+/**
+ * The `fixtures` option: an object as it is, a path read by `readFixturesFile`; anything else is
+ * a `TypeError`. Whether the content is a fixtures file is the core's to say.
+ */
+function readFixturesOption(fixtures: unknown, readFixturesFile: MockRuntime['readFixturesFile']): FixturesSource | undefined {
+  if (fixtures === undefined) return undefined;
+  if (typeof fixtures === 'string') return { file: readFixturesFile(fixtures), from: `file ${fixtures}` };
+  if (typeof fixtures === 'object' && fixtures !== null) return { file: fixtures, from: 'object' };
+  throw new TypeError(
+    `[@boundbook/msw] createMockBoundBook(): fixtures must be a fixtures object (SandboxFixtures) or, on Node, the path of a .json, .yaml or .yml file; got ${String(fixtures)}`,
+  );
+}
+
+/** Loads fixtures into a fresh core; a file the core refuses throws that refusal, worded for the mock. */
+function loadFixtures(core: SandboxCore, { file, from }: FixturesSource): void {
+  try {
+    core.loadFixtures(file as SandboxFixtures);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    throw new MockBoundBookError(
+      error.status,
+      error.body,
+      `[@boundbook/msw] createMockBoundBook(): the fixtures ${from} was refused (${error.status}) and nothing was loaded: ${error.body.message}; error.body.errors holds each fault under its path in the file`,
+    );
+  }
+}
+
+/** The options of `createMockBoundBook`, checked, with their defaults. */
+interface MockSettings extends MockEndpoints {
+  readonly deliverWebhooks: boolean;
+  readonly rateLimit: number | undefined;
+  readonly now: (() => number) | undefined;
+}
+
+/**
+ * Checks the options, throwing a `TypeError` that names the option and what it takes, before
+ * anything is made.
+ */
+function readMockOptions(options: MockBoundBookOptions | undefined): MockSettings {
+  const fail = (message: string): never => {
+    throw new TypeError(`[@boundbook/msw] createMockBoundBook(): ${message}`);
+  };
+  if (typeof options !== 'object' || options === null) {
+    return fail("pass the options, at least { baseUrl: 'https://api.boundbook.test/rest/v1' }");
+  }
+  const { deliverWebhooks, rateLimit, now } = options;
+  if (deliverWebhooks !== undefined && typeof deliverWebhooks !== 'boolean') fail('deliverWebhooks must be true or false');
+  if (rateLimit !== undefined && !(Number.isSafeInteger(rateLimit) && rateLimit >= 0)) {
+    fail(`rateLimit must be a whole number of requests per minute per token, or 0 to lift the limit; got ${String(rateLimit)}`);
+  }
+  if (now !== undefined && typeof now !== 'function') fail('now must be a function returning epoch milliseconds, such as () => Date.now()');
+  return { ...readBaseUrl(options.baseUrl, 'createMockBoundBook'), deliverWebhooks: deliverWebhooks ?? false, rateLimit, now };
+}

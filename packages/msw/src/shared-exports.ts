@@ -1,0 +1,29 @@
+// The exports both builds share, re-exported whole by src/index.ts (Node) and src/web.ts (browsers
+// and every other runtime). `createMockBoundBook` is each build's own and lives in its entry file:
+// on Node its `fixtures` may also be the path of a file.
+
+// The mock and its options.
+export type { MockBoundBook, MockBoundBookOptions, MockClock, MockClockState } from './mock-boundbook';
+export type { CapturedDelivery } from './captured-deliveries';
+export type { SandboxFixtures } from '@boundbook/types';
+
+// Handlers typed from the contract, to override the mock in one test.
+export { createContractHttp } from './contract-http';
+export type {
+  ContractHandlerFactory,
+  ContractHttp,
+  ContractJsonBody,
+  ContractMethod,
+  ContractOperation,
+  ContractPath,
+  ContractPathParams,
+  ContractRequestBody,
+  ContractResolver,
+  ContractResponseBody,
+} from './contract-http';
+
+// Errors.
+export { MockBoundBookError } from './errors';
+
+// Limits the service enforces before the core sees a request.
+export { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from '@boundbook/sandbox-core';

@@ -1,0 +1,32 @@
+// The web build (export conditions `browser` and the default): the mock as on Node, with
+// `fixtures` taken as an object only; a browser has no file to read, and this build imports no
+// node: module. The Node build (src/index.ts) exports the same names.
+import { makeMockBoundBook, type MockBoundBook, type MockBoundBookOptions } from './mock-boundbook';
+
+export * from './shared-exports';
+
+/**
+ * Makes a mock of the service for MSW, as on Node: handlers that answer every request to
+ * `baseUrl` and to the control API (`/_sandbox`) with the sandbox core's behaviour, and captured
+ * webhook deliveries. `fixtures` is an object here (import a JSON file with your bundler); a path
+ * throws a `TypeError`, since only the Node build reads files.
+ *
+ * @example
+ * ```ts
+ * import { createMockBoundBook, type SandboxFixtures } from '@boundbook/msw';
+ * import { setupWorker } from 'msw/browser';
+ *
+ * const fixtures: SandboxFixtures = { accounts: [{ tokens: [{ token: 'sbx_storybook000000000000000001' }] }] };
+ * const mock = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1', fixtures });
+ * await setupWorker(...mock.handlers).start();
+ * ```
+ */
+export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBook {
+  return makeMockBoundBook(options, { readFixturesFile: refuseFixturesPath });
+}
+
+function refuseFixturesPath(path: string): never {
+  throw new TypeError(
+    `[@boundbook/msw] createMockBoundBook(): fixtures is a path (${JSON.stringify(path)}), which only the Node build reads; in a browser, pass the fixtures object itself (import the JSON file with your bundler)`,
+  );
+}
