@@ -6,13 +6,13 @@
 // control call, is timed beside it.
 // Targets (shared/DESIGN.md): the console under 60 kB (60,000 bytes) gzip; the bound book of a
 // 100k-receipt account usable at once: its first page within 1.5x of a 50-receipt account's.
+import { numberedReceiptBody } from '@boundbook/test-fixtures';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { request, requestJson } from './http-request.mjs';
-import { receiptCreateBody } from './receipt-fixtures.mjs';
 import { num, printHeading, printNote, printTable, printTargets, progress, ratio, target } from './report.mjs';
 import { authorization, createAccount, sandboxBuilt } from './sandbox-server.mjs';
 import { describeSeeding, startSeededSandbox } from './seeded-sandbox.mjs';
@@ -92,7 +92,7 @@ async function measurePages({ scratchDir, reseed }) {
     const small = await createAccount(started.origin);
     progress(`making an account of ${SMALL} receipts`);
     for (let n = 1; n <= SMALL; n += 1) {
-      await requestJson(`${started.api}/receipts`, { method: 'POST', headers: authorization(small), body: receiptCreateBody(n) }, 201);
+      await requestJson(`${started.api}/receipts`, { method: 'POST', headers: authorization(small), body: numberedReceiptBody(n) }, 201);
     }
     const open = (token, hash) => timeToFirstPage(browser, `${started.origin}/#token=${token}`, hash);
     progress(`opening the bound book ${RUNS + 1} times for each account`);

@@ -1,14 +1,14 @@
 // Grows a sandbox data file to many receipts by copying one receipt that the sandbox itself made
 // through its API, with its audit entries: far faster than posting each one, and every field
 // other than the id, record number and serial number is the sandbox's own.
+import { numberedReceiptBody } from '@boundbook/test-fixtures';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { receiptCreateBody } from './receipt-fixtures.mjs';
 
 /**
  * Rewrites `file` (a stopped sandbox's data file, format 1 or 2) so that the account of receipt
  * `templateId` holds `count` receipts: the template and `count - 1` copies numbered after it,
- * serial numbers as {@link receiptCreateBody} gives them (the template being number 1).
+ * serial numbers as {@link numberedReceiptBody} gives them (the template being number 1).
  * Throws a `TypeError` when the file is not in the layout this relies on, so that the caller
  * can seed through the API instead.
  */
@@ -32,7 +32,7 @@ export async function extendDataFile(file, { templateId, count }) {
   }
   const template = receipts.find((receipt) => receipt.id === templateId);
   const trail = audit.filter((entry) => entry.receipt_id === templateId);
-  const serial = receiptCreateBody(1).serial_number;
+  const serial = numberedReceiptBody(1).serial_number;
   if (template?.serial_number !== serial || typeof template.record !== 'number' || trail.length === 0) {
     throw new TypeError(`${file} holds no receipt ${templateId} with serial ${serial}, a record number and an audit trail`);
   }
@@ -43,7 +43,7 @@ export async function extendDataFile(file, { templateId, count }) {
   const copies = { receipts: [], audit: [] };
   for (let n = 2; n <= count; n++) {
     const id = ++sequences.receipt;
-    const quoted = JSON.stringify(receiptCreateBody(n).serial_number);
+    const quoted = JSON.stringify(numberedReceiptBody(n).serial_number);
     copies.receipts.push(JSON.stringify({ ...template, id, record: template.record + n - 1 }).replaceAll(quotedSerial, quoted));
     for (const entry of trail) {
       copies.audit.push(JSON.stringify({ ...entry, id: ++sequences.audit, receipt_id: id }).replaceAll(quotedSerial, quoted));

@@ -8,11 +8,11 @@
 // Time is the process's CPU time (every thread, the garbage collector's included), which other
 // work on a shared machine does not inflate as it does wall time; wall time is shown beside it.
 // Target (shared/DESIGN.md): the mock at most 1.25x the static handler, for both calls.
+import { numberedReceiptBody } from '@boundbook/test-fixtures';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { receiptCreateBody } from './receipt-fixtures.mjs';
 import { num, printHeading, printNote, printTable, printTargets, progress, target, times } from './report.mjs';
 
 export const description = 'us per SDK call answered by @boundbook/msw vs a static MSW handler with the same bytes (list, create)';
@@ -50,8 +50,8 @@ export async function run() {
   try {
     const { token } = mock.createAccount();
     const bb = new BoundBook({ baseUrl: BASE_URL, token, rateLimit: false, maxRetries: 0 });
-    for (let n = 1; n <= PAGE; n += 1) await bb.receipts.create(receiptCreateBody(n));
-    const created = receiptCreateBody(PAGE + 1);
+    for (let n = 1; n <= PAGE; n += 1) await bb.receipts.create(numberedReceiptBody(n));
+    const created = numberedReceiptBody(PAGE + 1);
 
     // The bytes the static handlers answer with: the mock's own answers to the same calls.
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };

@@ -1,13 +1,13 @@
 // Starts the BoundBook sandbox CLI (packages/sandbox/dist/cli.js, or the file named by
 // BOUNDBOOK_SANDBOX_CLI) and seeds receipts through its API. Until the package is built,
 // `sandboxBuilt()` is false and the benchmarks print "not built" for it.
+import { numberedReceiptBody } from '@boundbook/test-fixtures';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requestJson } from './http-request.mjs';
 import { runLoad, loadProblems } from './load.mjs';
 import { progress } from './report.mjs';
-import { receiptCreateBody } from './receipt-fixtures.mjs';
 import { freePort, spawnServer } from './spawn-server.mjs';
 
 export const SANDBOX_CLI = process.env.BOUNDBOOK_SANDBOX_CLI
@@ -81,7 +81,7 @@ export async function seedReceipts(api, token, { count, from = 0, maxSeconds }) 
     url: `${api}/receipts`,
     method: 'POST',
     headers: authorization(token),
-    makeBody: (n) => receiptCreateBody(from + n + 1),
+    makeBody: (n) => numberedReceiptBody(from + n + 1),
     connections: 8,
     amount: count,
     maxSeconds,

@@ -3,6 +3,7 @@
 // difference is what the SDK costs per call: time-out timer, abort wiring, limiter, retry policy,
 // error mapping, unwrapping. Calls run one after another; each figure is the median of rounds.
 // Target (shared/DESIGN.md): overhead under 15 microseconds per call over both.
+import { receiptResource } from '@boundbook/test-fixtures';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -16,9 +17,7 @@ const BASE_URL = 'https://logbook.example.com/rest/v1';
 const CALLS = 20_000;
 const ROUNDS = 9;
 const LIMIT_US = 15;
-const BODY = JSON.stringify({
-  data: { id: 1042, user_id: 17, record: 318, book: 'Main', status: 'on_hand', serial_number: 'EXA0012345', manufacturer: 'Example Arms Co.', importer: null, country_of_origin: null, model: 'EX-9 Compact', type: 'Pistol', caliber: '9mm Luger', receipt_date: '2025-03-14', purchase_amount: 389.5, received_from: 'Example Firearms Wholesale LLC', ffl_license: '9-99-999-01-6A-00001', address: null, city: null, state: null, zip: null, disposition: null, documents: [], e4473: null, created_at: '2025-03-14T15:04:05Z', updated_at: '2025-03-14T15:04:05Z' },
-});
+const BODY = JSON.stringify({ data: receiptResource() });
 
 /** The stub every variant calls: a fresh JSON response, as a server would give. */
 const stubFetch = async () => new Response(BODY, { status: 200, headers: { 'Content-Type': 'application/json' } });

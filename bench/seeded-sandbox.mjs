@@ -3,20 +3,20 @@
 // the file's layout is not the one expected, every receipt is posted through the API. The
 // seeded file is kept in bench/.cache/ with its token, keyed by the sandbox's build, so a later
 // run starts from a copy (`--reseed` seeds again).
+import { numberedReceiptBody } from '@boundbook/test-fixtures';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { extendDataFile } from './extend-data-file.mjs';
 import { requestJson } from './http-request.mjs';
-import { receiptCreateBody } from './receipt-fixtures.mjs';
 import { progress } from './report.mjs';
 import { SANDBOX_CLI, authorization, receiptCount, seedReceipts, startSandbox } from './sandbox-server.mjs';
 
 const CACHE_DIR = fileURLToPath(new URL('.cache/', import.meta.url));
 const BUILDS = [dirname(SANDBOX_CLI), fileURLToPath(new URL('../packages/sandbox-core/dist', import.meta.url))];
 /** Bumped when the seeded receipts or the way of seeding change. */
-const SEED_VERSION = 2;
+const SEED_VERSION = 3;
 
 /**
  * Starts a sandbox (`--rate-limit 0 --quiet`) on a scratch copy of a data file whose account
@@ -60,7 +60,7 @@ async function seed({ dataFile, count, maxSeedSeconds }) {
   try {
     const { data } = await requestJson(
       `${sandbox.api}/receipts`,
-      { method: 'POST', headers: authorization(sandbox.token), body: receiptCreateBody(1) },
+      { method: 'POST', headers: authorization(sandbox.token), body: numberedReceiptBody(1) },
       201,
     );
     templateId = data.id;

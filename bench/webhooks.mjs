@@ -3,10 +3,10 @@
 // to a node:http receiver in this process that answers 200 at once. Latency runs from sending
 // POST /rest/v1/receipts until the receiver has the whole delivery. Targets (shared/DESIGN.md):
 // p50 under 20 ms, and 1,000 deliveries per second to a local receiver.
+import { numberedReceiptBody } from '@boundbook/test-fixtures';
 import http from 'node:http';
 import { join } from 'node:path';
 import { requestJson } from './http-request.mjs';
-import { receiptCreateBody } from './receipt-fixtures.mjs';
 import { num, printHeading, printNote, printTable, printTargets, progress, target } from './report.mjs';
 import { authorization, createAccount, sandboxBuilt, startSandbox } from './sandbox-server.mjs';
 
@@ -44,13 +44,13 @@ export async function run({ scratchDir }) {
     // An account without endpoints: the same POSTs, nothing to deliver, for the ceiling.
     const bare = authorization(await createAccount(sandbox.origin));
     let serial = 0;
-    const post = (n) => postReceipt(agent, `${sandbox.api}/receipts`, auth, receiptCreateBody(n));
+    const post = (n) => postReceipt(agent, `${sandbox.api}/receipts`, auth, numberedReceiptBody(n));
     /** Sends `count` events on the account without endpoints; resolves with POSTs per second. */
     const sendBare = async (count, concurrency) => {
       const started = performance.now();
       let next = 0;
       const worker = async () => {
-        while (next < count) await postReceipt(agent, `${sandbox.api}/receipts`, bare, receiptCreateBody(1_000_000 + next++));
+        while (next < count) await postReceipt(agent, `${sandbox.api}/receipts`, bare, numberedReceiptBody(1_000_000 + next++));
       };
       await Promise.all(Array.from({ length: concurrency }, worker));
       return count / ((performance.now() - started) / 1000);
@@ -158,7 +158,7 @@ async function startReceiver() {
       const at = performance.now();
       response.writeHead(200).end();
       const serialNumber = JSON.parse(Buffer.concat(chunks).toString('utf8')).data.serial_number;
-      const n = Number(serialNumber.slice(2));
+      const n = Number(/\d+$/.exec(serialNumber)?.[0]);
       if (arrived.has(n)) duplicates += 1;
       else arrived.set(n, at);
       waiting.get(n)?.(at);

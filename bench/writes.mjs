@@ -3,10 +3,11 @@
 // for the sandbox in memory (--memory), seeded through its API.
 // Targets: the sandbox at least 20x json-server's throughput, p99 under 200 ms, peak RSS under
 // 400 MB; in memory at least 0.8x the data file's throughput (a write costs the change alone).
+import { numberedReceiptBody } from '@boundbook/test-fixtures';
 import { join } from 'node:path';
 import { measureServer, rowNote } from './measure-server.mjs';
 import { startJsonServer } from './peer-servers.mjs';
-import { receiptCreateBody, writeJsonServerDb } from './receipt-fixtures.mjs';
+import { writeJsonServerDb } from './receipt-fixtures.mjs';
 import { mb, num, printHeading, printNote, printTable, printTargets, ratio, target, times } from './report.mjs';
 import { authorization, sandboxBuilt, seedReceipts, startSandbox } from './sandbox-server.mjs';
 import { describeSeeding, startSeededSandbox } from './seeded-sandbox.mjs';
@@ -31,7 +32,7 @@ export async function run({ scratchDir, reseed }) {
     url,
     method: 'POST',
     headers,
-    makeBody: (n) => receiptCreateBody(RECEIPTS + 1 + n),
+    makeBody: (n) => numberedReceiptBody(RECEIPTS + 1 + n),
   });
 
   const sandbox = await measureServer({

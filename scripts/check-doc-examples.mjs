@@ -1,16 +1,23 @@
 // Compiles every TypeScript example of the documentation, as an integrator would paste it: each
 // ```ts block of the READMEs and each @example of the packages' sources, as a module of its own,
 // under the repository's strict tsconfig (tsconfig.base.json). `@boundbook/*` resolves to the
-// packages' sources (their `@boundbook/source` export condition), so no build is needed.
+// packages' sources (their `@boundbook/source` export condition), so no build is needed. Each
+// example is compiled in the folder of its package or example, so that it imports what that
+// folder depends on (express for the webhooks adapters, the example's own modules).
 //
 // A README block may need names it does not show (an Express `app`, a client `bb`): an HTML
 // comment right before its fence, `<!-- ts-context: declare const app: Express; -->`, is compiled
-// ahead of it and stays invisible on the page. An example of the web build of
-// @boundbook/webhooks (packages/webhooks/src/web.ts) imports that build.
+// ahead of it and stays invisible on the page. A `declare module 'hono' { ... }` in a context
+// stands for a module that does not resolve here (a framework no package installs, an app's own
+// `@/lib/...`): it is declared once for every example, so two contexts declaring one module must
+// agree. For a module that resolves, it stays in the example and augments that module. An
+// example of the web build of @boundbook/webhooks (packages/webhooks/src/web.ts) imports that
+// build.
 //
-// Run: node scripts/check-doc-examples.mjs  (part of `pnpm lint`)
+// Run: node scripts/check-doc-examples.mjs [path ...]  (part of `pnpm lint`); paths, such as
+// packages/sdk, keep the documents under them only.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
@@ -33,7 +40,9 @@ function documents() {
       if (group === 'packages') sources.push(...walk(join(folder, 'src')).filter((file) => !file.includes('/generated/')));
     }
   }
-  return { readmes, sources: sources.map((file) => relative(ROOT, file)) };
+  const only = process.argv.slice(2).map((path) => relative(ROOT, join(process.cwd(), path)));
+  const kept = (file) => only.length === 0 || only.some((path) => file === path || file.startsWith(`${path}/`));
+  return { readmes: readmes.filter(kept), sources: sources.map((file) => relative(ROOT, file)).filter(kept) };
 }
 
 function walk(folder) {
@@ -49,13 +58,26 @@ function markdownExamples(file) {
   const found = [];
   for (let index = 0; index < lines.length; index += 1) {
     if (!/^```(ts|typescript)\s*$/.test(lines[index])) continue;
-    const context = /^<!--\s*ts-context:\s*([\s\S]*?)\s*-->$/.exec(lines[index - 1] ?? '')?.[1] ?? '';
+    const { context, modules } = splitContext(/^<!--\s*ts-context:\s*([\s\S]*?)\s*-->$/.exec(lines[index - 1] ?? '')?.[1] ?? '');
     let close = index + 1;
     while (close < lines.length && lines[close] !== '```') close += 1;
-    found.push({ at: `${file}:${index + 1}`, code: `${context}\n${lines.slice(index + 1, close).join('\n')}` });
+    found.push({ at: `${file}:${index + 1}`, folder: dirname(file), modules, code: `${context}\n${lines.slice(index + 1, close).join('\n')}` });
     index = close;
   }
   return found;
+}
+
+/** A context's `declare module '...' { ... }` statements, apart from the rest of it. */
+function splitContext(text) {
+  const source = ts.createSourceFile('context.ts', text, ts.ScriptTarget.Latest, true);
+  const modules = [];
+  let context = text;
+  for (const statement of [...source.statements].reverse()) {
+    if (!ts.isModuleDeclaration(statement) || !ts.isStringLiteral(statement.name)) continue;
+    modules.unshift({ name: statement.name.text, text: statement.getText(source) });
+    context = context.slice(0, statement.getStart(source)) + context.slice(statement.end);
+  }
+  return { context, modules };
 }
 
 /** The ```ts blocks under `@example` in a source file's comments. */
@@ -73,10 +95,19 @@ function jsdocExamples(file) {
     while (close < lines.length && lines[close].trim() !== '* ```') close += 1;
     const code = lines.slice(open + 1, close).map((line) => line.replace(/^\s*\* ?/, '')).join('\n');
     const web = file === 'packages/webhooks/src/web.ts';
-    found.push({ at: `${file}:${open + 1}`, code: web ? code.replaceAll("'@boundbook/webhooks'", "'@boundbook/webhooks/web'") : code });
+    found.push({
+      at: `${file}:${open + 1}`,
+      folder: packageFolder(file),
+      code: web ? code.replaceAll("'@boundbook/webhooks'", "'@boundbook/webhooks/web'") : code,
+    });
     index = close;
   }
   return found;
+}
+
+/** `packages/name` of `packages/name/src/...`. */
+function packageFolder(file) {
+  return file.split('/').slice(0, 2).join('/');
 }
 
 function compilerOptions() {
@@ -101,21 +132,39 @@ function check() {
   const { readmes, sources } = documents();
   const examples = [...readmes.flatMap(markdownExamples), ...sources.flatMap(jsdocExamples)];
   const problems = examples.filter((example) => example.problem).map((example) => `${example.at}: ${example.problem}`);
-  // Each example is a module of its own beside the repository's root, so that node_modules and
-  // the packages' exports maps resolve its imports.
+  // Each example is a module of its own in its package's or example's folder, so that the
+  // folder's node_modules, then the root's, and the packages' exports maps resolve its imports.
   const virtual = new Map(
-    examples.filter((example) => !example.problem).map((example, index) => [join(ROOT, `.doc-example-${index}.ts`), example]),
+    examples
+      .filter((example) => !example.problem)
+      .map((example, index) => [join(ROOT, example.folder, `.doc-example-${index}.ts`), example]),
   );
   const options = compilerOptions();
+  // The modules the contexts declare that do not resolve, once each, in one file of global
+  // declarations; the others augment the module they name, in the example's own code.
+  const declared = new Map();
+  for (const [file, example] of virtual) {
+    for (const { name, text } of example.modules ?? []) {
+      if (ts.resolveModuleName(name, file, options, ts.sys).resolvedModule !== undefined) {
+        example.code = `${example.code}\n${text}`;
+        continue;
+      }
+      if (declared.has(name) && declared.get(name).text !== text) {
+        problems.push(`${example.at}: its context declares module '${name}' unlike ${declared.get(name).at}: declare it alike in both`);
+      } else if (!declared.has(name)) declared.set(name, { text, at: example.at });
+    }
+  }
+  const ambient = join(ROOT, '.doc-example-modules.d.ts');
+  const ambientText = [...declared.values()].map(({ text }) => text).join('\n');
+  const textOf = (name) => (name === ambient ? ambientText : moduleText(virtual.get(name).code));
   const host = ts.createCompilerHost(options);
   const { fileExists, readFile, getSourceFile } = host;
-  host.fileExists = (name) => virtual.has(name) || fileExists.call(host, name);
-  host.readFile = (name) => (virtual.has(name) ? moduleText(virtual.get(name).code) : readFile.call(host, name));
+  const own = (name) => virtual.has(name) || name === ambient;
+  host.fileExists = (name) => own(name) || fileExists.call(host, name);
+  host.readFile = (name) => (own(name) ? textOf(name) : readFile.call(host, name));
   host.getSourceFile = (name, version, ...rest) =>
-    virtual.has(name)
-      ? ts.createSourceFile(name, moduleText(virtual.get(name).code), version, true)
-      : getSourceFile.call(host, name, version, ...rest);
-  const program = ts.createProgram([...virtual.keys()], options, host);
+    own(name) ? ts.createSourceFile(name, textOf(name), version, true) : getSourceFile.call(host, name, version, ...rest);
+  const program = ts.createProgram([...virtual.keys(), ambient], options, host);
   for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
     const file = diagnostic.file;
     const example = file ? virtual.get(file.fileName) : undefined;

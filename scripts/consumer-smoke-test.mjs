@@ -2,12 +2,13 @@
 // The packages as a consumer gets them: packs each one as it would be published, installs the
 // tarballs into a new project outside the workspace, and uses them there from ESM and CommonJS,
 // through the web build of @boundbook/webhooks (its conditions and its /web subpath), under tsc,
-// and through the boundbook-sandbox CLI.
+// and through the boundbook-sandbox CLI. What the npm page shows is checked on the tarball too:
+// the repository, homepage and bugs links, and every relative link of the README.
 // Expects the packages built (`pnpm build`). Keeps the temporary folder when a step fails.
 import { execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 
@@ -40,10 +41,68 @@ function pack() {
     const { filename } = JSON.parse(run('pnpm', ['pack', '--json', '--pack-destination', tarballs], { cwd: join(root, 'packages', dir), stdio: 'pipe' }));
     const published = run('tar', ['-xOzf', filename, 'package/package.json'], { cwd: tarballs, stdio: 'pipe' });
     if (published.includes('workspace:')) throw new Error(`${manifest.name}: the packed package.json still has a workspace: range`);
+    checkManifestLinks(JSON.parse(published), `packages/${dir}`);
+    const files = run('tar', ['-tzf', filename], { cwd: tarballs, stdio: 'pipe' }).split('\n').filter(Boolean);
+    checkReadmeLinks(manifest.name, files, run('tar', ['-xOzf', filename, 'package/README.md'], { cwd: tarballs, stdio: 'pipe' }));
     console.log(`${manifest.name}: ${filename.replace(`${tarballs}/`, '')}`);
     packed.push({ name: manifest.name, filename });
   }
   return packed;
+}
+
+/**
+ * The links of the npm page's sidebar: `repository` (with the package's folder), `homepage` and
+ * `bugs`, all on the repository that the root package.json names, the one place to change them.
+ */
+function checkManifestLinks(manifest, directory) {
+  const { repository, bugs } = readJson(join(root, 'package.json'));
+  const web = repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+  const expected = {
+    repository: { type: 'git', url: repository.url, directory },
+    homepage: `${web}/tree/main/${directory}#readme`,
+    bugs: { url: bugs.url },
+  };
+  const actual = { repository: manifest.repository, homepage: manifest.homepage, bugs: manifest.bugs };
+  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
+    throw new Error(`${manifest.name}: the package.json links are ${JSON.stringify(actual)}; write ${JSON.stringify(expected)}`);
+  }
+}
+
+/**
+ * Fails on a README link that breaks on the npm page: a relative link to a file the tarball does
+ * not hold (a sibling package, the repository's openapi/ folder, a test config), or an anchor
+ * that no heading of the README makes. Code blocks and code spans hold no links.
+ */
+function checkReadmeLinks(name, files, readme) {
+  const prose = readme.replace(/^```[\s\S]*?^```$/gm, '').replace(/`[^`\n]*`/g, '');
+  const targets = [
+    ...[...prose.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((match) => match[1]),
+    ...[...prose.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)].map((match) => match[1]),
+    ...[...prose.matchAll(/\s(?:href|src)="([^"]+)"/g)].map((match) => match[1]),
+  ];
+  const anchors = headingAnchors(readme);
+  const broken = targets.filter((target) => {
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return false;
+    if (target.startsWith('#')) return !anchors.has(decodeURIComponent(target.slice(1)));
+    const path = posix.normalize(posix.join('package', decodeURIComponent(target.replace(/[?#].*$/, '')))).replace(/\/$/, '');
+    return !files.some((file) => file === path || file.startsWith(`${path}/`));
+  });
+  if (broken.length > 0) {
+    throw new Error(`${name}: the README links to what its tarball does not hold: ${broken.join(', ')}; link another package's npm page, an absolute URL of the repository, or a heading of the README`);
+  }
+}
+
+/** The anchors that headings make on the npm page and on GitHub: lower case, punctuation dropped, spaces as hyphens. */
+function headingAnchors(readme) {
+  const anchors = new Set();
+  const text = readme.replace(/^```[\s\S]*?^```$/gm, '');
+  for (const [, heading] of text.matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
+    const slug = heading.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+    let anchor = slug;
+    for (let n = 1; anchors.has(anchor); n += 1) anchor = `${slug}-${n}`;
+    anchors.add(anchor);
+  }
+  return anchors;
 }
 
 function install(packed) {

@@ -1,7 +1,7 @@
 // The checks that smoke.mjs (import) and smoke.cjs (require) run on the packages they loaded, as a
 // consumer's code would use them.
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import ts from 'typescript';
 
 const RECEIPT = {
@@ -40,6 +40,23 @@ export function checkExports(packages, resolutionMode) {
       .map((symbol) => symbol.name);
     assert.deepEqual(Object.keys(runtime).sort(), declared.sort(), `@boundbook/${name}: the values exported at run time are those its types declare (${resolutionMode})`);
   }
+}
+
+/**
+ * The contract files that @boundbook/types ships resolve, through its exports map, to the
+ * documents themselves: `resolve` is the consumer's resolver (`import.meta.resolve` from ESM,
+ * `require.resolve` from CommonJS) and answers a path or a file: URL.
+ */
+export function checkContractFiles(resolve) {
+  const read = (specifier) => {
+    const resolved = resolve(specifier);
+    assert.match(resolved, /[\\/]node_modules[\\/]@boundbook[\\/]types[\\/]contract[\\/]/, `${specifier} resolves into the installed package`);
+    return readFileSync(resolved.startsWith('file:') ? new URL(resolved) : resolved, 'utf8');
+  };
+  assert.match(read('@boundbook/types/openapi.yaml'), /^openapi: 3\.1\.\d+\n[\s\S]*^paths:\n[\s\S]*\/receipts\/\{id\}\/dispose:/m, 'openapi.yaml is the service\'s contract');
+  assert.match(read('@boundbook/types/sandbox.yaml'), /^openapi: 3\.1\.\d+\n[\s\S]*^paths:\n[\s\S]*\/_sandbox\/accounts:/m, 'sandbox.yaml is the control API\'s contract');
+  const schema = JSON.parse(read('@boundbook/types/fixtures.schema.json'));
+  assert.equal(schema.$schema, 'https://json-schema.org/draft/2020-12/schema', 'fixtures.schema.json is a JSON Schema');
 }
 
 /** Uses every package: the core, the MSW mock with the SDK and the webhook verifier, the sandbox server. */

@@ -15,10 +15,11 @@ for (const name of Object.keys(packages)) {
 }
 
 import('./check-packages.mjs')
-  .then(async ({ checkExports, checkPackages }) => {
+  .then(async ({ checkContractFiles, checkExports, checkPackages }) => {
     checkExports(packages, 'require');
+    checkContractFiles((specifier) => require.resolve(specifier));
     await checkPackages(packages, setupServer);
-    console.log('CommonJS: every package requires and works.');
+    console.log('CommonJS: every package requires and works; the contract files resolve.');
   })
   .catch((error) => {
     console.error(error);

@@ -7,12 +7,13 @@ import * as sdk from '@boundbook/sdk';
 import * as types from '@boundbook/types';
 import * as webhooks from '@boundbook/webhooks';
 import { setupServer } from 'msw/node';
-import { checkExports, checkPackages } from './check-packages.mjs';
+import { checkContractFiles, checkExports, checkPackages } from './check-packages.mjs';
 
 const packages = { msw, sandbox, 'sandbox-core': sandboxCore, sdk, types, webhooks };
 for (const name of Object.keys(packages)) {
   assert.match(import.meta.resolve(`@boundbook/${name}`), /\/dist\/index\.js$/, `@boundbook/${name} imports its ESM build`);
 }
 checkExports(packages, 'import');
+checkContractFiles((specifier) => import.meta.resolve(specifier));
 await checkPackages(packages, setupServer);
-console.log('ESM: every package imports and works.');
+console.log('ESM: every package imports and works; the contract files resolve.');

@@ -2,9 +2,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '@boundbook/sandbox';
+import { dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContractValidator, type ObservedResponse } from '../support/contract-validator';
-import { dispositionBody, receiptBody } from '../support/fixtures';
 import { call, type CallOptions } from '../support/sandbox-client';
 
 // Every (operation, status) pair that openapi/openapi.yaml and openapi/sandbox.yaml document is
@@ -123,7 +123,7 @@ async function boundBook() {
   await api('POST', '/receipts', { token: t, body: receiptBody({ book: 'Consignment' }) });
   const quoted = receiptBody({ manufacturer: 'Example Arms Co., "Ltd."', received_from: 'Example Firearms\nWholesale LLC' });
   const first = await api('POST', '/receipts', { token: t, body: quoted });
-  await api('POST', `/receipts/${(first.body as { data: { id: number } }).data.id}/dispose`, { token: t, body: dispositionBody() });
+  await api('POST', `/receipts/${(first.body as { data: { id: number } }).data.id}/dispose`, { token: t, body: dispositionWithAddressBody() });
   await api('POST', '/receipts', { token: t, body: receiptBody({ ffl_license: null, address: '100 Example Way', city: 'Springfield', state: 'IL', zip: '62701' }) });
   return t;
 }
@@ -191,15 +191,15 @@ const serviceCases: Case[] = [
   ['deleteReceipt', 404, async () => api('DELETE', '/receipts/999999', { token: await account() })],
   ['deleteReceipt', 429, async () => api('DELETE', '/receipts/1', { token: await exhausted() })],
   ['deleteReceipt', 503, () => unsavedApi('DELETE', `/receipts/${unsaved.receiptId}`)],
-  ['disposeReceipt', 200, async () => { const t = await account(); return api('POST', `/receipts/${await receipt(t)}/dispose`, { token: t, body: dispositionBody() }); }],
-  ['disposeReceipt', 401, () => api('POST', '/receipts/1/dispose', { body: dispositionBody() })],
-  ['disposeReceipt', 403, async () => api('POST', '/receipts/1/dispose', { token: await tokenWith(await account(), ['read']), body: dispositionBody() })],
-  ['disposeReceipt', 404, async () => api('POST', '/receipts/999999/dispose', { token: await account(), body: dispositionBody() })],
+  ['disposeReceipt', 200, async () => { const t = await account(); return api('POST', `/receipts/${await receipt(t)}/dispose`, { token: t, body: dispositionWithAddressBody() }); }],
+  ['disposeReceipt', 401, () => api('POST', '/receipts/1/dispose', { body: dispositionWithAddressBody() })],
+  ['disposeReceipt', 403, async () => api('POST', '/receipts/1/dispose', { token: await tokenWith(await account(), ['read']), body: dispositionWithAddressBody() })],
+  ['disposeReceipt', 404, async () => api('POST', '/receipts/999999/dispose', { token: await account(), body: dispositionWithAddressBody() })],
   ['disposeReceipt', 413, async () => api('POST', '/receipts/1/dispose', { token: await account(), ...tooLarge })],
-  ['disposeReceipt', 415, async () => api('POST', '/receipts/1/dispose', { token: await account(), ...asText(dispositionBody()) })],
+  ['disposeReceipt', 415, async () => api('POST', '/receipts/1/dispose', { token: await account(), ...asText(dispositionWithAddressBody()) })],
   ['disposeReceipt', 422, async () => { const t = await account(); return api('POST', `/receipts/${await receipt(t)}/dispose`, { token: t, body: { disposed_to: 'Jordan Example' } }); }],
-  ['disposeReceipt', 429, async () => api('POST', '/receipts/1/dispose', { token: await exhausted(), body: dispositionBody() })],
-  ['disposeReceipt', 503, () => unsavedApi('POST', `/receipts/${unsaved.receiptId}/dispose`, { body: dispositionBody() })],
+  ['disposeReceipt', 429, async () => api('POST', '/receipts/1/dispose', { token: await exhausted(), body: dispositionWithAddressBody() })],
+  ['disposeReceipt', 503, () => unsavedApi('POST', `/receipts/${unsaved.receiptId}/dispose`, { body: dispositionWithAddressBody() })],
   ['listBooks', 200, async () => api('GET', '/books', { token: await account() })],
   ['listBooks', 401, () => api('GET', '/books', { headers: { authorization: 'Basic abc' } })],
   ['listBooks', 403, async () => api('GET', '/books', { token: await account('collector') })],
@@ -352,7 +352,7 @@ const controlCases: Case[] = [
     const id = await receipt(t);
     await control('PUT', `/_sandbox/receipts/${id}/e4473`, { token: t, body: e4473Body });
     await control('POST', `/_sandbox/receipts/${id}/documents`, { token: t, body: { name: 'invoice.pdf', mime_type: 'application/pdf', size: 48213 } });
-    await api('POST', `/receipts/${id}/dispose`, { token: t, body: dispositionBody({ form_4473_serial: `F-${id}` }) });
+    await api('POST', `/receipts/${id}/dispose`, { token: t, body: dispositionWithAddressBody({ form_4473_serial: `F-${id}` }) });
     return control('GET', `/_sandbox/receipts/${id}`, { token: t });
   }],
   ['viewReceipt', 401, () => control('GET', '/_sandbox/receipts/1')],

@@ -2,11 +2,11 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { checkReceiver, startSandbox } from '@boundbook/sandbox';
+import { dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { dispositionBody, receiptBody } from '../support/fixtures';
 import { call } from '../support/sandbox-client';
 
 // Every event of the `webhooks:` section of openapi/openapi.yaml is delivered by a real sandbox to
@@ -89,7 +89,7 @@ it('delivers every webhook event of the contract, each request as the contract d
   const webhookId = (created.body as { data: { id: number } }).data.id;
   const id = ((await api('POST', '/receipts', receiptBody())).body as { data: { id: number } }).data.id;
   await api('PUT', `/receipts/${id}`, { model: 'Model 2' });
-  await api('POST', `/receipts/${id}/dispose`, dispositionBody());
+  await api('POST', `/receipts/${id}/dispose`, dispositionWithAddressBody());
   await api('DELETE', `/receipts/${id}`);
   await call(sandbox.url, 'POST', `/_sandbox/webhooks/${webhookId}/ping`, { token });
   await receivedCount(5);

@@ -1,8 +1,8 @@
 import { createSandboxCore, type SandboxCore, type SandboxRequest } from '@boundbook/sandbox-core';
+import { dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ContractValidator } from '../support/contract-validator';
-import { dispositionBody, receiptBody } from '../support/fixtures';
 
 // Property-based fuzzing of every endpoint through sandbox-core: random and mutated bodies,
 // query strings and headers. Whatever arrives, the answer is never a 5xx, always matches the
@@ -32,7 +32,7 @@ async function world(): Promise<World> {
   const tokenWith = async (permissions: string[]) => ((await send('POST', '/_sandbox/tokens', { permissions })).body as { token: string }).token;
   const receiptIds: number[] = [];
   for (let i = 0; i < 3; i += 1) receiptIds.push(((await send('POST', '/rest/v1/receipts', receiptBody())).body as { data: { id: number } }).data.id);
-  await send('POST', `/rest/v1/receipts/${receiptIds[0]}/dispose`, dispositionBody());
+  await send('POST', `/rest/v1/receipts/${receiptIds[0]}/dispose`, dispositionWithAddressBody());
   const webhookId = ((await send('POST', '/rest/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['*'] })).body as { data: { id: number } }).data.id;
   return { core, tokens: { full, read: await tokenWith(['read']), none: await tokenWith([]), collector }, receiptIds, webhookId };
 }
@@ -84,7 +84,7 @@ const mutatedBody = (base: Record<string, unknown>) =>
 
 const rawBody = fc.oneof(
   mutatedBody(receiptBody() as Record<string, unknown>),
-  mutatedBody(dispositionBody() as Record<string, unknown>),
+  mutatedBody(dispositionWithAddressBody() as Record<string, unknown>),
   mutatedBody({ accounts: [{ tokens: [{ token: 'sbx_fuzz00000000000000000001' }], receipts: [receiptBody()] }], $schema: 'x' }),
   mutatedBody({ url: 'https://hooks.example.com/x', events: ['*'], permissions: ['read'], name: 'Main', seconds: 60 }),
   mutatedBody({ reorder: { window: 3, hold_ms: 500 }, duplicate: 0.5, delay_ms: 100, seed: 7 }),

@@ -1,8 +1,8 @@
 import { request } from 'node:http';
 import { startSandbox } from '@boundbook/sandbox';
+import { receiptBody } from '@boundbook/test-fixtures';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { receiptBody } from '../support/fixtures';
 
 // Fuzzing of the HTTP face: what the transport sees before the core does (methods, paths,
 // content types, header values, body sizes and encodings). Never a 5xx, and every error is the

@@ -1,6 +1,6 @@
 import { startSandbox } from '@boundbook/sandbox';
+import { dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { dispositionBody, receiptBody } from '../support/fixtures';
 import { call } from '../support/sandbox-client';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
@@ -18,7 +18,7 @@ it("one account's token gets 404 for another's ids and sees none of its data any
   const control = (token: string, method: string, path: string, body?: unknown) => call(sandbox.url, method, path, { token, body });
 
   const serial = 'ISOLATED-0001';
-  const created = await api(owner, 'POST', '/receipts', receiptBody({ serial_number: serial }));
+  const created = await api(owner, 'POST', '/receipts', receiptBody({ serial_number: serial, model: 'Model 1' }));
   const id = (created.body as { data: { id: number } }).data.id;
   const hook = await api(owner, 'POST', '/webhooks', { url: 'https://hooks.example.com/owner', events: ['*'] });
   const hookId = (hook.body as { data: { id: number } }).data.id;
@@ -28,7 +28,7 @@ it("one account's token gets 404 for another's ids and sees none of its data any
   const byId = [
     await api(stranger, 'GET', `/receipts/${id}`),
     await api(stranger, 'PUT', `/receipts/${id}`, { model: 'Stolen' }),
-    await api(stranger, 'POST', `/receipts/${id}/dispose`, dispositionBody()),
+    await api(stranger, 'POST', `/receipts/${id}/dispose`, dispositionWithAddressBody()),
     await api(stranger, 'DELETE', `/receipts/${id}`),
     await api(stranger, 'DELETE', `/webhooks/${hookId}`),
     await control(stranger, 'GET', `/_sandbox/receipts/${id}/audit`),

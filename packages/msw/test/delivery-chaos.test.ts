@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createMockBoundBook, MockBoundBookError } from '../src/index';
-import { receiptCreate } from './support/receipt-create';
+import { receiptBody } from '@boundbook/test-fixtures';
 
 const ORIGIN = 'https://api.boundbook.test';
 const BASE_URL = `${ORIGIN}/rest/v1`;
@@ -36,7 +36,7 @@ async function endpoint() {
   const created = await fetch(`${BASE_URL}/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: HOOK_URL, events: ['*'] }) });
   const { data } = (await created.json()) as { data: { id: number } };
   const receipt = async (serial: string) => {
-    const response = await fetch(`${BASE_URL}/receipts`, { method: 'POST', headers, body: JSON.stringify({ ...receiptCreate, serial_number: serial }) });
+    const response = await fetch(`${BASE_URL}/receipts`, { method: 'POST', headers, body: JSON.stringify(receiptBody({ serial_number: serial })) });
     expect(response.status).toBe(201);
   };
   return { token, id: data.id, headers, receipt };

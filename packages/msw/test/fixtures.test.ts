@@ -2,13 +2,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { receiptBody } from '@boundbook/test-fixtures';
 import { signPayload } from '@boundbook/webhooks';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { createMockBoundBook, MockBoundBookError, type MockBoundBook, type SandboxFixtures } from '../src/index';
 import { createMockBoundBook as createWebMockBoundBook } from '../src/web';
-import { receiptCreate } from './support/receipt-create';
+
+// The contract's sample receipt, under a serial number of this file's own.
+const receiptCreate = receiptBody({ serial_number: 'EXA-000123' });
 
 const BASE_URL = 'https://api.boundbook.test/rest/v1';
 const ORIGIN = 'https://api.boundbook.test';

@@ -1,8 +1,11 @@
+import { receiptBody } from '@boundbook/test-fixtures';
 import { http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockBoundBook } from '../src/index';
-import { receiptCreate } from './support/receipt-create';
+
+// The contract's sample receipt, under a serial number of this file's own.
+const receiptCreate = receiptBody({ serial_number: 'EXA-000123' });
 
 const ORIGIN = 'https://api.boundbook.test';
 const BASE_URL = `${ORIGIN}/rest/v1`;

@@ -1,8 +1,11 @@
+import { receiptBody } from '@boundbook/test-fixtures';
 import { signPayload } from '@boundbook/webhooks';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createMockBoundBook, MockBoundBookError } from '../src/index';
-import { receiptCreate as receipt } from './support/receipt-create';
+
+// The contract's sample receipt, under a serial number of this file's own.
+const receipt = receiptBody({ serial_number: 'EXA-000123' });
 
 const BASE_URL = 'https://api.boundbook.test/rest/v1';
 const mock = createMockBoundBook({ baseUrl: BASE_URL });

@@ -33,15 +33,17 @@ export interface SandboxTokenCreated {
 }
 
 /**
- * The sandbox's control API (`/_sandbox`, documented in `openapi/sandbox.yaml`) as typed calls.
+ * The sandbox's control API (`/_sandbox`, documented in `@boundbook/types/sandbox.yaml`) as typed calls.
  * Every call but `createAccount` acts on the account of the token it is given. A refused call
  * rejects with a {@link SandboxControlError}.
  *
  * @example
  * ```ts
+ * import { connectSandbox, type SandboxControl } from '@boundbook/sandbox';
+ *
  * const sandbox: SandboxControl = connectSandbox('http://127.0.0.1:4010');
- * const { token } = await sandbox.createAccount();
- * const [latest] = await sandbox.deliveries.list(token);
+ * const { token } = await sandbox.createAccount(); // a dealer with the book Main, and its token 'sbx_...'
+ * const [latest] = await sandbox.deliveries.list(token); // newest first; undefined before any event
  * ```
  */
 export interface SandboxControl {
@@ -145,10 +147,14 @@ export interface SandboxControl {
  *
  * @example
  * ```ts
+ * import { connectSandbox, SandboxControlError } from '@boundbook/sandbox';
+ *
+ * const sandbox = connectSandbox('http://127.0.0.1:4010');
+ * const { token } = await sandbox.createAccount();
  * try {
  *   await sandbox.clock.advance(token, 0);
  * } catch (error) {
- *   if (error instanceof SandboxControlError) error.status; // 422
+ *   if (error instanceof SandboxControlError) console.error(error.status, error.body); // 422 { message, errors: { seconds: [...] } }
  * }
  * ```
  */
@@ -179,6 +185,14 @@ export interface ConnectSandboxOptions {
  *
  * @example
  * ```ts
+ * // a test file, beside a vitest global setup that ran startSandbox() and provided its url
+ * import { connectSandbox } from '@boundbook/sandbox';
+ * import { inject } from 'vitest';
+ *
+ * declare module 'vitest' {
+ *   export interface ProvidedContext { sandboxUrl: string }
+ * }
+ *
  * const sandbox = connectSandbox(inject('sandboxUrl'));
  * const { token } = await sandbox.createAccount({ books: ['Consignment'] });
  * await sandbox.clock.advance(token, 60); // the first retry of a failed delivery falls due

@@ -38,11 +38,14 @@ export interface RunningSandbox extends SandboxControl {
  *
  * @example
  * ```ts
+ * import { startSandbox } from '@boundbook/sandbox';
+ *
  * const sandbox = await startSandbox();
  * const { token } = await sandbox.createAccount({ account_type: 'dealer' });
  * const response = await fetch(`${sandbox.apiUrl}/books`, {
  *   headers: { Authorization: `Bearer ${token}` },
  * });
+ * response.status; // 200: { data: [{ name: 'Main', record_count: 0, ... }] }
  * await sandbox.stop();
  * ```
  */

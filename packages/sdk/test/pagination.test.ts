@@ -1,6 +1,6 @@
 import { Paginator } from '@boundbook/sdk';
 import { describe, expect, it } from 'vitest';
-import { page } from './support/fixtures';
+import { page } from './support/page';
 
 describe('Paginator', () => {
   it('stops at the page whose links.next is null', async () => {

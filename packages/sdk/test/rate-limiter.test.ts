@@ -1,9 +1,9 @@
 import { QueueTimeoutError, RateLimitError, type Wait } from '@boundbook/sdk';
+import { receiptResource } from '@boundbook/test-fixtures';
 import { describe, expect, it, vi } from 'vitest';
 import { createRateLimiter, sharedRateLimiter } from '../src/rate-limiter';
 import type { Limiter } from '../src/rate-limiter';
 import { FakeClock } from './support/fake-clock';
-import { receipt } from './support/fixtures';
 import { json } from './support/stub-fetch';
 import { BASE_URL, testClient } from './support/test-client';
 
@@ -110,7 +110,7 @@ describe('sharedRateLimiter(token, perMinute, clock)', () => {
   });
 });
 
-const ok = () => json(200, { data: receipt() });
+const ok = () => json(200, { data: receiptResource() });
 
 describe('the rate limiter of clients', () => {
   it('sends 60 requests per minute per token by default and holds the 61st, saying so once on the console', async () => {

@@ -9,10 +9,10 @@ import {
   type BoundBookOptions,
   type Receipt,
 } from '@boundbook/sdk';
+import { receiptBody } from '@boundbook/test-fixtures';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from './support/fake-clock';
-import { receiptBody } from './support/fixtures';
 import { AFTER_ACTING, FaultyService, type Fault } from './support/faulty-service';
 import { json } from './support/stub-fetch';
 import { BASE_URL } from './support/test-client';

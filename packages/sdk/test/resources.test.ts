@@ -1,12 +1,13 @@
 import { AuthenticationError, NotFoundError, Paginator, PermissionDeniedError, ValidationError } from '@boundbook/sdk';
+import { receiptBody, receiptResource } from '@boundbook/test-fixtures';
 import type { Book, WebhookEndpoint } from '@boundbook/types';
 import { describe, expect, it } from 'vitest';
-import { page, receipt, receiptBody } from './support/fixtures';
+import { page } from './support/page';
 import { at, ReceiptStore } from './support/receipt-store';
 import { empty, json } from './support/stub-fetch';
 import { BASE_URL, testClient } from './support/test-client';
 
-const one = receipt();
+const one = receiptResource();
 
 describe('bb.receipts', () => {
   it('list(params) sends the filters and resolves with one page: { data, links, meta }', async () => {
@@ -35,7 +36,7 @@ describe('bb.receipts', () => {
   });
 
   it('iterate({ per_page: undefined }) reads the pages at the default size', async () => {
-    const { bb, calls } = testClient([json(200, page([receipt()], 1, 25))]);
+    const { bb, calls } = testClient([json(200, page([receiptResource()], 1, 25))]);
     const ids: number[] = [];
     for await (const r of bb.receipts.iterate({ per_page: undefined })) ids.push(r.id);
     expect(ids).toEqual([1042]);
@@ -49,7 +50,7 @@ describe('bb.receipts', () => {
   });
 
   it('iterate(params) yields every receipt across pages, asking for each page in turn', async () => {
-    const all = Array.from({ length: 5 }, (_, i) => receipt({ id: i + 1 }));
+    const all = Array.from({ length: 5 }, (_, i) => receiptResource({ id: i + 1 }));
     const { bb, calls } = testClient([(request) => json(200, page(all, Number(new URL(request.url).searchParams.get('page')), 2))]);
     const paginator = bb.receipts.iterate({ status: 'on_hand', per_page: 2 });
     expect(paginator).toBeInstanceOf(Paginator);
@@ -64,7 +65,7 @@ describe('bb.receipts', () => {
   });
 
   it('iterate().pages() yields the pages, and leaving the loop sends no more requests', async () => {
-    const all = Array.from({ length: 6 }, (_, i) => receipt({ id: i + 1 }));
+    const all = Array.from({ length: 6 }, (_, i) => receiptResource({ id: i + 1 }));
     const { bb, calls } = testClient([(request) => json(200, page(all, Number(new URL(request.url).searchParams.get('page')), 2))]);
     for await (const p of bb.receipts.iterate({ per_page: 2 }).pages()) {
       expect(p.meta.current_page).toBe(1);
@@ -108,7 +109,7 @@ describe('bb.receipts', () => {
   });
 
   it('dispose(id, body) posts the disposition and resolves with the disposed receipt', async () => {
-    const disposed = receipt({ status: 'disposed' });
+    const disposed = receiptResource({ status: 'disposed' });
     const { bb, calls } = testClient([json(200, { data: disposed })]);
     const body = { disposition_date: '2025-04-02', disposed_to: 'John Q. Example', form_4473_serial: '2025-000123' };
     await expect(bb.receipts.dispose(1042, body)).resolves.toEqual(disposed);
@@ -161,7 +162,7 @@ describe('bb.books', () => {
 
 describe('bb.inventory', () => {
   it('list(params) resolves with one page of on-hand receipts', async () => {
-    const body = page([receipt()], 1, 50);
+    const body = page([receiptResource()], 1, 50);
     const { bb, calls } = testClient([json(200, body)]);
     await expect(bb.inventory.list({ book: 'Main', per_page: 50 })).resolves.toEqual(body);
     expect([calls[0]?.url.pathname, calls[0]?.url.search]).toEqual(['/rest/v1/inventory', '?book=Main&per_page=50']);
@@ -174,7 +175,7 @@ describe('bb.inventory', () => {
   });
 
   it('iterate(params) yields every on-hand receipt across pages', async () => {
-    const all = Array.from({ length: 3 }, (_, i) => receipt({ id: i + 1 }));
+    const all = Array.from({ length: 3 }, (_, i) => receiptResource({ id: i + 1 }));
     const { bb } = testClient([(request) => json(200, page(all, Number(new URL(request.url).searchParams.get('page')), 1))]);
     const ids: number[] = [];
     for await (const r of bb.inventory.iterate({ per_page: 1 })) ids.push(r.id);
@@ -190,14 +191,14 @@ describe('bb.inventory', () => {
 
 describe('bb.search', () => {
   it('list({ q, field }) resolves with one page of matches', async () => {
-    const body = page([receipt()], 1, 25);
+    const body = page([receiptResource()], 1, 25);
     const { bb, calls } = testClient([json(200, body)]);
     await expect(bb.search.list({ q: 'EXA 00', field: 'serial_number' })).resolves.toEqual(body);
     expect([calls[0]?.url.pathname, calls[0]?.url.search]).toEqual(['/rest/v1/search', '?q=EXA%2000&field=serial_number']);
   });
 
   it('iterate({ q }) yields every match across pages', async () => {
-    const all = Array.from({ length: 4 }, (_, i) => receipt({ id: i + 1 }));
+    const all = Array.from({ length: 4 }, (_, i) => receiptResource({ id: i + 1 }));
     const { bb, calls } = testClient([(request) => json(200, page(all, Number(new URL(request.url).searchParams.get('page')), 3))]);
     const ids: number[] = [];
     for await (const r of bb.search.iterate({ q: 'glock', per_page: 3 })) ids.push(r.id);

@@ -1,14 +1,14 @@
 import { BoundBook, ConnectionError, InternalServerError, NotFoundError, RateLimitError, TimeoutError, ValidationError } from '@boundbook/sdk';
+import { receiptBody, receiptResource } from '@boundbook/test-fixtures';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { backoffDelay } from '../src/transport';
 import { FakeClock } from './support/fake-clock';
-import { receipt, receiptBody } from './support/fixtures';
 import { empty, hang, json } from './support/stub-fetch';
 import { BASE_URL, testClient } from './support/test-client';
 
-const ok = () => json(200, { data: receipt() });
+const ok = () => json(200, { data: receiptResource() });
 const failure = (status: number, headers: Record<string, string> = {}) => json(status, { message: `status ${status}` }, headers);
 const BACKOFFS = [500, 1000, 2000, 4000, 8000];
 const backoffs = (delays: number[]) => delays.filter((delay) => delay !== 30_000);
@@ -120,7 +120,7 @@ describe('retries of POST (recovery, in recovery.test.ts, off)', () => {
   });
 
   it('POST is retried after a 429, with the same body, after Retry-After', async () => {
-    const { bb, clock, calls } = testClient([failure(429, { 'Retry-After': '3' }), json(201, { data: receipt() })]);
+    const { bb, clock, calls } = testClient([failure(429, { 'Retry-After': '3' }), json(201, { data: receiptResource() })]);
     const created = bb.receipts.create(receiptBody());
     await clock.advance(2999);
     expect(calls).toHaveLength(1);

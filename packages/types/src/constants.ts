@@ -9,6 +9,7 @@
  * @example
  * ```ts
  * import { WEBHOOK_EVENT_NAMES } from '@boundbook/types';
+ *
  * WEBHOOK_EVENT_NAMES.includes('receipt.created'); // true
  * ```
  */
@@ -25,7 +26,12 @@ export const WEBHOOK_EVENT_NAMES = [
  *
  * @example
  * ```ts
- * await bb.webhooks.create({ url, events: [WILDCARD_SUBSCRIPTION] });
+ * import { BoundBook } from '@boundbook/sdk';
+ * import { WILDCARD_SUBSCRIPTION } from '@boundbook/types';
+ *
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
+ * const { endpoint } = await bb.webhooks.create({ url: 'https://pos.example/webhooks', events: [WILDCARD_SUBSCRIPTION] });
+ * endpoint.events; // ['*']: every event, those added later included
  * ```
  */
 export const WILDCARD_SUBSCRIPTION = '*';
@@ -35,6 +41,8 @@ export const WILDCARD_SUBSCRIPTION = '*';
  *
  * @example
  * ```ts
+ * import { RECEIPT_STATUSES } from '@boundbook/types';
+ *
  * RECEIPT_STATUSES; // ['on_hand', 'disposed']
  * ```
  */
@@ -45,6 +53,8 @@ export const RECEIPT_STATUSES = ['on_hand', 'disposed'] as const;
  *
  * @example
  * ```ts
+ * import { PERMISSIONS } from '@boundbook/types';
+ *
  * PERMISSIONS.includes('write'); // true
  * ```
  */
@@ -55,6 +65,8 @@ export const PERMISSIONS = ['read', 'write', 'delete'] as const;
  *
  * @example
  * ```ts
+ * import { ACCOUNT_TYPES } from '@boundbook/types';
+ *
  * ACCOUNT_TYPES; // ['dealer', 'manufacturer', 'importer', 'collector']
  * ```
  */
@@ -65,7 +77,10 @@ export const ACCOUNT_TYPES = ['dealer', 'manufacturer', 'importer', 'collector']
  *
  * @example
  * ```ts
- * ELIGIBLE_ACCOUNT_TYPES.includes('collector'); // false
+ * import { ELIGIBLE_ACCOUNT_TYPES, type AccountType } from '@boundbook/types';
+ *
+ * const mayUseApi = (type: AccountType) => ELIGIBLE_ACCOUNT_TYPES.some((eligible) => eligible === type);
+ * mayUseApi('collector'); // false: a collector gets 403 on every call
  * ```
  */
 export const ELIGIBLE_ACCOUNT_TYPES = ['dealer', 'manufacturer', 'importer'] as const;
@@ -75,7 +90,12 @@ export const ELIGIBLE_ACCOUNT_TYPES = ['dealer', 'manufacturer', 'importer'] as 
  *
  * @example
  * ```ts
- * await bb.search.list({ q: 'glock', field: SEARCH_FIELDS[1] });
+ * import { BoundBook } from '@boundbook/sdk';
+ * import { SEARCH_FIELDS } from '@boundbook/types';
+ *
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
+ * SEARCH_FIELDS[1]; // 'manufacturer'
+ * const { data } = await bb.search.list({ q: 'glock', field: SEARCH_FIELDS[1] }); // receipts whose manufacturer contains 'glock', in any case
  * ```
  */
 export const SEARCH_FIELDS = [
@@ -93,6 +113,8 @@ export const SEARCH_FIELDS = [
  *
  * @example
  * ```ts
+ * import { NICS_RESULTS } from '@boundbook/types';
+ *
  * NICS_RESULTS.includes('proceed'); // true
  * ```
  */
@@ -103,7 +125,11 @@ export const NICS_RESULTS = ['proceed', 'delayed', 'denied', 'cancelled'] as con
  *
  * @example
  * ```ts
- * bb.receipts.iterate({ per_page: MAX_PER_PAGE });
+ * import { BoundBook } from '@boundbook/sdk';
+ * import { MAX_PER_PAGE } from '@boundbook/types';
+ *
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
+ * for await (const receipt of bb.receipts.iterate({ per_page: MAX_PER_PAGE })) console.log(receipt.serial_number); // 200 a request
  * ```
  */
 export const MAX_PER_PAGE = 200;
@@ -113,6 +139,8 @@ export const MAX_PER_PAGE = 200;
  *
  * @example
  * ```ts
+ * import { DEFAULT_PER_PAGE } from '@boundbook/types';
+ *
  * DEFAULT_PER_PAGE; // 25
  * ```
  */
@@ -123,6 +151,8 @@ export const DEFAULT_PER_PAGE = 25;
  *
  * @example
  * ```ts
+ * import { RATE_LIMIT_PER_MINUTE } from '@boundbook/types';
+ *
  * RATE_LIMIT_PER_MINUTE; // 60
  * ```
  */
@@ -133,6 +163,8 @@ export const RATE_LIMIT_PER_MINUTE = 60;
  *
  * @example
  * ```ts
+ * import { WEBHOOK_TIMEOUT_SECONDS } from '@boundbook/types';
+ *
  * WEBHOOK_TIMEOUT_SECONDS; // 5
  * ```
  */
@@ -144,6 +176,8 @@ export const WEBHOOK_TIMEOUT_SECONDS = 5;
  *
  * @example
  * ```ts
+ * import { WEBHOOK_RETRY_DELAYS_SECONDS } from '@boundbook/types';
+ *
  * WEBHOOK_RETRY_DELAYS_SECONDS[0]; // 60: the first retry comes a minute after the first attempt
  * ```
  */
@@ -154,6 +188,8 @@ export const WEBHOOK_RETRY_DELAYS_SECONDS = [60, 300, 1800, 7200, 18000, 36000, 
  *
  * @example
  * ```ts
+ * import { WEBHOOK_DISABLE_AFTER_FAILURES } from '@boundbook/types';
+ *
  * WEBHOOK_DISABLE_AFTER_FAILURES; // 10
  * ```
  */
@@ -164,7 +200,9 @@ export const WEBHOOK_DISABLE_AFTER_FAILURES = 10;
  *
  * @example
  * ```ts
- * secret.startsWith(SECRET_PREFIX); // true
+ * import { SECRET_PREFIX } from '@boundbook/types';
+ *
+ * 'whsec_test_3f9a1c7e5b2d4f6a'.startsWith(SECRET_PREFIX); // true: the prefix is part of the secret and of its HMAC key
  * ```
  */
 export const SECRET_PREFIX = 'whsec_';
@@ -174,6 +212,8 @@ export const SECRET_PREFIX = 'whsec_';
  *
  * @example
  * ```ts
+ * import { SIGNATURE_PREFIX } from '@boundbook/types';
+ *
  * SIGNATURE_PREFIX; // 'sha256='
  * ```
  */
@@ -184,6 +224,8 @@ export const SIGNATURE_PREFIX = 'sha256=';
  *
  * @example
  * ```ts
+ * import { WEBHOOK_USER_AGENT } from '@boundbook/types';
+ *
  * WEBHOOK_USER_AGENT; // 'BoundBook-Webhook/1.0'
  * ```
  */
@@ -195,7 +237,10 @@ export const WEBHOOK_USER_AGENT = 'BoundBook-Webhook/1.0';
  *
  * @example
  * ```ts
- * request.headers.get(HEADERS.signature);
+ * import { HEADERS } from '@boundbook/types';
+ *
+ * const request = new Request('https://pos.example/webhooks', { method: 'POST', headers: { 'x-svc-delivery': 'c0b5e1a2-7d4f-4e8a-9b3c-2f6d8e1a4b7c' } });
+ * request.headers.get(HEADERS.delivery); // 'c0b5e1a2-7d4f-4e8a-9b3c-2f6d8e1a4b7c': the lookup ignores case
  * ```
  */
 export const HEADERS = {

@@ -36,6 +36,8 @@ export type WebhookEventName = components['schemas']['WebhookEventName'];
  *
  * @example
  * ```ts
+ * import type { WebhookEvent } from '@boundbook/types';
+ *
  * function describe(event: WebhookEvent): string {
  *   if (event.event === 'ping') return event.data.message;
  *   return `${event.event} ${event.data.serial_number}`;
@@ -48,7 +50,9 @@ export type WebhookEvent = components['schemas']['WebhookEvent'];
  *
  * @example
  * ```ts
- * const onDisposed = (event: WebhookEventOf<'receipt.disposed'>) => event.data.disposition;
+ * import type { WebhookEventOf } from '@boundbook/types';
+ *
+ * const onDisposed = (event: WebhookEventOf<'receipt.disposed'>) => event.data.disposition.disposed_to; // a Disposition, never null here
  * ```
  */
 export type WebhookEventOf<Name extends WebhookEventName> = Extract<WebhookEvent, { event: Name }>;
@@ -61,7 +65,12 @@ export type PaginationMeta = components['schemas']['PaginationMeta'];
  *
  * @example
  * ```ts
+ * import { BoundBook } from '@boundbook/sdk';
+ * import type { Page, Receipt } from '@boundbook/types';
+ *
+ * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
  * const page: Page<Receipt> = await bb.receipts.list({ per_page: 200 });
+ * page.meta.total; // every receipt of the list, on all pages
  * ```
  */
 export interface Page<T> {

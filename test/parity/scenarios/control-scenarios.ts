@@ -1,5 +1,5 @@
+import { receiptBody } from '@boundbook/test-fixtures';
 import type { SandboxRequestLogEntry } from '@boundbook/types';
-import { receiptBody } from '../../support/fixtures';
 import type { Scenario } from '../scenario';
 import { rawOutcome } from './raw-outcome';
 

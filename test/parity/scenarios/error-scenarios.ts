@@ -1,5 +1,5 @@
 import type { ReceiptCreate } from '@boundbook/sdk';
-import { dispositionBody, receiptBody } from '../../support/fixtures';
+import { dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
 import type { Scenario } from '../scenario';
 import { rawOutcome } from './raw-outcome';
 
@@ -41,10 +41,10 @@ export const errorScenarios: readonly Scenario[] = [
       const receipt = await context.call('receipts.create()', () => bb.receipts.create(receiptBody({ serial_number: 'PAR-E4' })));
       await context.attempt('receipts.update() moving the book', () => bb.receipts.update(receipt.id, { book: 'Other' }));
       await context.attempt('receipts.dispose() without recipient', () =>
-        bb.receipts.dispose(receipt.id, { disposition_date: '2025-02-01' } as never),
+        bb.receipts.dispose(receipt.id, { disposition_date: '2025-04-02' } as never),
       );
       await context.attempt('receipts.dispose() with a bad address', () =>
-        bb.receipts.dispose(receipt.id, dispositionBody({ state: 'ZZ' as never, zip: 'abcde' })),
+        bb.receipts.dispose(receipt.id, dispositionWithAddressBody({ state: 'ZZ' as never, zip: 'abcde' })),
       );
       await context.attempt('raw GET /receipts?per_page=201', () =>
         bb.raw.GET('/receipts', { params: { query: { per_page: 201 } } }).then(rawOutcome),
@@ -117,7 +117,7 @@ export const errorScenarios: readonly Scenario[] = [
       );
       await context.attempt('receipts.get() of another account\'s receipt', () => bb.receipts.get(theirs.id));
       await context.attempt('receipts.update() of an unknown id', () => bb.receipts.update(999_999, { model: 'X' }));
-      await context.attempt('receipts.dispose() of an unknown id', () => bb.receipts.dispose(999_999, dispositionBody()));
+      await context.attempt('receipts.dispose() of an unknown id', () => bb.receipts.dispose(999_999, dispositionWithAddressBody()));
       await context.attempt('receipts.delete() of an unknown id', () => bb.receipts.delete(999_999));
       await context.attempt('webhooks.delete() of an unknown id', () => bb.webhooks.delete(999_999));
       await context.attempt('raw GET /receipts/abc', () =>

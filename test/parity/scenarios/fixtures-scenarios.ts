@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { receiptBody } from '@boundbook/test-fixtures';
 import { HEADERS, type SandboxDelivery, type SandboxFixtures } from '@boundbook/types';
 import { verifySignature } from '@boundbook/webhooks';
 import { parse } from 'yaml';
-import { receiptBody } from '../../support/fixtures';
 import type { Scenario } from '../scenario';
 
 /** The file both faces load before the scenario, and its fixed credentials. */

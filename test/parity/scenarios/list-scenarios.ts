@@ -1,5 +1,5 @@
 import type { Receipt, SyncCheckpoint } from '@boundbook/sdk';
-import { dispositionBody, receiptBody } from '../../support/fixtures';
+import { dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
 import type { ScenarioContext } from '../scenario-context';
 import type { Scenario } from '../scenario';
 
@@ -49,7 +49,7 @@ export const listScenarios: readonly Scenario[] = [
       const token = await context.account({ books: ['Range'] });
       const bb = context.client(token);
       const receipts = await stockFive(context, token);
-      await context.call('receipts.dispose() #2', () => bb.receipts.dispose(receipts[1]!.id, dispositionBody()));
+      await context.call('receipts.dispose() #2', () => bb.receipts.dispose(receipts[1]!.id, dispositionWithAddressBody()));
       await context.call('receipts.delete() #4', () => bb.receipts.delete(receipts[3]!.id));
       await context.call('inventory.list({ per_page: 2 })', () => bb.inventory.list({ per_page: 2 }));
       const onHand = [];

@@ -1,4 +1,4 @@
-import { dispositionBody, receiptBody } from '../../support/fixtures';
+import { dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
 import type { Scenario } from '../scenario';
 
 /** A receipt's life through the SDK: record, read, correct, dispose, delete, and its audit trail. */
@@ -28,10 +28,10 @@ export const receiptScenarios: readonly Scenario[] = [
         completed_at: '2025-01-31T15:04:05Z',
       });
       await context.call('receipts.get() with documents and E4473', () => bb.receipts.get(receipt.id));
-      await context.call('receipts.dispose()', () => bb.receipts.dispose(receipt.id, dispositionBody()));
-      await context.attempt('receipts.dispose() again', () => bb.receipts.dispose(receipt.id, dispositionBody()));
+      await context.call('receipts.dispose()', () => bb.receipts.dispose(receipt.id, dispositionWithAddressBody()));
+      await context.attempt('receipts.dispose() again', () => bb.receipts.dispose(receipt.id, dispositionWithAddressBody()));
       await context.call('receipts.update() correcting a disposed receipt', () =>
-        bb.receipts.update(receipt.id, { caliber: '9mm Luger' }),
+        bb.receipts.update(receipt.id, { caliber: '9x19mm Parabellum' }),
       );
       await context.call('books.list() before the deletion', () => bb.books.list());
       await context.call('receipts.delete()', () => bb.receipts.delete(receipt.id));
@@ -53,11 +53,11 @@ export const receiptScenarios: readonly Scenario[] = [
       const bb = context.client(await context.account());
       const first = await context.call('receipts.create() first', () => bb.receipts.create(receiptBody({ serial_number: 'PAR-0101' })));
       const second = await context.call('receipts.create() second', () => bb.receipts.create(receiptBody({ serial_number: 'PAR-0102' })));
-      const form = { disposition_date: '2025-02-01', disposed_to: 'Jordan Example', form_4473_serial: '2025-000777' };
+      const form = { disposition_date: '2025-04-02', disposed_to: 'Jordan Example', form_4473_serial: '2025-000777' };
       await context.call('receipts.dispose() with a Form 4473 serial', () => bb.receipts.dispose(first.id, form));
       await context.attempt('receipts.dispose() reusing the serial', () => bb.receipts.dispose(second.id, form));
       await context.attempt('receipts.dispose() before the receipt date', () =>
-        bb.receipts.dispose(second.id, dispositionBody({ disposition_date: '2025-01-01' })),
+        bb.receipts.dispose(second.id, dispositionWithAddressBody({ disposition_date: '2025-01-01' })),
       );
     },
   },

@@ -1,5 +1,5 @@
+import { dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
 import type { SandboxDelivery } from '@boundbook/types';
-import { dispositionBody, receiptBody } from '../../support/fixtures';
 import type { Scenario } from '../scenario';
 
 /** Webhook endpoints through the SDK, and their signed deliveries through the control API's clock. */
@@ -21,7 +21,7 @@ export const webhookScenarios: readonly Scenario[] = [
       await context.settle(token);
       await context.call('receipts.update()', () => bb.receipts.update(receipt.id, { model: 'Model 2' }));
       await context.settle(token);
-      await context.call('receipts.dispose()', () => bb.receipts.dispose(receipt.id, dispositionBody()));
+      await context.call('receipts.dispose()', () => bb.receipts.dispose(receipt.id, dispositionWithAddressBody()));
       await context.settle(token);
       await context.call('receipts.delete()', () => bb.receipts.delete(receipt.id));
       await context.settle(token);

@@ -1,11 +1,14 @@
 import { BoundBook, ValidationError } from '@boundbook/sdk';
+import { receiptBody } from '@boundbook/test-fixtures';
 import { verifySignature } from '@boundbook/webhooks';
 import { setupWorker } from 'msw/browser';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 // By the package's name, as an application imports it: the `browser` export condition picks the
 // web build, which reads no file and imports no node: module.
 import { createMockBoundBook, type SandboxFixtures } from '@boundbook/msw';
-import { receiptCreate as receipt } from '../support/receipt-create';
+
+// The contract's sample receipt, under a serial number of this file's own.
+const receipt = receiptBody({ serial_number: 'EXA-000123' });
 
 const baseUrl = 'https://api.boundbook.test/rest/v1';
 const TOKEN = 'sbx_browserfixture00000000000001';

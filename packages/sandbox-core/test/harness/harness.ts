@@ -1,6 +1,8 @@
-import type { DispositionCreate, ReceiptCreate } from '@boundbook/types';
 import { createSandboxCore } from '../../src/core';
 import type { SandboxCoreOptions, SandboxResponse } from '../../src/index';
+
+// The contract's sample receipt and dispositions, shared with the other packages' tests.
+export { dispositionBody, dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
 
 /** 2025-03-14T15:04:05Z, the moment of the contract's examples. */
 export const START = Date.UTC(2025, 2, 14, 15, 4, 5);
@@ -46,35 +48,6 @@ export async function withAccount(
   const control = (method: string, path: string, call: CallOptions = {}) =>
     h.call(method, `/_sandbox${path}`, { token, ...call });
   return { ...h, token, accountId: data.id, api, control };
-}
-
-/** A valid acquisition from a licensee. */
-export function receiptBody(overrides: Record<string, unknown> = {}): ReceiptCreate & Record<string, unknown> {
-  return {
-    book: 'Main',
-    serial_number: 'EXA0012345',
-    manufacturer: 'Example Arms Co.',
-    model: 'EX-9 Compact',
-    type: 'Pistol',
-    caliber: '9mm Luger',
-    receipt_date: '2025-03-14',
-    purchase_amount: 389.5,
-    received_from: 'Example Firearms Wholesale LLC',
-    ffl_license: '9-99-999-01-6A-00001',
-    ...overrides,
-  };
-}
-
-/** A valid disposition with a Form 4473 serial. */
-export function dispositionBody(overrides: Record<string, unknown> = {}): DispositionCreate & Record<string, unknown> {
-  return {
-    disposition_date: '2025-03-14',
-    disposed_to: 'John Q. Example',
-    sold_price: 549.99,
-    nics_ccw: '100EXAMPLE01',
-    form_4473_serial: '2025-000123',
-    ...overrides,
-  };
 }
 
 /** The `data` of an answer. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataOf, dispositionBody, errorsOf, receiptBody, withAccount } from '../harness/harness';
+import { dataOf, dispositionBody, dispositionWithAddressBody, errorsOf, receiptBody, withAccount } from '../harness/harness';
 
 async function withReceipt() {
   const world = await withAccount();
@@ -38,15 +38,7 @@ describe('POST /rest/v1/receipts/{id}/dispose', () => {
 
   it('accepts the recipient address instead of a Form 4473 serial', async () => {
     const { api } = await withReceipt();
-    const body = {
-      disposition_date: '2025-03-14',
-      disposed_to: 'Example Firearms Wholesale LLC',
-      address: '200 Example Avenue',
-      city: 'Springfield',
-      state: 'IL',
-      zip: '62702-1234',
-    };
-    expect((await api('POST', '/receipts/1/dispose', { body })).status).toBe(200);
+    expect((await api('POST', '/receipts/1/dispose', { body: dispositionWithAddressBody() })).status).toBe(200);
   });
 
   it('answers 422 errors.status for a disposed receipt, alongside the other errors', async () => {

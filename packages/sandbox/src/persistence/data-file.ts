@@ -21,6 +21,8 @@ import { Low, type Adapter } from 'lowdb';
  *
  * @example
  * ```ts
+ * import { DataFileError, startSandbox } from '@boundbook/sandbox';
+ *
  * try {
  *   await startSandbox({ data: './sandbox.json' });
  * } catch (error) {

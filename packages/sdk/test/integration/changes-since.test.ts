@@ -1,7 +1,7 @@
 import { BoundBook, type SyncCheckpoint } from '@boundbook/sdk';
 import { startSandbox, type RunningSandbox } from '@boundbook/sandbox';
+import { receiptBody } from '@boundbook/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { receiptBody } from '../support/fixtures';
 
 let sandbox: RunningSandbox;
 // The sandbox's wall clock, moved by hand: updates land in chosen seconds.

@@ -9,8 +9,8 @@ import {
   type Receipt,
 } from '@boundbook/sdk';
 import { startSandbox, type RunningSandbox } from '@boundbook/sandbox';
+import { receiptBody } from '@boundbook/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { receiptBody } from '../support/fixtures';
 
 let sandbox: RunningSandbox;
 

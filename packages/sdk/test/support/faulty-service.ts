@@ -1,6 +1,7 @@
 import type { FetchFunction } from '@boundbook/sdk';
+import { receiptResource } from '@boundbook/test-fixtures';
 import type { DispositionCreate, Receipt, ReceiptCreate, WebhookEndpoint, WebhookEndpointCreate } from '@boundbook/types';
-import { page, receipt } from './fixtures';
+import { page } from './page';
 import { empty, hang, json } from './stub-fetch';
 
 /**
@@ -115,7 +116,7 @@ export class FaultyService {
 
   #record(body: ReceiptCreate, overrides: Partial<Receipt> = {}): Receipt {
     const id = ++this.#lastId;
-    const created = receipt({
+    const created = receiptResource({
       id,
       record: id,
       importer: null,

@@ -1,5 +1,6 @@
+import { receiptResource } from '@boundbook/test-fixtures';
 import type { Page, Receipt, ReceiptListQuery } from '@boundbook/types';
-import { page, receipt } from './fixtures';
+import { page } from './page';
 
 /**
  * Receipts in memory, listed as `GET /receipts` lists them: by id, `since` keeping `updated_at`
@@ -13,7 +14,7 @@ export class ReceiptStore {
   beforePage: (query: ReceiptListQuery) => void = () => undefined;
 
   put(id: number, updatedAt: string): Receipt {
-    const record = receipt({ id, record: id, serial_number: `SN${id}`, updated_at: updatedAt });
+    const record = receiptResource({ id, record: id, serial_number: `SN${id}`, updated_at: updatedAt });
     this.receipts.set(id, record);
     return record;
   }

@@ -1,4 +1,5 @@
 import { startSandbox } from '@boundbook/sandbox';
+import { dispositionBody, receiptBody } from '@boundbook/test-fixtures';
 import type { SandboxDelivery } from '@boundbook/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookHandler, type WebhookHandler } from '../../src/index';
@@ -81,10 +82,7 @@ describe.each(RECEIVERS)('real sandbox deliveries received by the %s', (_name, s
       expect(created.status).toBe(201);
       secretKnown(created.body.secret);
 
-      const receipt = await send('POST', `${sandbox.apiUrl}/receipts`, {
-        book: 'Main', serial_number: 'E2E-0001', manufacturer: 'Example Arms Co.', model: 'Model 1', type: 'Pistol',
-        caliber: '9mm', receipt_date: '2025-01-15', received_from: 'Example Firearms Wholesale LLC', ffl_license: '9-99-999-01-6A-00001',
-      });
+      const receipt = await send('POST', `${sandbox.apiUrl}/receipts`, receiptBody({ serial_number: 'E2E-0001' }));
       expect(receipt.status).toBe(201);
       const createdDelivery = await attempted('receipt.created');
       expect(createdDelivery.state).toBe('succeeded');
@@ -99,9 +97,11 @@ describe.each(RECEIVERS)('real sandbox deliveries received by the %s', (_name, s
 
       // The first attempt of the disposal fails (500); the retry a minute later on the
       // account's clock is processed once.
-      const disposal = await send('POST', `${sandbox.apiUrl}/receipts/${receipt.body.data.id}/dispose`, {
-        disposition_date: '2025-02-01', disposed_to: 'Jordan Example', form_4473_serial: 'E2E-4473-1',
-      });
+      const disposal = await send(
+        'POST',
+        `${sandbox.apiUrl}/receipts/${receipt.body.data.id}/dispose`,
+        dispositionBody({ disposed_to: 'Jordan Example', form_4473_serial: 'E2E-4473-1' }),
+      );
       expect(disposal.status).toBe(200);
       const failed = await attempted('receipt.disposed');
       expect(failed.state).toBe('pending');
