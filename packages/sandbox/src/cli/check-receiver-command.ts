@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { SECRET_PREFIX } from '@boundbook/types';
 import { checkReceiver } from '../receiver-check/check-receiver';
 import { formatReceiverReport } from '../receiver-check/receiver-report';
 
@@ -79,7 +80,7 @@ export async function runCheckReceiverCommand(args: readonly string[], io: Check
   }
   const secret = values.secret ?? io.env['BOUNDBOOK_WEBHOOK_SECRET'];
   if (secret === undefined || secret === '') return usageError('--secret is required (or BOUNDBOOK_WEBHOOK_SECRET): the endpoint\'s signing secret, whsec_...');
-  if (!secret.startsWith('whsec_') || secret === 'whsec_') {
+  if (!secret.startsWith(SECRET_PREFIX) || secret === SECRET_PREFIX) {
     return usageError('--secret must be the endpoint\'s signing secret as POST /webhooks answered it, whsec_... with its prefix');
   }
   const report = await checkReceiver({ url, secret });
