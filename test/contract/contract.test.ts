@@ -235,6 +235,8 @@ const serviceCases: Case[] = [
 ];
 
 const controlCases: Case[] = [
+  ['getHealth', 200, () => control('GET', '/_sandbox/health')],
+  ['getHealth', 403, () => control('GET', '/_sandbox/health', { headers: { origin: 'https://evil.example' } })],
   ['createAccount', 201, () => control('POST', '/_sandbox/accounts', { body: { account_type: 'importer', name: 'Example Imports LLC', books: ['Imports'] } })],
   ['createAccount', 409, () => call(full.url, 'POST', '/_sandbox/accounts', { body: {} })],
   ['createAccount', 413, () => control('POST', '/_sandbox/accounts', tooLarge)],

@@ -5,11 +5,14 @@ export type { RunningSandbox, StartSandboxOptions } from './start-sandbox';
 // Typed calls of a running sandbox's control API (/_sandbox), by its URL.
 export { connectSandbox } from './control-client';
 export type { ConnectSandboxOptions, SandboxControl, SandboxTokenCreated } from './control-client';
-export type { CreatedAccount } from '@boundbook/sandbox-core';
+export type { ActivityEvent, CreatedAccount } from '@boundbook/sandbox-core';
 export type {
   SandboxAccountCreate,
   SandboxDocumentCreate,
   SandboxE4473Put,
+  SandboxFixtures,
+  SandboxFixturesLoaded,
+  SandboxHealth,
   SandboxReceiptBrowseQuery,
   SandboxReceiptExportQuery,
   SandboxReceiptPage,
@@ -33,4 +36,5 @@ export type {
 
 // Errors.
 export { DataFileError } from './persistence/data-file';
+export { FixturesError } from './fixtures-file';
 export { SandboxControlError } from './control-client';

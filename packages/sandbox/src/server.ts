@@ -22,6 +22,7 @@ import { consoleRoutes } from './console-route';
 import { corsHeaders, type GuardOptions, isPreflight, refusalOf } from './request-guard';
 import { DataFileError } from './persistence/data-file';
 import type { CorePersister } from './persistence/persister';
+import { SANDBOX_VERSION } from './version';
 
 // The Hapi server of the sandbox: a thin adapter that hands each request to the core as raw
 // text and answers with the core's response, plus the answers in the contract's error shape
@@ -110,6 +111,7 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
     { method: '*', path: '/rest/v1/{path*}', options: routeOptions, handler },
     { method: '*', path: '/_sandbox/{path*}', options: routeOptions, handler },
     { method: 'GET', path: '/_sandbox/events', handler: (request, h) => followAccount(core, streams, request, h) },
+    { method: 'GET', path: '/_sandbox/health', handler: (_request, h) => answerHealth(h) },
     ...consoleRoutes(options.consoleDir),
   ]);
   // An event stream never ends by itself: stopping the server ends them, or it would wait for them.
@@ -146,6 +148,19 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
   listener.on('clientError', answerClientError);
   server.ext('onPostStart', () => listen(listener, options.port ?? 0, options.host ?? '127.0.0.1'));
   return server;
+}
+
+/** The body of every answer of `GET /_sandbox/health`: it changes only with the package. */
+const HEALTH_BODY = JSON.stringify({ data: { status: 'ok', version: SANDBOX_VERSION } });
+
+/**
+ * `GET /_sandbox/health`: 200 with the sandbox's version, without a token, for readiness checks.
+ * It is served by the listener, which listens only once the sandbox is ready (its data file
+ * read, its fixtures loaded), so any answer means ready; it never reaches the core, so it is
+ * neither counted nor logged in an account's requests.
+ */
+function answerHealth(h: ResponseToolkit): ResponseObject {
+  return h.response(HEALTH_BODY).type('application/json; charset=utf-8').header('Cache-Control', 'no-store');
 }
 
 /** How often an idle event stream gets a comment, so that proxies and clients keep it open. */

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectSandbox, SandboxControlError, startSandbox, type RunningSandbox, type SandboxControl } from '../src/index';
 import { startReceiver } from './support/local-receiver';
@@ -243,5 +244,86 @@ describe('connectSandbox(url) against something that is not a sandbox', () => {
       status: 200,
       message: '[@boundbook/sandbox] GET /_sandbox/receipts/export?book=Main answered 200 without CSV: is http://127.0.0.1:4010 a BoundBook sandbox?',
     });
+  });
+});
+
+describe('connectSandbox(url): health, books, fixtures and events', () => {
+  it('health() answers ok and the version, and rejects with status 0 when nothing answers', async () => {
+    const { version } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(await sandbox.health()).toEqual({ status: 'ok', version });
+    await expect(connectSandbox('http://127.0.0.1:1').health()).rejects.toMatchObject({ name: 'SandboxControlError', status: 0 });
+  });
+
+  it('books.list(token) lists the books with their counts, in id order', async () => {
+    const { token } = await sandbox.createAccount({ books: ['Consignment'] });
+    await api(token, 'POST', '/receipts', receiptBody(1));
+    expect((await sandbox.books.list(token)).map((book) => [book.name, book.record_count])).toEqual([
+      ['Main', 1],
+      ['Consignment', 0],
+    ]);
+  });
+
+  it('fixtures.load(file) loads a file and fixtures.export(token) gives the account back as one', async () => {
+    const token = 'sbx_controlclient00000000000000001';
+    const file = { accounts: [{ name: 'Fixture Arms', books: ['Consignment'], tokens: [{ token }], receipts: [JSON.parse(receiptBody(5))] }] };
+    const loaded = await sandbox.fixtures.load(file);
+    expect(loaded.accounts).toEqual([{ id: expect.any(Number), name: 'Fixture Arms', created: true, tokens: 1, receipts: 1 }]);
+    expect((await sandbox.fixtures.load(file)).accounts[0]).toMatchObject({ created: false, receipts: 0 });
+    const exported = await sandbox.fixtures.export(token);
+    expect(exported).toEqual({
+      accounts: [
+        {
+          account_type: 'dealer',
+          name: 'Fixture Arms',
+          books: ['Consignment'],
+          tokens: [{ token, name: null, permissions: ['read', 'write', 'delete'] }],
+          receipts: [{ ...JSON.parse(receiptBody(5)) }],
+        },
+      ],
+    });
+  });
+
+  it('fixtures.load(file) rejects a faulty file with the 422 naming each fault by its path', async () => {
+    const failure = await sandbox.fixtures.load({ accounts: [{ tokens: [{ token: 'sbx_short' }] }] }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ name: 'SandboxControlError', status: 422, body: { errors: { 'accounts[0].tokens[0].token': [expect.any(String)] } } });
+  });
+
+  it('events(token) yields the requests and deliveries of the account as they happen, and ends when aborted', async () => {
+    const { token } = await sandbox.createAccount();
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const following = (async () => {
+      for await (const { event, data } of sandbox.events(token, { signal: controller.signal })) {
+        seen.push(event === 'request' ? `${data.method} ${data.path} ${data.status}` : `${data.event} ${data.state} ${data.attempts.length}`);
+        if (seen.length === 4) controller.abort();
+      }
+    })();
+    // The stream is open once the account's first request shows in it; until then, ask again.
+    const receiver = await startReceiver();
+    try {
+      for (let tries = 0; seen.length === 0 && tries < 100; tries += 1) {
+        await api(token, 'GET', '/books');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      seen.splice(0);
+      await api(token, 'POST', '/webhooks', JSON.stringify({ url: `${receiver.url}/hook`, events: ['receipt.created'] }));
+      await api(token, 'POST', '/receipts', receiptBody(9));
+      await following;
+    } finally {
+      await receiver.close();
+    }
+    // A delivery is made inside the request that fires it, which is logged once answered.
+    expect(seen).toEqual(['POST /rest/v1/webhooks 201', 'receipt.created pending 0', 'POST /rest/v1/receipts 201', 'receipt.created succeeded 1']);
+  });
+
+  it('events(token) rejects a refused token with its 401, and ends when the sandbox stops', async () => {
+    await expect(sandbox.events('sbx_unknown')[Symbol.asyncIterator]().next()).rejects.toMatchObject({ name: 'SandboxControlError', status: 401 });
+    const other = await startSandbox();
+    const { token } = await other.createAccount();
+    const iterator = other.events(token)[Symbol.asyncIterator]();
+    const next = iterator.next();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await other.stop();
+    expect(await next).toEqual({ done: true, value: undefined });
   });
 });

@@ -43,6 +43,7 @@ export type {
   SandboxE4473Put,
   SandboxFixtures,
   SandboxFixturesLoaded,
+  SandboxHealth,
   SandboxReceiptBrowseQuery,
   SandboxReceiptExportQuery,
   SandboxReceiptPage,

@@ -113,6 +113,8 @@ export type SandboxE4473Put = sandboxComponents['schemas']['E4473Put'];
 export type SandboxFixtures = sandboxComponents['schemas']['Fixtures'];
 /** What `POST /_sandbox/fixtures` added, account by account. */
 export type SandboxFixturesLoaded = sandboxComponents['schemas']['FixturesLoaded']['data'];
+/** What `GET /_sandbox/health` answers once the sandbox serves: `ok` and the sandbox's version. */
+export type SandboxHealth = sandboxComponents['schemas']['Health'];
 /** A sandbox API token record; the token string itself is shown only when it is made. */
 export type SandboxToken = sandboxComponents['schemas']['Token'];
 /** A webhook endpoint as the sandbox's console shows it: the endpoint, its consecutive failed attempts and its delivery chaos. */

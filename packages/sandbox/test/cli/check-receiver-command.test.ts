@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCheckReceiverCommand } from '../../src/cli/check-receiver-command';
+import { CliUsageError, parseCliArguments } from '../../src/cli/arguments';
 import type { ReceiverCheckReport } from '../../src/index';
 import { type LocalReceiver, type Received, type Reply, startReceiver } from '../support/local-receiver';
 import { spawnCli } from './spawn-cli';
@@ -23,11 +23,20 @@ const verifying = (request: Received): Reply => {
   return { status: request.headers['x-svc-signature'] === expected ? 200 : 401 };
 };
 
-/** Runs the command as the CLI does, with what it prints kept. */
+/** Reads the command line as the CLI does, then runs the subcommand with what it prints kept. */
 async function run(args: string[], env: Record<string, string> = {}) {
+  const command = parseCliArguments(['check-receiver', ...args], env, tmpdir());
+  if (command.kind !== 'subcommand') throw new Error(`check-receiver ${args.join(' ')} is not the subcommand: ${command.kind}`);
   let out = '';
   let err = '';
-  const code = await runCheckReceiverCommand(args, { env, out: (text) => (out += text), err: (text) => (err += text) });
+  const code = await command.command.run({
+    options: command.options,
+    env,
+    cwd: tmpdir(),
+    signal: new AbortController().signal,
+    out: (text) => (out += text),
+    err: (text) => (err += text),
+  });
   return { code, out, err };
 }
 
@@ -70,32 +79,48 @@ describe('boundbook-sandbox check-receiver', () => {
   });
 
   it.each([
-    [[], "check-receiver needs the receiver's URL"],
-    [['http://a.test/x', 'http://b.test/y', '--secret', SECRET], 'check-receiver takes one URL, not 2'],
-    [['ftp://127.0.0.1/webhooks', '--secret', SECRET], "the URL must be the receiver's absolute http(s) URL, such as http://127.0.0.1:3000/webhooks, not \"ftp://127.0.0.1/webhooks\""],
-    [['127.0.0.1:3000/webhooks', '--secret', SECRET], 'the URL must be the receiver'],
-    [['http://127.0.0.1:3000/webhooks'], '--secret is required (or BOUNDBOOK_WEBHOOK_SECRET)'],
+    [[], "check-receiver needs the receiver's URL, such as http://127.0.0.1:3000/webhooks"],
+    [['ftp://127.0.0.1/webhooks', '--secret', SECRET], 'the URL must be the receiver\'s absolute http(s) URL, such as http://127.0.0.1:3000/webhooks, not "ftp://127.0.0.1/webhooks"'],
+    [['127.0.0.1:3000/webhooks', '--secret', SECRET], 'the URL must be the receiver\'s absolute http(s) URL, such as http://127.0.0.1:3000/webhooks, not "127.0.0.1:3000/webhooks"'],
+    [['http://127.0.0.1:3000/webhooks'], '--secret is required (or BOUNDBOOK_WEBHOOK_SECRET): the endpoint\'s signing secret, whsec_...'],
     [['http://127.0.0.1:3000/webhooks', '--secret', 'sk_test_123'], "--secret must be the endpoint's signing secret as POST /webhooks answered it, whsec_... with its prefix"],
-    [['http://127.0.0.1:3000/webhooks', '--secret', SECRET, '--timeout', '1'], "Unknown option '--timeout'"],
-  ])('exits 2 with the reason for %j', async (args, message) => {
-    const { code, out, err } = await run(args);
-    expect([code, out]).toEqual([2, '']);
-    expect(err).toContain(`boundbook-sandbox check-receiver: ${message}`);
-    expect(err).toContain('Run boundbook-sandbox check-receiver --help for the options.');
+    [['http://127.0.0.1:3000/webhooks', '--secret', 'whsec_'], "--secret must be the endpoint's signing secret as POST /webhooks answered it, whsec_... with its prefix"],
+  ])('refuses %j with a CliUsageError, which the CLI answers with exit code 2', async (args, message) => {
+    const failure = await run(args).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(CliUsageError);
+    expect((failure as Error).message).toBe(message);
   });
 
-  it('--help prints what it checks and exits 0', async () => {
-    const { code, out } = await run(['--help']);
-    expect(code).toBe(0);
-    expect(out).toMatch(/^Usage: boundbook-sandbox check-receiver <url> --secret <whsec_\.\.\.> \[--json\]/);
+  it('names the variable when the secret it holds has no whsec_', async () => {
+    const failure = await run(['http://127.0.0.1:3000/webhooks'], { BOUNDBOOK_WEBHOOK_SECRET: 'secret' }).catch((error: unknown) => error);
+    expect((failure as Error).message).toMatch(/^BOUNDBOOK_WEBHOOK_SECRET must be the endpoint's signing secret/);
   });
 
-  it('runs from the CLI itself, exiting with the report\'s outcome', async () => {
+  it('takes one URL and knows its options only', () => {
+    expect(() => parseCliArguments(['check-receiver', 'http://a.test/x', 'http://b.test/y'], {}, tmpdir())).toThrow(/Unexpected argument 'http:\/\/b.test\/y'/);
+    expect(() => parseCliArguments(['check-receiver', 'http://a.test/x', '--timeout', '1'], {}, tmpdir())).toThrow(/Unknown option '--timeout'/);
+  });
+
+  it('--help prints what it checks', () => {
+    const help = parseCliArguments(['check-receiver', '--help'], {}, tmpdir());
+    expect(help.kind).toBe('help');
+    const text = (help as { text: string }).text;
+    expect(text).toMatch(/^Usage: boundbook-sandbox check-receiver <url> --secret <whsec_\.\.\.> \[--json\]/);
+    expect(text).toContain('(env BOUNDBOOK_WEBHOOK_SECRET)');
+    for (const check of ['signed ping', 'forged signature', 'missing signature', 'same delivery twice', 'pair out of order', 'large body']) expect(text).toContain(`  ${check}`);
+  });
+
+  it('runs from the CLI itself, exiting 1 for a failed check and 2 for a wrong command line', async () => {
     const trusting = await receiver(() => ({ status: 200 }));
     const cli = spawnCli(['check-receiver', trusting.url, '--secret', SECRET], tmpdir());
     expect(await cli.exit).toEqual({ code: 1, signal: null });
     expect(cli.stdout()).toContain('FAIL  missing signature');
-    const usage = spawnCli(['check-receiver', 'ftp://x'], tmpdir());
+    const usage = spawnCli(['check-receiver', 'ftp://x'], tmpdir(), { BOUNDBOOK_WEBHOOK_SECRET: SECRET });
     expect(await usage.exit).toEqual({ code: 2, signal: null });
+    expect(usage.stderr()).toBe(
+      'boundbook-sandbox check-receiver: the URL must be the receiver\'s absolute http(s) URL, such as http://127.0.0.1:3000/webhooks, not "ftp://x"\n' +
+        'Usage: boundbook-sandbox check-receiver <url> --secret <whsec_...> [--json]\n' +
+        'Run boundbook-sandbox check-receiver --help for the options.\n',
+    );
   });
 });

@@ -4,6 +4,34 @@
  */
 
 export interface paths {
+    "/_sandbox/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check that the sandbox serves
+         * @description Answers 200 with the version of the `@boundbook/sandbox` package, without a token, for
+         *     a readiness check: the sandbox listens only once it is ready (its data file read and
+         *     its journal replayed, its fixtures loaded), so any answer means that every later call
+         *     is served. Until then nothing answers at the address. A wait in CI:
+         *     `curl --retry 30 --retry-delay 1 --retry-connrefused -fsS http://127.0.0.1:4010/_sandbox/health`.
+         *
+         *     Like every call, it is answered only to the sandbox's own host names and origin (see
+         *     Host names and web pages). It is not counted by the rate limit nor written to any
+         *     account's request log, and its answer is never cached (`Cache-Control: no-store`).
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/accounts": {
         parameters: {
             query?: never;
@@ -1058,6 +1086,20 @@ export interface components {
         RequestLogList: {
             data: components["schemas"]["RequestLogEntry"][];
         };
+        /** @description The sandbox serves. */
+        Health: {
+            /**
+             * @description Always `ok`, since a sandbox that is not ready does not answer at all.
+             * @constant
+             */
+            status: "ok";
+            /** @description The version of the `@boundbook/sandbox` package that runs. */
+            version: string;
+        };
+        /** @description The answer to `GET /_sandbox/health`. */
+        HealthResponse: {
+            data: components["schemas"]["Health"];
+        };
         /**
          * @description A fixtures file (`POST /_sandbox/fixtures`, `--fixtures`, `startSandbox({ fixtures })`,
          *     `createMockBoundBook({ fixtures })`). Published as a JSON Schema in
@@ -1131,12 +1173,6 @@ export interface components {
             };
         };
         /**
-         * @description Type of the account that owns a token. The API is available to dealer, manufacturer and
-         *     importer accounts; any other type (such as collector) gets 403 on every call.
-         * @enum {string}
-         */
-        AccountType: "dealer" | "manufacturer" | "importer" | "collector";
-        /**
          * @description Not shown in the service's interface document; this contract's choice: the body of every
          *     error answer.
          */
@@ -1148,6 +1184,12 @@ export interface components {
                 [key: string]: string[];
             };
         };
+        /**
+         * @description Type of the account that owns a token. The API is available to dealer, manufacturer and
+         *     importer accounts; any other type (such as collector) gets 403 on every call.
+         * @enum {string}
+         */
+        AccountType: "dealer" | "manufacturer" | "importer" | "collector";
         /**
          * @description Not shown in the service's interface document; this contract's choice: the body of a 422.
          *     `errors` is keyed by request field (nested fields joined with dots, such as
@@ -1764,6 +1806,52 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sandbox serves. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "status": "ok",
+                     *         "version": "0.4.0"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+            /**
+             * @description A host name the sandbox does not answer to, or a web page of another origin. A
+             *     readiness check from another container (a CI service reached as `sandbox`) gets
+             *     this until the sandbox is started with `--allowed-hosts sandbox`.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This sandbox does not answer to the host name sandbox: a web page could reach it that way (DNS rebinding). Start the sandbox with --allowed-hosts sandbox to allow it, such as a CI service name or a LAN name."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     createAccount: {
         parameters: {
             query?: never;
