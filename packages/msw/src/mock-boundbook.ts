@@ -11,9 +11,16 @@ import {
 import type {
   SandboxAccountCreate,
   SandboxClock,
+  SandboxFault,
+  SandboxFaultCreate,
   SandboxFixtures,
+  SandboxLoggedRequest,
+  SandboxRequestFilter,
+  SandboxRequestLog,
+  SandboxRequestLogEntry,
   SandboxWebhookChaosPut,
   SandboxWebhookEndpointState,
+  ServiceOperationId,
 } from '@boundbook/types';
 import type { HttpHandler } from 'msw';
 import { type CapturedDelivery, createCapturingSender } from './captured-deliveries';
@@ -147,11 +154,50 @@ export interface MockBoundBook {
    */
   exportFixtures(token: string): Promise<SandboxFixtures>;
   /**
+   * The account's fault rules, as `/_sandbox/faults` manages them: a rule fails the account's
+   * service API requests on purpose (a status, a dropped connection answered with
+   * `HttpResponse.error()`, or a delay in real time; before or after acting; every time, `times`
+   * times, or with a seeded `probability`), exactly as the sandbox honours it. A rule the core
+   * refuses rejects with a {@link MockBoundBookError} (422, `body.errors` by field).
+   */
+  readonly faults: MockFaults;
+  /**
+   * `GET /_sandbox/requests`: the account's logged API requests that match `filter`, newest
+   * first: `method`, `path`, `operation`, `status` (0 for a dropped connection), `from`, `to`,
+   * `faulted`, and `body`, a part of the body (typed by `operation`) that each must hold. Rejects
+   * with a {@link MockBoundBookError} when the log dropped entries the filter could have matched
+   * (it keeps 1,000 requests and 1 MiB per account), so that an assertion never counts a log cut
+   * short: narrow it with `from`.
+   */
+  requests<O extends ServiceOperationId>(token: string, filter: SandboxRequestFilter<O> & { operation: O }): Promise<SandboxLoggedRequest<O>[]>;
+  requests(token: string, filter?: SandboxRequestFilter): Promise<SandboxRequestLogEntry[]>;
+  /**
    * Goes back to the state the mock was made with: the accounts and records of `fixtures`
    * exactly as they were loaded (ids, tokens, secrets and timestamps included), or no account at
    * all without fixtures; no captured delivery, no pending retry.
    */
   reset(): void;
+}
+
+/** The fault rules of an account of the mock, as `/_sandbox/faults` manages them. */
+export interface MockFaults {
+  /** `POST /_sandbox/faults`: adds a rule after the account's others. */
+  add(token: string, rule: SandboxFaultCreate): Promise<SandboxFault>;
+  /** `GET /_sandbox/faults`: the account's rules in id order, with how often each fired. */
+  list(token: string): Promise<SandboxFault[]>;
+  /** `DELETE /_sandbox/faults/{id}`: deletes one rule. */
+  delete(token: string, id: number): Promise<void>;
+  /** `DELETE /_sandbox/faults`: deletes every rule of the account. */
+  clear(token: string): Promise<void>;
+}
+
+/** The filters of `GET /_sandbox/requests` as a query string: `body` as JSON text, the others as written. */
+function requestLogQuery(filter: Readonly<Record<string, unknown>>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(filter)) {
+    if (value !== undefined) query.append(name, name === 'body' ? JSON.stringify(value) : String(value));
+  }
+  return query.toString();
 }
 
 /** What a build gives the mock: how it reads a fixtures path, and hashes faster than the core's own. */
@@ -200,12 +246,12 @@ export function makeMockBoundBook(options: MockBoundBookOptions, runtime: MockRu
     return response;
   }
 
-  /** The body of a control call's 200 (or 204), as `T`; any other answer rejects with its refusal. */
-  async function control<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
+  /** The body of a control call's success (2xx), as `T`; any other answer rejects with its refusal. */
+  async function control<T>(token: string, method: string, path: string, body?: unknown, query = ''): Promise<T> {
     const response = await answer({
       method,
       path,
-      query: '',
+      query,
       headers: {
         authorization: `Bearer ${token}`,
         host: new URL(origin).host,
@@ -213,7 +259,7 @@ export function makeMockBoundBook(options: MockBoundBookOptions, runtime: MockRu
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    if (response.status !== 200 && response.status !== 204) throw refusal(`${method} ${path}`, response.status, response.body);
+    if (response.status < 200 || response.status > 299) throw refusal(`${method} ${path}`, response.status, response.body);
     return response.body as T;
   }
 
@@ -242,6 +288,24 @@ export function makeMockBoundBook(options: MockBoundBookOptions, runtime: MockRu
     },
     deliveries: captured,
     exportFixtures: (token) => control<SandboxFixtures>(token, 'GET', '/_sandbox/fixtures'),
+    faults: {
+      add: async (token, rule) => (await control<{ data: SandboxFault }>(token, 'POST', '/_sandbox/faults', rule)).data,
+      list: async (token) => (await control<{ data: SandboxFault[] }>(token, 'GET', '/_sandbox/faults')).data,
+      delete: (token, id) => control(token, 'DELETE', `/_sandbox/faults/${id}`),
+      clear: (token) => control(token, 'DELETE', '/_sandbox/faults'),
+    },
+    requests: (async (token: string, filter: Readonly<Record<string, unknown>> = {}) => {
+      const query = requestLogQuery(filter);
+      const log = await control<SandboxRequestLog>(token, 'GET', '/_sandbox/requests', undefined, query);
+      if (log.truncated) {
+        throw new MockBoundBookError(
+          200,
+          log,
+          `[@boundbook/msw] requests(): the request log dropped entries this filter could match (it keeps 1,000 requests and 1 MiB per account; ${log.dropped} dropped so far), so a count of them would be short: pass from, a moment before the requests you assert on.`,
+        );
+      }
+      return log.data;
+    }) as MockBoundBook['requests'],
     reset(): void {
       core.deliveries.close();
       core = makeCore();

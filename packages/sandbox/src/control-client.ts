@@ -9,17 +9,23 @@ import type {
   SandboxDelivery,
   SandboxDocumentCreate,
   SandboxE4473Put,
+  SandboxFault,
+  SandboxFaultCreate,
   SandboxFixtures,
   SandboxFixturesLoaded,
   SandboxHealth,
+  SandboxLoggedRequest,
   SandboxReceiptBrowseQuery,
   SandboxReceiptExportQuery,
   SandboxReceiptPage,
+  SandboxRequestFilter,
+  SandboxRequestLog,
   SandboxRequestLogEntry,
   SandboxToken,
   SandboxTokenCreate,
   SandboxWebhookChaosPut,
   SandboxWebhookEndpointState,
+  ServiceOperationId,
   WebhookEndpoint,
 } from '@boundbook/types';
 import type { ActivityEvent, CreatedAccount } from '@boundbook/sandbox-core';
@@ -157,8 +163,30 @@ export interface SandboxControl {
     /** `GET /_sandbox/fixtures`: the account of `token` as a fixtures file, with that token in it. */
     export(token: string): Promise<SandboxFixtures>;
   };
-  /** `GET /_sandbox/requests`: the account's last 100 API requests, newest first. */
-  requests(token: string): Promise<SandboxRequestLogEntry[]>;
+  readonly faults: {
+    /**
+     * `POST /_sandbox/faults`: a rule that fails the account's service API requests on purpose
+     * (a status, a dropped connection or a delay; before or after acting; every time, `times`
+     * times, or with a seeded `probability`). Both faces honour it alike; see `sandbox.yaml`.
+     */
+    add(token: string, rule: SandboxFaultCreate): Promise<SandboxFault>;
+    /** `GET /_sandbox/faults`: the account's rules in id order, with how often each fired. */
+    list(token: string): Promise<SandboxFault[]>;
+    /** `DELETE /_sandbox/faults/{id}`: deletes one rule. */
+    delete(token: string, id: number): Promise<void>;
+    /** `DELETE /_sandbox/faults`: deletes every rule of the account. */
+    clear(token: string): Promise<void>;
+  };
+  /**
+   * `GET /_sandbox/requests`: the account's logged API requests that match `filter`, newest
+   * first: `method`, `path`, `operation`, `status`, `from`, `to`, `faulted`, and `body`, a part
+   * of the body (typed by `operation`) that each must hold. Rejects with a
+   * {@link SandboxControlError} when the log dropped entries the filter could have matched (it
+   * keeps 1,000 requests and 1 MiB per account), so that an assertion never counts a log cut
+   * short: narrow it with `from`.
+   */
+  requests<O extends ServiceOperationId>(token: string, filter: SandboxRequestFilter<O> & { operation: O }): Promise<SandboxLoggedRequest<O>[]>;
+  requests(token: string, filter?: SandboxRequestFilter): Promise<SandboxRequestLogEntry[]>;
   /**
    * `GET /_sandbox/events`: the account's service API requests and webhook deliveries as they
    * happen (a delivery each time it is made and each time it is attempted), until `signal` is
@@ -182,8 +210,9 @@ export interface SandboxControl {
 }
 
 /**
- * A call of the sandbox's control API that was not answered with success: carries the status and
- * the contract's error body (`{ message }`, plus `errors` for a 422).
+ * A call of the sandbox's control API that was not answered with success, or whose answer cannot
+ * be trusted (a request log that dropped entries the filter could match, answered 200): carries
+ * the status and the body (the contract's error body `{ message }`, plus `errors` for a 422).
  *
  * @example
  * ```ts
@@ -385,9 +414,35 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
       load: (file) => data(call('POST', '/_sandbox/fixtures', undefined, file)),
       export: (token) => call('GET', '/_sandbox/fixtures', token),
     },
-    requests: (token) => data(call('GET', '/_sandbox/requests', token)),
+    faults: {
+      add: (token, rule) => data(call('POST', '/_sandbox/faults', token, rule)),
+      list: (token) => data(call('GET', '/_sandbox/faults', token)),
+      delete: (token, id) => call('DELETE', `/_sandbox/faults/${id}`, token),
+      clear: (token) => call('DELETE', '/_sandbox/faults', token),
+    },
+    requests: (async (token: string, filter: Readonly<Record<string, unknown>> = {}) => {
+      const path = withQuery('/_sandbox/requests', requestLogQuery(filter));
+      const log = await call<SandboxRequestLog>('GET', path, token);
+      if (log.truncated) {
+        throw new SandboxControlError(
+          200,
+          log,
+          `[@boundbook/sandbox] GET ${path}: the request log dropped entries this filter could match (it keeps 1,000 requests and 1 MiB per account; ${log.dropped} dropped so far), so a count of them would be short: pass from, a moment before the requests you assert on.`,
+        );
+      }
+      return log.data;
+    }) as SandboxControl['requests'],
     events: (token, { signal } = {}) => ({ [Symbol.asyncIterator]: () => follow(token, signal) }),
   };
+}
+
+/** The filters of `GET /_sandbox/requests` as query parameters: `body` as JSON text, the others as written. */
+function requestLogQuery(filter: Readonly<Record<string, unknown>>): Record<string, string | undefined> {
+  const query: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(filter)) {
+    if (value !== undefined) query[name] = name === 'body' ? JSON.stringify(value) : String(value);
+  }
+  return query;
 }
 
 /**

@@ -206,6 +206,57 @@ describe('connectSandbox(url)', () => {
     expect(page.meta.total).toBe(0);
   });
 
+  it('faults.add, list, delete and clear manage the rules that fail the account\'s API requests', async () => {
+    const { token } = await sandbox.createAccount();
+    const rule = await sandbox.faults.add(token, { operation: 'createReceipt', action: 'status', status: 503, retry_after: 2, times: 1 });
+    expect(rule).toMatchObject({ id: expect.any(Number), operation: 'createReceipt', status: 503, retry_after: 2, times: 1, fired: 0 });
+    const failed = await api(token, 'POST', '/receipts', receiptBody(31));
+    expect([failed.status, failed.headers.get('retry-after'), failed.headers.get('x-sandbox-fault')]).toEqual([503, '2', String(rule.id)]);
+    expect((await api(token, 'POST', '/receipts', receiptBody(31))).status).toBe(201);
+    const second = await sandbox.faults.add(token, { method: 'GET', action: 'delay', delay_ms: 1 });
+    expect((await sandbox.faults.list(token)).map((listed) => [listed.id, listed.fired])).toEqual([[rule.id, 1], [second.id, 0]]);
+    await sandbox.faults.delete(token, rule.id);
+    expect((await sandbox.faults.list(token)).map((listed) => listed.id)).toEqual([second.id]);
+    await expect(sandbox.faults.delete(token, rule.id)).rejects.toMatchObject({ status: 404 });
+    await sandbox.faults.clear(token);
+    expect(await sandbox.faults.list(token)).toEqual([]);
+    await expect(sandbox.faults.add(token, { operation: 'advanceClock', action: 'drop' })).rejects.toMatchObject({
+      status: 422,
+      body: { errors: { operation: [expect.stringContaining('control calls are never faulted')] } },
+    });
+  });
+
+  it('requests(token, filter) filters the log, the body typed by the operation', async () => {
+    const { token } = await sandbox.createAccount();
+    for (const n of [41, 42]) await api(token, 'POST', '/receipts', receiptBody(n));
+    await api(token, 'GET', '/books');
+    const created = await sandbox.requests(token, { operation: 'createReceipt', body: { serial_number: 'SBX0000042' } });
+    expect(created.map((entry) => [entry.operation, entry.status, entry.body?.serial_number])).toEqual([['createReceipt', 201, 'SBX0000042']]);
+    expect((await sandbox.requests(token, { method: 'GET' })).map((entry) => entry.path)).toEqual(['/rest/v1/books']);
+    expect(await sandbox.requests(token, { faulted: true })).toEqual([]);
+    await expect(sandbox.requests(token, { status: 600 })).rejects.toMatchObject({ status: 422, body: { errors: { status: expect.any(Array) } } });
+  });
+
+  it('requests(token, filter) rejects when the log dropped entries the filter could match, and from rules them out', async () => {
+    const busy = await startSandbox({ rateLimit: 0 });
+    try {
+      const { token } = await busy.createAccount();
+      for (let count = 0; count < 1001; count += 1) await fetch(`${busy.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } });
+      const { now } = await busy.clock.advance(token, 1);
+      await fetch(`${busy.apiUrl}/inventory`, { headers: { authorization: `Bearer ${token}` } });
+      const cut = await busy.requests(token, { operation: 'listInventory' }).catch((error: unknown) => error);
+      expect(cut).toBeInstanceOf(SandboxControlError);
+      expect(cut).toMatchObject({
+        status: 200,
+        body: { truncated: true, dropped: 2 },
+        message: expect.stringContaining('the request log dropped entries this filter could match (it keeps 1,000 requests and 1 MiB per account; 2 dropped so far), so a count of them would be short: pass from'),
+      });
+      expect((await busy.requests(token, { operation: 'listInventory', from: now })).map((entry) => entry.path)).toEqual(['/rest/v1/inventory']);
+    } finally {
+      await busy.stop();
+    }
+  });
+
   it('rejects with status 0 and says so when nothing answers at the URL', async () => {
     const control = connectSandbox('http://127.0.0.1:9', { fetch: () => Promise.reject(new TypeError('fetch failed')) });
     await expect(control.createAccount()).rejects.toMatchObject({

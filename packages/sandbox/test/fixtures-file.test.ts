@@ -5,7 +5,8 @@ import { ApiError } from '@boundbook/sandbox-core';
 import type { SandboxFixtures } from '@boundbook/types';
 import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fixturesFormatOf, FixturesError, formatFixtures, readFixturesFile, refusedFixtures, writeFixturesFile } from '../src/fixtures-file';
+import { fixturesFormatOf, formatFixtures } from '@boundbook/sandbox-core/fixtures-file';
+import { FixturesError, readFixturesFile, refusedFixtures, writeFixturesFile } from '../src/fixtures-file';
 
 let dir: string;
 
@@ -118,8 +119,8 @@ describe('fixturesFormatOf(path)', () => {
 
 describe('formatFixtures(fixtures, format) and writeFixturesFile(path, text)', () => {
   it('writes JSON indented by two spaces, and YAML that any reader takes back as the same strings', async () => {
-    expect(await formatFixtures(file, 'json')).toBe(`${JSON.stringify(file, null, 2)}\n`);
-    const yaml = await formatFixtures(file, 'yaml');
+    expect(formatFixtures(file, 'json')).toBe(`${JSON.stringify(file, null, 2)}\n`);
+    const yaml = formatFixtures(file, 'yaml');
     // A YAML 1.1 reader would take these for a date, an octal number, yes/null words: they are quoted.
     for (const quoted of ['"2025-03-03"', '"0123"', '"62701"', '"yes"', '"null"']) expect(yaml).toContain(quoted);
     expect(parse(yaml)).toEqual(file);

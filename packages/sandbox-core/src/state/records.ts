@@ -4,6 +4,7 @@ import type {
   Receipt,
   SandboxAccount,
   SandboxDelivery,
+  SandboxFault,
   SandboxRequestLogEntry,
   SandboxToken,
   SandboxWebhookChaos,
@@ -104,6 +105,22 @@ export interface DeliveryRecord extends Readonly<SandboxDelivery> {
 export interface RequestLogRecord extends Readonly<Omit<SandboxRequestLogEntry, 'at'>> {
   /** The account's clock when the request arrived, in epoch milliseconds. */
   readonly received_ms: number;
+  /** What the entry weighs against the log's limit of bytes: its path, query, header values and body. */
+  readonly size: number;
+}
+
+/**
+ * A fault rule of an account, kept in memory only (a restarted sandbox has none): the control
+ * API's `Fault` without its count, which changes as it fires, plus what it matches and the state
+ * of its draws.
+ */
+export interface FaultRecord extends Readonly<Omit<SandboxFault, 'fired'>> {
+  /** The operationIds of the service API the rule acts on. */
+  readonly operations: ReadonlySet<string>;
+  /** Requests it acted on; the rule is spent when this reaches `times`. */
+  fired: number;
+  /** The state of the generator of its draws, which starts from `seed`. */
+  draws: number;
 }
 
 /** Last id given out per kind of record; ids are global across accounts, as in a database. */

@@ -114,6 +114,7 @@ const MESSAGES: Readonly<Record<string, (failure: RuleFailure) => string>> = {
   'string.pattern.base': ({ label }) => `The ${label} field format is invalid.`,
   'string.url': ({ label }) => `The ${label} field must be a valid URL.`,
   'string.text': ({ label }) => `The ${label} field must not contain NUL characters or unpaired surrogates.`,
+  'boolean.base': ({ label }) => `The ${label} field must be true or false.`,
   'number.base': ({ label }) => `The ${label} field must be a number.`,
   'number.integer': ({ label }) => `The ${label} field must be an integer.`,
   'number.min': ({ label, limit }) => `The ${label} field must be at least ${String(limit)}.`,

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { connectSandbox } from '../control-client';
-import { fixturesFormatOf, formatFixtures, writeFixturesFile } from '../fixtures-file';
+import { fixturesFormatOf, formatFixtures } from '@boundbook/sandbox-core/fixtures-file';
+import { writeFixturesFile } from '../fixtures-file';
 import { textOf } from './options';
 import { describeFailure, sandboxAddress, type Subcommand, TOKEN_OPTION, URL_OPTION } from './subcommand';
 
@@ -37,12 +38,12 @@ Written to standard output as JSON, or to the --out file: YAML when its name end
       return 1;
     }
     if (target === undefined) {
-      out(await formatFixtures(fixtures, 'json'));
+      out(formatFixtures(fixtures, 'json'));
       return 0;
     }
     const path = resolve(cwd, target.value);
     try {
-      await writeFixturesFile(path, await formatFixtures(fixtures, fixturesFormatOf(path) ?? 'json'));
+      await writeFixturesFile(path, formatFixtures(fixtures, fixturesFormatOf(path) ?? 'json'));
     } catch (error) {
       err(`boundbook-sandbox export: cannot write ${path} (${error instanceof Error ? error.message : String(error)}): check that its folder exists and that you may write there\n`);
       return 1;

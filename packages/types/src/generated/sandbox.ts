@@ -68,9 +68,9 @@ export interface paths {
          * Delete the account
          * @description Deletes the account of the token with everything it owns: its tokens, books, receipts
          *     (soft-deleted ones and audit trails included), webhook endpoints with their deliveries
-         *     (pending ones are never attempted), clock and request log. Every token of the account
-         *     gets 401 from then on, and the sandbox can hold another account in its place. Ids and
-         *     record numbers are never given again.
+         *     (pending ones are never attempted), clock, request log and fault rules. Every token of
+         *     the account gets 401 from then on, and the sandbox can hold another account in its
+         *     place. Ids and record numbers are never given again.
          */
         delete: operations["deleteAccount"];
         options?: never;
@@ -578,14 +578,66 @@ export interface paths {
         };
         /**
          * List recent requests
-         * @description The last 100 service API requests (under `/rest/v1`) made with a token of the account,
-         *     revoked ones included, whatever their answer; newest first. Control calls are not
-         *     listed.
+         * @description The account's service API requests (under `/rest/v1`) that the log still holds and that
+         *     match every filter given, newest first (see "The request log" above). An invalid filter
+         *     is 422, on its parameter.
          */
         get: operations["listRequests"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List fault rules
+         * @description The account's fault rules in id order, spent ones included, each with how often it fired.
+         */
+        get: operations["listFaults"];
+        put?: never;
+        /**
+         * Add a fault rule
+         * @description Adds a rule after the account's others (see "Faults" above). The body is held strictly:
+         *     a field this schema does not know is 422, as is an operation or path the service API
+         *     does not have, a control call, a field that does not fit the action (`retry_after` on a
+         *     500, `after_acting` on a 429 or a delay), a `times` of 0, a probability outside 0 to 1
+         *     and a delay over 300,000 ms, each on its field. An account that holds 100 rules is 409.
+         */
+        post: operations["createFault"];
+        /**
+         * Delete every fault rule
+         * @description Deletes every fault rule of the account; the requests it made keep their marks in the log.
+         */
+        delete: operations["clearFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/faults/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a fault rule
+         * @description Deletes one fault rule of the account; an id the account has no rule of is 404.
+         */
+        delete: operations["deleteFault"];
         options?: never;
         head?: never;
         patch?: never;
@@ -680,8 +732,8 @@ export interface paths {
          * Reset the account
          * @description Empties the account: its receipts (with their audit trails, dispositions, documents and
          *     E4473 data), its books (a new, empty `Main` is made, so record numbers start from 1
-         *     again) and its webhook endpoints with their deliveries. Tokens, the clock and the
-         *     request log are kept.
+         *     again), its webhook endpoints with their deliveries, and its fault rules. Tokens, the
+         *     clock and the request log are kept.
          */
         post: operations["resetAccount"];
         delete?: never;
@@ -1063,14 +1115,20 @@ export interface components {
             method: string;
             /** @description The request path without the query string. */
             path: string;
-            /** @description The raw query string without `?`; `""` when there is none. */
+            /**
+             * @description The raw query string without `?`; `""` when there is none. Credentials are
+             *     redacted (see "The request log").
+             */
             query: string;
-            /** @description The status of the answer. */
+            /** @description The operationId of `openapi.yaml` the request addressed; `null` when its method and path name none. */
+            operation: string | null;
+            /** @description The status of the answer; 0 when a fault rule dropped the connection. */
             status: number;
+            /** @description How long the request took to answer, a fault rule's delay left out. */
             duration_ms: number;
             /**
              * Format: date-time
-             * @description When the request arrived.
+             * @description When the request arrived, on the account's clock, to the millisecond (no fraction when it is zero).
              */
             at: string;
             /**
@@ -1081,10 +1139,114 @@ export interface components {
             headers: {
                 [key: string]: string;
             };
+            /**
+             * @description The request's JSON body as sent, credentials redacted (see "The request log");
+             *     `null` when it had none, or a body that is not JSON.
+             */
+            body: unknown;
+            /** @description The fault rule that acted on the request; `null` when none did. */
+            fault: components["schemas"]["RequestLogFault"] | null;
         };
-        /** @description Requests, newest first, at most 100. */
+        /** @description What a fault rule did to a request. */
+        RequestLogFault: {
+            /** @description The rule's id. */
+            rule: number;
+            action: components["schemas"]["FaultAction"];
+            /** @description Whether the operation ran, and its change was kept, before the answer failed. */
+            after_acting: boolean;
+            /** @description How long the answer (or the drop) was held back. */
+            delay_ms: number;
+            /**
+             * @description The status the operation answered, which a rule after acting kept from the client;
+             *     `null` when the rule acted before the operation, or only delayed its answer.
+             */
+            withheld_status: number | null;
+        };
+        /** @description Requests, newest first, at most 1,000. */
         RequestLogList: {
             data: components["schemas"]["RequestLogEntry"][];
+            /**
+             * @description Whether the log dropped entries that the filters could have matched: when true, a
+             *     count of `data` may be short.
+             */
+            truncated: boolean;
+            /** @description Entries the account's log has dropped, the oldest first, since the account was made. */
+            dropped: number;
+        };
+        /**
+         * @description `status`: an error answer of the rule's status. `drop`: the connection is closed without
+         *     an answer. `delay`: the usual answer, `delay_ms` late.
+         * @enum {string}
+         */
+        FaultAction: "status" | "drop" | "delay";
+        /** @description A fault rule of the account, as added, with how often it fired. */
+        Fault: {
+            id: number;
+            /** @description The operationId the rule matches; `null` when it matches by path or method. */
+            operation: string | null;
+            /** @enum {string|null} */
+            method: "GET" | "POST" | "PUT" | "DELETE" | null;
+            /** @description The path template of `openapi.yaml` the rule matches, such as `/receipts/{id}`. */
+            path: string | null;
+            action: components["schemas"]["FaultAction"];
+            /**
+             * @description The status of a `status` rule; `null` for the others.
+             * @enum {integer|null}
+             */
+            status: 429 | 500 | 502 | 503 | 504 | null;
+            /** @description The `Retry-After` of the answer, in seconds; `null` when it carries none. */
+            retry_after: number | null;
+            delay_ms: number;
+            after_acting: boolean;
+            /** @description How many times the rule fires at most; `null` for no limit. */
+            times: number | null;
+            probability: number;
+            seed: number;
+            /** @description How many requests the rule acted on; it is spent when this reaches `times`. */
+            fired: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @description Body of `POST /_sandbox/faults`. `operation`, or `path` with or without `method`, or
+         *     `method` alone, or none of them for every request; `operation` goes with neither.
+         */
+        FaultCreate: {
+            /** @description An operationId of `openapi.yaml`, such as `createReceipt`. */
+            operation?: string;
+            /** @enum {string} */
+            method?: "GET" | "POST" | "PUT" | "DELETE";
+            /**
+             * @description A path template of `openapi.yaml`, written as the contract writes it, without
+             *     `/rest/v1`: `/receipts/{id}/dispose`.
+             */
+            path?: string;
+            action: components["schemas"]["FaultAction"];
+            /**
+             * @description Required with `status`, refused with the other actions.
+             * @enum {integer}
+             */
+            status?: 429 | 500 | 502 | 503 | 504;
+            /** @description Seconds of `Retry-After`, with a 429 (1 when absent) or a 503 only. */
+            retry_after?: number;
+            /** @description Milliseconds to hold the answer back; required (at least 1) with `delay`, 0 by default with the others. */
+            delay_ms?: number;
+            /** @description Run the operation and keep its change, then fail; with `drop`, or a `status` other than 429. False when absent. */
+            after_acting?: boolean;
+            /** @description Fire at most this many times; no limit when absent. */
+            times?: number;
+            /** @description The chance that the rule fires on each request it matches; 1 when absent. */
+            probability?: number;
+            /** @description Seeds the draws of `probability`, so that a run repeats; 0 when absent. */
+            seed?: number;
+        };
+        /** @description One fault rule. */
+        FaultResponse: {
+            data: components["schemas"]["Fault"];
+        };
+        /** @description The account's fault rules, in id order. */
+        FaultList: {
+            data: components["schemas"]["Fault"][];
         };
         /** @description The sandbox serves. */
         Health: {
@@ -2953,7 +3115,32 @@ export interface operations {
     };
     listRequests: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The method as logged, in capitals (`HEAD` is not `GET`). */
+                method?: string;
+                /** @description The path as sent, without the query string, such as `/rest/v1/receipts/12`. */
+                path?: string;
+                /**
+                 * @description An operationId of `openapi.yaml` (`createReceipt`): the requests that addressed it,
+                 *     whatever their path parameters.
+                 */
+                operation?: string;
+                /** @description The status answered; 0 for a connection a fault rule dropped. */
+                status?: number;
+                /** @description Requests that arrived at this moment or later, on the account's clock. */
+                from?: string;
+                /** @description Requests that arrived before this moment, on the account's clock; after `from`. */
+                to?: string;
+                /** @description `true` for the requests a fault rule acted on, `false` for the others. */
+                faulted?: boolean;
+                /**
+                 * @description A JSON object: the requests whose body holds it, each of its fields equal to the
+                 *     body's (an object within it matched the same way, field by field; any other value,
+                 *     arrays included, equal as a whole). Compared with the body as logged, redacted and
+                 *     untrimmed: `{"serial_number":"EXA0012345"}`.
+                 */
+                body?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2970,10 +3157,43 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
+                     *           "id": 3121,
+                     *           "method": "POST",
+                     *           "path": "/rest/v1/receipts",
+                     *           "query": "",
+                     *           "operation": "createReceipt",
+                     *           "status": 0,
+                     *           "duration_ms": 1.2,
+                     *           "at": "2025-03-14T15:06:01.250Z",
+                     *           "headers": {
+                     *             "authorization": "Bearer [redacted]",
+                     *             "content-type": "application/json"
+                     *           },
+                     *           "body": {
+                     *             "book": "Main",
+                     *             "serial_number": "EXA0012345",
+                     *             "manufacturer": "Example Arms Co.",
+                     *             "model": "EX-9 Compact",
+                     *             "type": "Pistol",
+                     *             "caliber": "9mm Luger",
+                     *             "receipt_date": "2025-03-14",
+                     *             "received_from": "Example Firearms Wholesale LLC",
+                     *             "ffl_license": "9-99-999-01-6A-00001"
+                     *           },
+                     *           "fault": {
+                     *             "rule": 4,
+                     *             "action": "drop",
+                     *             "after_acting": true,
+                     *             "delay_ms": 0,
+                     *             "withheld_status": 201
+                     *           }
+                     *         },
+                     *         {
                      *           "id": 3120,
                      *           "method": "GET",
                      *           "path": "/rest/v1/receipts",
                      *           "query": "status=on_hand&per_page=50",
+                     *           "operation": "listReceipts",
                      *           "status": 200,
                      *           "duration_ms": 3.8,
                      *           "at": "2025-03-14T15:06:00Z",
@@ -2981,15 +3201,188 @@ export interface operations {
                      *             "accept": "application/json",
                      *             "authorization": "Bearer [redacted]",
                      *             "user-agent": "inventory-sync/2.3"
-                     *           }
+                     *           },
+                     *           "body": null,
+                     *           "fault": null
                      *         }
-                     *       ]
+                     *       ],
+                     *       "truncated": false,
+                     *       "dropped": 0
                      *     }
                      */
                     "application/json": components["schemas"]["RequestLogList"];
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 4,
+                     *           "operation": "createReceipt",
+                     *           "method": null,
+                     *           "path": null,
+                     *           "action": "drop",
+                     *           "status": null,
+                     *           "retry_after": null,
+                     *           "delay_ms": 0,
+                     *           "after_acting": true,
+                     *           "times": 1,
+                     *           "probability": 1,
+                     *           "seed": 0,
+                     *           "fired": 1,
+                     *           "created_at": "2025-03-14T15:05:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FaultList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+        };
+    };
+    createFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FaultCreate"];
+            };
+        };
+        responses: {
+            /** @description The rule. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 4,
+                     *         "operation": "createReceipt",
+                     *         "method": null,
+                     *         "path": null,
+                     *         "action": "drop",
+                     *         "status": null,
+                     *         "retry_after": null,
+                     *         "delay_ms": 0,
+                     *         "after_acting": true,
+                     *         "times": 1,
+                     *         "probability": 1,
+                     *         "seed": 0,
+                     *         "fired": 0,
+                     *         "created_at": "2025-03-14T15:05:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FaultResponse"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description The account holds 100 fault rules, the most it may. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The account holds 100 fault rules, the most it may: delete those it no longer needs (DELETE /_sandbox/faults/{id}, or DELETE /_sandbox/faults for all)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The rule is invalid; `errors` maps each field to its messages. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    clearFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account has no fault rule. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+        };
+    };
+    deleteFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description The account has no rule of this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The account has no fault rule 7: GET /_sandbox/faults lists its rules."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     exportFixtures: {
