@@ -110,6 +110,7 @@ async function unsavedWorld(): Promise<UnsavedWorld> {
   const webhookId = idOf(await send(first.apiUrl, 'POST', '/webhooks', { token, body: endpoint }));
   const ping = await send(first.url, 'POST', `/_sandbox/webhooks/${webhookId}/ping`, { token });
   const deliveryId = (ping.body as { data: { id: string } }).data.id;
+  await send(first.url, 'PUT', `/_sandbox/webhooks/${webhookId}/chaos`, { token, body: { delay_ms: 1 } });
   const disabledWebhookId = idOf(await send(first.apiUrl, 'POST', '/webhooks', { token, body: endpoint }));
   for (let i = 0; i < 10; i += 1) await send(first.url, 'POST', `/_sandbox/webhooks/${disabledWebhookId}/ping`, { token });
   const tokenId = idOf(await send(first.url, 'POST', '/_sandbox/tokens', { token, body: { permissions: ['read'] } }));
@@ -402,6 +403,23 @@ const controlCases: Case[] = [
   ['enableWebhook', 401, () => control('POST', '/_sandbox/webhooks/1/enable')],
   ['enableWebhook', 404, async () => control('POST', '/_sandbox/webhooks/999999/enable', { token: await account() })],
   ['enableWebhook', 503, () => unsavedControl('POST', `/_sandbox/webhooks/${unsaved.disabledWebhookId}/enable`)],
+  ['putWebhookChaos', 200, async () => { const t = await account(); return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, { token: t, body: { reorder: { window: 3 }, duplicate: 0.25, delay_ms: 500, seed: 42 } }); }],
+  ['putWebhookChaos', 200, async () => { const t = await account(); return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, { token: t, body: {} }); }],
+  ['putWebhookChaos', 401, () => control('PUT', '/_sandbox/webhooks/1/chaos', { body: { duplicate: 1 } })],
+  ['putWebhookChaos', 404, async () => control('PUT', '/_sandbox/webhooks/999999/chaos', { token: await account(), body: { duplicate: 1 } })],
+  ['putWebhookChaos', 413, async () => { const t = await account(); return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, { token: t, ...tooLarge }); }],
+  ['putWebhookChaos', 415, async () => { const t = await account(); return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, { token: t, ...asText({ duplicate: 1 }) }); }],
+  ['putWebhookChaos', 422, async () => { const t = await account(); return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, { token: t, body: { reorder: { window: 1 }, dealy_ms: 5 } }); }],
+  ['putWebhookChaos', 503, () => unsavedControl('PUT', `/_sandbox/webhooks/${unsaved.webhookId}/chaos`, { body: { duplicate: 1 } })],
+  ['deleteWebhookChaos', 204, async () => {
+    const t = await account();
+    const webhookId = await webhook(t);
+    await control('PUT', `/_sandbox/webhooks/${webhookId}/chaos`, { token: t, body: { duplicate: 1 } });
+    return control('DELETE', `/_sandbox/webhooks/${webhookId}/chaos`, { token: t });
+  }],
+  ['deleteWebhookChaos', 401, () => control('DELETE', '/_sandbox/webhooks/1/chaos')],
+  ['deleteWebhookChaos', 404, async () => control('DELETE', '/_sandbox/webhooks/999999/chaos', { token: await account() })],
+  ['deleteWebhookChaos', 503, () => unsavedControl('DELETE', `/_sandbox/webhooks/${unsaved.webhookId}/chaos`)],
 ];
 
 describe.each([

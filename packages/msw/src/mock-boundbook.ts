@@ -18,6 +18,8 @@ import type {
   SandboxRequestFilter,
   SandboxRequestLog,
   SandboxRequestLogEntry,
+  SandboxWebhookChaosPut,
+  SandboxWebhookEndpointState,
   ServiceOperationId,
 } from '@boundbook/types';
 import type { HttpHandler } from 'msw';
@@ -79,6 +81,33 @@ export interface MockClock {
 }
 
 /**
+ * The endpoints' delivery chaos, set and cleared through the control API with an account's token:
+ * deliveries held and sent in a shuffled order, sent twice, or late (see
+ * `PUT /_sandbox/webhooks/{id}/chaos` in `openapi/sandbox.yaml`).
+ */
+export interface MockWebhooks {
+  /**
+   * Sets the endpoint's delivery chaos (settings left out are off) and resolves with the endpoint
+   * and its settings, the seed drawn included. Settings the control API refuses reject with a
+   * {@link MockBoundBookError} and its 422 body.
+   *
+   * @example
+   * ```ts
+   * import { createMockBoundBook } from '@boundbook/msw';
+   *
+   * const mock = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1' });
+   * const { token } = mock.createAccount();
+   * // ...the code under test makes endpoint 1...
+   * const { chaos } = await mock.webhooks.setChaos(token, 1, { reorder: { window: 3 }, duplicate: 1, seed: 5 });
+   * chaos?.seed; // 5
+   * ```
+   */
+  setChaos(token: string, id: number, settings: SandboxWebhookChaosPut): Promise<SandboxWebhookEndpointState>;
+  /** Clears the endpoint's delivery chaos: deliveries made from now on are sent as the service sends them. */
+  clearChaos(token: string, id: number): Promise<void>;
+}
+
+/**
  * A mock of the service: MSW handlers and the means to arrange and inspect its state.
  *
  * @example
@@ -111,7 +140,12 @@ export interface MockBoundBook {
   createAccount(options?: SandboxAccountCreate): CreatedAccount;
   /** The per-account clock. */
   readonly clock: MockClock;
-  /** Every attempt of a webhook delivery so far, in the order made. */
+  /** The endpoints' delivery chaos. */
+  readonly webhooks: MockWebhooks;
+  /**
+   * Every attempt of a webhook delivery so far, in the order made; an attempt that delivery chaos
+   * duplicated is here twice.
+   */
   readonly deliveries: readonly CapturedDelivery[];
   /**
    * The token's account as a fixtures object with that token in it, as `GET /_sandbox/fixtures`
@@ -203,9 +237,12 @@ export function makeMockBoundBook(options: MockBoundBookOptions, runtime: MockRu
   async function answer(request: SandboxRequest): Promise<SandboxResponse> {
     const current = core;
     const response = await current.handle(request);
-    // The attempts the request made due, made before answering so that tests need not wait.
-    const attempts = current.deliveries.startDue(Number.MAX_SAFE_INTEGER);
-    if (attempts.length > 0) await Promise.all(attempts);
+    // The attempts the request made due, made before answering so that tests need not wait; again
+    // as long as some start, since a shuffled window of delivery chaos starts one at a time.
+    for (let attempts = current.deliveries.startDue(Number.MAX_SAFE_INTEGER); attempts.length > 0; ) {
+      await Promise.all(attempts);
+      attempts = current.deliveries.startDue(Number.MAX_SAFE_INTEGER);
+    }
     return response;
   }
 
@@ -241,6 +278,13 @@ export function makeMockBoundBook(options: MockBoundBookOptions, runtime: MockRu
       now: async (token) => (await control<{ data: MockClockState }>(token, 'GET', '/_sandbox/clock')).data,
       advance: async (token, seconds) =>
         (await control<{ data: MockClockState }>(token, 'POST', '/_sandbox/clock/advance', { seconds })).data,
+    },
+    webhooks: {
+      setChaos: async (token, id, settings) =>
+        (await control<{ data: SandboxWebhookEndpointState }>(token, 'PUT', `/_sandbox/webhooks/${id}/chaos`, settings)).data,
+      clearChaos: async (token, id) => {
+        await control(token, 'DELETE', `/_sandbox/webhooks/${id}/chaos`);
+      },
     },
     deliveries: captured,
     exportFixtures: (token) => control<SandboxFixtures>(token, 'GET', '/_sandbox/fixtures'),

@@ -3,7 +3,7 @@
 // on Node its `fixtures` may also be the path of a file.
 
 // The mock and its options.
-export type { MockBoundBook, MockBoundBookOptions, MockClock, MockClockState, MockFaults } from './mock-boundbook';
+export type { MockBoundBook, MockBoundBookOptions, MockClock, MockClockState, MockFaults, MockWebhooks } from './mock-boundbook';
 export type { CapturedDelivery } from './captured-deliveries';
 export type {
   SandboxFault,
@@ -12,6 +12,9 @@ export type {
   SandboxLoggedRequest,
   SandboxRequestFilter,
   SandboxRequestLogEntry,
+  SandboxWebhookChaos,
+  SandboxWebhookChaosPut,
+  SandboxWebhookEndpointState,
 } from '@boundbook/types';
 
 // Handlers typed from the contract, to override the mock in one test.

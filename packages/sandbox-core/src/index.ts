@@ -16,11 +16,13 @@ export type {
   AccountRecord,
   AuditRecord,
   BookRecord,
+  ChaosWindowRecord,
   CoreSnapshot,
   DeliveryRecord,
   SandboxSnapshot,
   Sequences,
   TokenRecord,
+  WebhookChaosRecord,
   WebhookRecord,
 } from './state/records';
 

@@ -23,6 +23,7 @@ import type {
   SandboxRequestLogEntry,
   SandboxToken,
   SandboxTokenCreate,
+  SandboxWebhookChaosPut,
   SandboxWebhookEndpointState,
   ServiceOperationId,
   WebhookEndpoint,
@@ -112,6 +113,25 @@ export interface SandboxControl {
     ping(token: string, id: number): Promise<SandboxDelivery>;
     /** `POST /_sandbox/webhooks/{id}/enable`: re-enables an endpoint disabled after failures. */
     enable(token: string, id: number): Promise<WebhookEndpoint>;
+    /**
+     * `PUT /_sandbox/webhooks/{id}/chaos`: makes the endpoint's deliveries come in a shuffled
+     * order (`reorder`), twice (`duplicate`) or late (`delay_ms`), drawn from `seed`; settings
+     * left out are off. Resolves with the endpoint and its settings, the seed drawn included.
+     *
+     * @example
+     * ```ts
+     * import { connectSandbox } from '@boundbook/sandbox';
+     *
+     * const sandbox = connectSandbox('http://127.0.0.1:4010');
+     * const { token } = await sandbox.createAccount();
+     * const [endpoint] = await sandbox.webhooks.list(token);
+     * const { chaos } = await sandbox.webhooks.setChaos(token, endpoint!.id, { reorder: { window: 4 }, duplicate: 1, seed: 5 });
+     * chaos?.seed; // 5: the same seed and the same events give the same run
+     * ```
+     */
+    setChaos(token: string, id: number, settings: SandboxWebhookChaosPut): Promise<SandboxWebhookEndpointState>;
+    /** `DELETE /_sandbox/webhooks/{id}/chaos`: deliveries made from now on are sent as the service sends them. */
+    clearChaos(token: string, id: number): Promise<void>;
   };
   readonly receipts: {
     /**
@@ -380,6 +400,8 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
       list: (token) => data(call('GET', '/_sandbox/webhooks', token)),
       ping: (token, id) => data(call('POST', `/_sandbox/webhooks/${id}/ping`, token)),
       enable: (token, id) => data(call('POST', `/_sandbox/webhooks/${id}/enable`, token)),
+      setChaos: (token, id, settings) => data(call('PUT', `/_sandbox/webhooks/${id}/chaos`, token, settings)),
+      clearChaos: (token, id) => call('DELETE', `/_sandbox/webhooks/${id}/chaos`, token),
     },
     receipts: {
       browse: (token, query) => call('GET', withQuery('/_sandbox/receipts', query), token),

@@ -22,8 +22,22 @@ export type {
   SandboxRequestFilter,
   SandboxRequestLogEntry,
   SandboxTokenCreate,
+  SandboxWebhookChaos,
+  SandboxWebhookChaosPut,
   SandboxWebhookEndpointState,
 } from '@boundbook/types';
+
+// The receiver check: what a webhook receiver must handle, judged from outside.
+export { checkReceiver } from './receiver-check/check-receiver';
+export { formatReceiverReport } from './receiver-check/receiver-report';
+export type {
+  CheckReceiverOptions,
+  ReceiverCheckName,
+  ReceiverCheckOutcome,
+  ReceiverCheckReport,
+  ReceiverCheckRequest,
+  ReceiverCheckResult,
+} from './receiver-check/check-receiver';
 
 // Errors.
 export { DataFileError } from './persistence/data-file';

@@ -135,6 +135,22 @@ describe('connectSandbox(url)', () => {
     expect(await sandbox.webhooks.list(token)).toEqual([expect.objectContaining({ id: endpoint.id, enabled: true, consecutive_failures: 2 })]);
   });
 
+  it('webhooks.setChaos(token, id, settings) sets the delivery chaos, and webhooks.clearChaos(token, id) clears it', async () => {
+    const { token } = await sandbox.createAccount();
+    const created = await api(token, 'POST', '/webhooks', JSON.stringify({ url: 'http://127.0.0.1:9/in', events: ['*'] }));
+    const { data: endpoint } = (await created.json()) as { data: { id: number } };
+    const state = await sandbox.webhooks.setChaos(token, endpoint.id, { reorder: { window: 3 }, duplicate: 0.5, seed: 11 });
+    const chaos = { reorder: { window: 3, hold_ms: 1000 }, duplicate: 0.5, delay_ms: 0, seed: 11 };
+    expect(state).toEqual(expect.objectContaining({ id: endpoint.id, chaos }));
+    expect(await sandbox.webhooks.list(token)).toEqual([state]);
+    const refused = await sandbox.webhooks.setChaos(token, endpoint.id, { reorder: { window: 1 } }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SandboxControlError);
+    expect(refused).toMatchObject({ status: 422, body: { errors: { 'reorder.window': ['The reorder.window field must be at least 2.'] } } });
+    await expect(sandbox.webhooks.clearChaos(token, endpoint.id)).resolves.toBeUndefined();
+    expect(await sandbox.webhooks.list(token)).toEqual([expect.objectContaining({ chaos: null })]);
+    await expect(sandbox.webhooks.clearChaos(token, endpoint.id + 1000)).rejects.toMatchObject({ status: 404 });
+  });
+
   it('receipts.browse(token, query) answers a page of the receipts that match, up to 1,000 a page', async () => {
     const { token } = await sandbox.createAccount({ books: ['Consignment'] });
     for (const n of [11, 12, 13]) await api(token, 'POST', '/receipts', receiptBody(n));

@@ -60,6 +60,8 @@ export type {
   SandboxRequestLogQuery,
   SandboxToken,
   SandboxTokenCreate,
+  SandboxWebhookChaos,
+  SandboxWebhookChaosPut,
   SandboxWebhookEndpointState,
   SearchField,
   SearchQuery,

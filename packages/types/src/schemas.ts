@@ -117,8 +117,12 @@ export type SandboxFixturesLoaded = sandboxComponents['schemas']['FixturesLoaded
 export type SandboxHealth = sandboxComponents['schemas']['Health'];
 /** A sandbox API token record; the token string itself is shown only when it is made. */
 export type SandboxToken = sandboxComponents['schemas']['Token'];
-/** A webhook endpoint as the sandbox's console shows it: the endpoint and its consecutive failed attempts. */
+/** A webhook endpoint as the sandbox's console shows it: the endpoint, its consecutive failed attempts and its delivery chaos. */
 export type SandboxWebhookEndpointState = sandboxComponents['schemas']['WebhookEndpointState'];
+/** An endpoint's delivery chaos as the sandbox shows it: every setting, off ones included. */
+export type SandboxWebhookChaos = sandboxComponents['schemas']['WebhookChaos'];
+/** Body of `PUT /_sandbox/webhooks/{id}/chaos`: every field optional, off when left out. */
+export type SandboxWebhookChaosPut = sandboxComponents['schemas']['WebhookChaosPut'];
 /** A page of `GET /_sandbox/receipts`: the pagination envelope, with up to 1,000 receipts a page. */
 export type SandboxReceiptPage = sandboxComponents['schemas']['ReceiptBrowsePage'];
 /** Query parameters of `GET /_sandbox/receipts`: the filters of `GET /receipts` and `GET /search`, and pages of up to 1,000. */

@@ -26,10 +26,12 @@ import { getDelivery, listDeliveries, redeliverDelivery } from '../webhooks/deli
 import {
   createWebhook,
   deleteWebhook,
+  deleteWebhookChaos,
   enableWebhook,
   listWebhooks,
   listWebhookStates,
   pingWebhook,
+  putWebhookChaos,
 } from '../webhooks/endpoints';
 import { clearFaults, createFault, deleteFault, listFaults } from './fault-rules';
 import { listRequests } from './request-query';
@@ -96,6 +98,8 @@ export const ROUTES: readonly Route[] = (
     { method: 'DELETE', path: `${CONTROL_PREFIX}/webhooks/:id`, scope: 'control', operation: deleteWebhook },
     { method: 'POST', path: `${CONTROL_PREFIX}/webhooks/:id/ping`, scope: 'control', operation: pingWebhook },
     { method: 'POST', path: `${CONTROL_PREFIX}/webhooks/:id/enable`, scope: 'control', operation: enableWebhook },
+    { method: 'PUT', path: `${CONTROL_PREFIX}/webhooks/:id/chaos`, scope: 'control', operation: putWebhookChaos },
+    { method: 'DELETE', path: `${CONTROL_PREFIX}/webhooks/:id/chaos`, scope: 'control', operation: deleteWebhookChaos },
     { method: 'GET', path: `${CONTROL_PREFIX}/receipts`, scope: 'control', operation: browseReceipts },
     { method: 'GET', path: `${CONTROL_PREFIX}/receipts/export`, scope: 'control', operation: exportReceipts },
     { method: 'GET', path: `${CONTROL_PREFIX}/receipts/:id`, scope: 'control', operation: getReceipt },

@@ -7,6 +7,7 @@ import type {
   SandboxFault,
   SandboxRequestLogEntry,
   SandboxToken,
+  SandboxWebhookChaos,
   WebhookEndpoint,
 } from '@boundbook/types';
 
@@ -52,6 +53,29 @@ export interface WebhookRecord extends Readonly<WebhookEndpoint> {
    * the endpoint is disabled when it reaches `WEBHOOK_DISABLE_AFTER_FAILURES`.
    */
   readonly consecutive_failures: number;
+  /**
+   * The endpoint's delivery chaos and how far it has gone, or `null` when its deliveries are sent
+   * as the service sends them.
+   */
+  readonly chaos: WebhookChaosRecord | null;
+}
+
+/** An endpoint's delivery chaos as stored: its settings, and the state its draws depend on. */
+export interface WebhookChaosRecord extends Readonly<SandboxWebhookChaos> {
+  /** Deliveries made to the endpoint under these settings: the index each draw is keyed on. */
+  readonly made: number;
+  /** The window of `reorder` that still takes deliveries, or `null` when none is open. */
+  readonly window: ChaosWindowRecord | null;
+}
+
+/** A window of deliveries held by `reorder` until it is full or its hold ends. */
+export interface ChaosWindowRecord {
+  /** The index (in `made`) of its first delivery, which its order is drawn from. */
+  readonly first: number;
+  /** When it opened, on the account's clock, in epoch milliseconds; it is released `hold_ms` later. */
+  readonly opened_ms: number;
+  /** Its deliveries, in the order they were made. */
+  readonly ids: readonly string[];
 }
 
 /**
@@ -67,6 +91,14 @@ export interface DeliveryRecord extends Readonly<SandboxDelivery> {
    * delay before the next retry, and the delivery fails once the last retry has failed.
    */
   readonly scheduled_attempts: number;
+  /**
+   * Its place in the shuffled order of the window of delivery chaos it was held in: among the
+   * attempts due at the same moment, those of lower rank go first, and the attempts of ranked
+   * deliveries of one endpoint are made one at a time. Absent when it was not held.
+   */
+  readonly rank?: number;
+  /** Whether delivery chaos chose it to have every attempt sent twice. Absent when not. */
+  readonly duplicate?: boolean;
 }
 
 /** An answered request in the request log: diagnostics, kept in memory only. */

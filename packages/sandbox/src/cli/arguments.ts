@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { checkReceiverCommand } from './check-receiver-command';
 import { exportCommand } from './export-command';
 import {
   type CliOption,
@@ -25,7 +26,10 @@ export { CliUsageError } from './options';
  * The subcommands, in the order the help lists them. To add one, write it in a file of its own
  * (see subcommand.ts) and add it here.
  */
-export const SUBCOMMANDS: readonly Subcommand[] = [exportCommand, triggerCommand, tailCommand];
+export const SUBCOMMANDS: readonly Subcommand[] = [exportCommand, triggerCommand, tailCommand, checkReceiverCommand];
+
+/** The width of the commands' column in the help: the longest name and two spaces. */
+const COMMAND_COLUMN = Math.max(...SUBCOMMANDS.map(({ name }) => name.length)) + 2;
 
 /** The default data file, relative to the working directory. */
 export const DEFAULT_DATA_FILE = './.boundbook/sandbox.json';
@@ -206,7 +210,7 @@ Options (each also read from the environment variable named under it; a flag win
 variable; a variable that is empty counts as unset; switches take 1, 0, true or false there):
 ${formatOptions([...START_OPTIONS, HELP_OPTION, VERSION_OPTION])}
 Commands (boundbook-sandbox <command> --help for each one's options):
-${SUBCOMMANDS.map(({ name, summary }) => `  ${name.padEnd(10)}${summary}`).join('\n')}
+${SUBCOMMANDS.map(({ name, summary }) => `  ${name.padEnd(COMMAND_COLUMN)}${summary}`).join('\n')}
 
 On a new data file the sandbox makes a dealer account with the book Main and prints its token
 (unless --fixtures or --demo give accounts). More accounts:

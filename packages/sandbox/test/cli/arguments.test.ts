@@ -180,7 +180,7 @@ describe('parseCliArguments(args, env, cwd)', () => {
   });
 
   it.each([
-    [['trigr'], /^Unknown command 'trigr': the commands are export, trigger, tail$/, undefined],
+    [['trigr'], /^Unknown command 'trigr': the commands are export, trigger, tail, check-receiver$/, undefined],
     [['tail', '--bogus'], /Unknown option '--bogus'/, 'Usage: boundbook-sandbox tail --token <token> [--url <url>] [--reconnect <seconds>]'],
     [['export', 'extra'], /Unexpected argument 'extra'/, 'Usage: boundbook-sandbox export --token <token> [--url <url>] [--out <file>]'],
     [['trigger', 'ping', 'pong'], /Unexpected argument 'pong'/, 'Usage: boundbook-sandbox trigger <event> --token <token> [--url <url>] [--wait <seconds>]'],
@@ -205,7 +205,7 @@ describe('the help texts', () => {
       expect(usageText).toContain(`(env ${option.variable!})`);
     }
     expect(usageText).toContain('--version, -v');
-    for (const { name, summary } of SUBCOMMANDS) expect(usageText).toContain(`  ${name.padEnd(10)}${summary}\n`);
+    for (const { name, summary } of SUBCOMMANDS) expect(usageText).toContain(`  ${name.padEnd(16)}${summary}\n`);
   });
 
   it('give each subcommand a usage line, its options with their variables, and --help', () => {

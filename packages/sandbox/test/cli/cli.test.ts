@@ -84,7 +84,7 @@ describe('boundbook-sandbox flags', () => {
       const cli = start(args);
       expect(await cli.exit).toEqual({ code: 2, signal: null });
       expect(cli.stderr()).toMatch(
-        /^boundbook-sandbox: .+\nUsage: boundbook-sandbox \[options\]\n {7}boundbook-sandbox <command> \[options\] {3}\(commands: export, trigger, tail\)\nRun boundbook-sandbox --help for the options\.\n$/,
+        /^boundbook-sandbox: .+\nUsage: boundbook-sandbox \[options\]\n {7}boundbook-sandbox <command> \[options\] {3}\(commands: export, trigger, tail, check-receiver\)\nRun boundbook-sandbox --help for the options\.\n$/,
       );
       expect(cli.stdout()).toBe('');
     },

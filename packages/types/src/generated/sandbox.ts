@@ -274,7 +274,8 @@ export interface paths {
          * List endpoints with their failures
          * @description The account's webhook endpoints in id order, as the dashboard shows them: each as
          *     `GET /rest/v1/webhooks` lists it, with its count of consecutive failed attempts (the
-         *     10th disables it; a 2xx or re-enabling resets it). Never their secrets.
+         *     10th disables it; a 2xx or re-enabling resets it) and its delivery chaos (`null` when
+         *     none is set). Never their secrets.
          */
         get: operations["listWebhookStates"];
         put?: never;
@@ -352,6 +353,72 @@ export interface paths {
          */
         post: operations["enableWebhook"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/webhooks/{id}/chaos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set delivery chaos
+         * @description Makes the endpoint's deliveries misbehave as a real network and a real service may, so
+         *     that a receiver proves it is order-tolerant and idempotent: deliveries held and sent in
+         *     a shuffled order (`reorder`), sent twice with the same `X-SVC-Delivery` (`duplicate`),
+         *     or late (`delay_ms`), each drawn from `seed`, so that a failing run repeats. The body
+         *     replaces the endpoint's settings whole (a field left out is off) and starts their
+         *     count afresh; settings that are all off clear them, as `DELETE` does.
+         *
+         *     Chaos changes when attempts are made and how many, never what is recorded of their
+         *     outcomes:
+         *
+         *     - **reorder**: the deliveries of the endpoint are gathered in windows. A window opens at
+         *       a delivery and takes those made after it, up to `window` deliveries, for at most
+         *       `hold_ms`; it is released when it is full or when its hold ends, whichever comes
+         *       first. Its deliveries then fall due at that moment, in an order drawn from `seed`,
+         *       and are sent one at a time, each once the one before it is answered, so the receiver
+         *       gets them in exactly that order. Retries of these deliveries are also sent one at a time.
+         *     - **duplicate**: the share of deliveries, from 0 to 1, drawn from `seed` when each is
+         *       made, whose every attempt is sent twice: once, then again once the first is answered,
+         *       with the same `X-SVC-Delivery`, body and signature, as the service does when an
+         *       answer is lost on its way back. The second sending is recorded in `attempts` with
+         *       `duplicate: true`, its status or error as any attempt; it leaves the delivery's
+         *       state, its retries and the endpoint's count of consecutive failures as the first
+         *       sending left them.
+         *     - **delay_ms**: the first attempt of each delivery falls due this long after its event
+         *       (after its window's release, with `reorder`). The delay is spent before the attempt
+         *       begins, never within the receiver's 5 seconds, so a delay longer than the time-out
+         *       makes no attempt time out. Retries keep the service's delays.
+         *
+         *     Every delivery the endpoint gets is made under the settings of that moment and keeps
+         *     the timing and count it was given: changing or clearing the settings does not release a
+         *     window already held. A `ping` (the dashboard's Test) is made at once, since its answer
+         *     reports its attempt: it is never held nor delayed, but may be duplicated. The sandbox
+         *     and the MSW handlers hold no timer of their own for this: the sandbox sends a held or
+         *     delayed delivery when it falls due on the account's clock, and the MSW handlers at the
+         *     first request they answer after it fell due; `POST /_sandbox/clock/advance` sends them
+         *     on both.
+         *
+         *     A disabled endpoint takes settings too, for the deliveries made once it is enabled again.
+         *     The settings are shown in `GET /_sandbox/webhooks` and go with the endpoint when it is
+         *     deleted and with the account's reset. Unlike other control calls, a field this call
+         *     does not know is 422, so that a misspelt setting cannot pass unnoticed.
+         */
+        put: operations["putWebhookChaos"];
+        post?: never;
+        /**
+         * Clear delivery chaos
+         * @description Clears the endpoint's delivery chaos: deliveries made from now on are sent as the service
+         *     sends them. Deliveries already made keep the timing and count they were given. Clearing
+         *     an endpoint without chaos is not an error.
+         */
+        delete: operations["deleteWebhookChaos"];
         options?: never;
         head?: never;
         patch?: never;
@@ -778,7 +845,8 @@ export interface components {
              * Format: date-time
              * @description When the next attempt falls due, to the millisecond (no fraction when it is zero):
              *     the moment the failed attempt began plus the retry's delay, so a retry falls due
-             *     exactly when its delay has passed, never earlier. `null` unless pending.
+             *     exactly when its delay has passed, never earlier. The first attempt falls due with
+             *     the event, or later under the endpoint's delivery chaos. `null` unless pending.
              */
             next_attempt_at: string | null;
             /**
@@ -802,6 +870,12 @@ export interface components {
             /** @description Why the attempt failed without a status, or `null`. */
             error: string | null;
             duration_ms: number;
+            /**
+             * @description Present on the second sending of an attempt that the endpoint's delivery chaos
+             *     duplicated; the receiver's answer to it changes nothing else of the delivery.
+             * @constant
+             */
+            duplicate?: true;
         };
         /** @description Deliveries, newest first. */
         DeliveryList: {
@@ -871,7 +945,7 @@ export interface components {
         EventStream: string;
         /**
          * @description A webhook endpoint as the dashboard shows it: every field of `WebhookEndpoint` (see
-         *     `openapi.yaml`), plus its count of consecutive failed attempts.
+         *     `openapi.yaml`), plus its count of consecutive failed attempts and its delivery chaos.
          */
         WebhookEndpointState: {
             id: number;
@@ -888,10 +962,66 @@ export interface components {
              *     disables it.
              */
             consecutive_failures: number;
+            /**
+             * @description The endpoint's delivery chaos (`PUT /_sandbox/webhooks/{id}/chaos`), or `null` when
+             *     its deliveries are sent as the service sends them.
+             */
+            chaos: components["schemas"]["WebhookChaos"] | null;
         };
         /** @description The account's endpoints, in id order. */
         WebhookEndpointStateList: {
             data: components["schemas"]["WebhookEndpointState"][];
+        };
+        /** @description One webhook endpoint with its failures and delivery chaos. */
+        WebhookEndpointStateResponse: {
+            data: components["schemas"]["WebhookEndpointState"];
+        };
+        /**
+         * @description How the sandbox makes an endpoint's deliveries misbehave; see
+         *     `PUT /_sandbox/webhooks/{id}/chaos`. Every setting is shown, off ones included.
+         */
+        WebhookChaos: {
+            /** @description Windows of deliveries sent in a shuffled order, or `null` when off. */
+            reorder: components["schemas"]["WebhookChaosReorder"] | null;
+            /** @description The share of deliveries whose every attempt is sent twice; 0 when off. */
+            duplicate: number;
+            /** @description How long after its event (or its window's release) a delivery's first attempt falls due; 0 when off. */
+            delay_ms: number;
+            /**
+             * @description What the order of each window and the choice of duplicated deliveries are drawn
+             *     from: the same settings and the same events give the same order and choice.
+             */
+            seed: number;
+        };
+        /** @description Deliveries gathered in windows and sent in a shuffled order. */
+        WebhookChaosReorder: {
+            /** @description The most deliveries a window takes; a full window is released at once. */
+            window: number;
+            /**
+             * @description The longest a window is held, from its first delivery, before it is released however
+             *     few deliveries it took. 1000 unless given.
+             */
+            hold_ms: number;
+        };
+        /**
+         * @description Delivery chaos to set: every field is optional and off (or, for `seed`, drawn at random
+         *     and shown in the answer) when left out. A field not named here is 422.
+         */
+        WebhookChaosPut: {
+            /** @description Windows of deliveries sent in a shuffled order; `null` or left out for none. */
+            reorder?: components["schemas"]["WebhookChaosReorderPut"] | null;
+            /** @description The share of deliveries, from 0 (none) to 1 (every one), whose every attempt is sent twice. */
+            duplicate?: number;
+            /** @description How long after its event a delivery's first attempt falls due, up to an hour. */
+            delay_ms?: number;
+            /** @description What the shuffles and duplicates are drawn from; random when left out. */
+            seed?: number;
+        };
+        WebhookChaosReorderPut: {
+            /** @description The most deliveries a window takes. */
+            window: number;
+            /** @description The longest a window is held before it is released; 1000 when left out. */
+            hold_ms?: number;
         };
         /** @description One webhook endpoint. */
         WebhookEndpointResponse: {
@@ -1627,6 +1757,39 @@ export interface components {
                 "application/json": components["schemas"]["DeliveryResponse"];
             };
         };
+        /** @description The endpoint, as `GET /_sandbox/webhooks` lists it. */
+        WebhookEndpointStateOk: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": 7,
+                 *         "url": "http://127.0.0.1:3000/webhooks",
+                 *         "events": [
+                 *           "*"
+                 *         ],
+                 *         "enabled": true,
+                 *         "created_at": "2025-03-01T10:00:00Z",
+                 *         "updated_at": "2025-03-01T10:00:00Z",
+                 *         "consecutive_failures": 0,
+                 *         "chaos": {
+                 *           "reorder": {
+                 *             "window": 4,
+                 *             "hold_ms": 1000
+                 *           },
+                 *           "duplicate": 0,
+                 *           "delay_ms": 0,
+                 *           "seed": 7
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointStateResponse"];
+            };
+        };
         /** @description Missing, unknown or revoked token. */
         Unauthenticated: {
             headers: {
@@ -2320,7 +2483,16 @@ export interface operations {
                      *           "enabled": true,
                      *           "created_at": "2025-03-01T10:00:00Z",
                      *           "updated_at": "2025-03-01T10:00:00Z",
-                     *           "consecutive_failures": 2
+                     *           "consecutive_failures": 2,
+                     *           "chaos": {
+                     *             "reorder": {
+                     *               "window": 4,
+                     *               "hold_ms": 1000
+                     *             },
+                     *             "duplicate": 0.5,
+                     *             "delay_ms": 0,
+                     *             "seed": 7
+                     *           }
                      *         },
                      *         {
                      *           "id": 8,
@@ -2332,7 +2504,8 @@ export interface operations {
                      *           "enabled": false,
                      *           "created_at": "2025-03-02T11:15:00Z",
                      *           "updated_at": "2025-03-09T18:42:10Z",
-                     *           "consecutive_failures": 10
+                     *           "consecutive_failures": 10,
+                     *           "chaos": null
                      *         }
                      *       ]
                      *     }
@@ -2475,6 +2648,55 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["WebhookEndpointResponse"];
                 };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["NotSaved"];
+        };
+    };
+    putWebhookChaos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id. */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookChaosPut"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookEndpointStateOk"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["NotSaved"];
+        };
+    };
+    deleteWebhookChaos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id. */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint has no delivery chaos. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["NotFound"];
