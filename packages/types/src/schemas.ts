@@ -161,9 +161,14 @@ export type SandboxFaultAction = sandboxComponents['schemas']['FaultAction'];
 /** The operationId of an operation of the service API, such as `createReceipt` (webhook events left out). */
 export type ServiceOperationId = Exclude<keyof operations, `receipt${string}Webhook` | 'pingEventWebhook'>;
 /** The JSON body an operation of the service API takes; `never` for one that takes none. */
-export type RequestBodyOf<O extends ServiceOperationId> = O extends unknown ? JsonContent<NonNullable<operations[O]['requestBody']>> : never;
 // `never` (no request body) is checked first: it would match any shape and infer `unknown`.
-type JsonContent<T> = [T] extends [never] ? never : T extends { content: { 'application/json': infer Body } } ? Body : never;
+export type RequestBodyOf<O extends ServiceOperationId> = O extends unknown
+  ? [NonNullable<operations[O]['requestBody']>] extends [never]
+    ? never
+    : NonNullable<operations[O]['requestBody']> extends { content: { 'application/json': infer Body } }
+      ? Body
+      : never
+  : never;
 
 /** `T` with every field optional, in objects within it too; arrays are matched whole. */
 export type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
