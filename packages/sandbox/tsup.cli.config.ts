@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
 
@@ -31,6 +32,16 @@ const dropUnusedModules: EsbuildPlugin = {
 /** A path of this package, absolute so that the test setup can build from any folder. */
 const packagePath = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 
+/**
+ * The package's version as src/version.ts reads it, for esbuild's and Vite's `define`: the
+ * health call and `--version` answer the published version without a hand-kept copy of it.
+ */
+export const versionDefine: Record<string, string> = {
+  __BOUNDBOOK_SANDBOX_VERSION__: JSON.stringify(
+    (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version,
+  ),
+};
+
 const shared: Options = {
   outDir: packagePath('dist'),
   clean: false,
@@ -43,6 +54,7 @@ const shared: Options = {
   // The workspace's packages from their sources, as their exports maps name them.
   esbuildOptions(options) {
     options.conditions = ['@boundbook/source'];
+    options.define = { ...options.define, ...versionDefine };
   },
 };
 

@@ -1,9 +1,12 @@
 import { defineProject, mergeConfig } from 'vitest/config';
 import { sharedConfig } from '../../vitest.shared.ts';
+import { versionDefine } from './tsup.cli.config.ts';
 
 export default mergeConfig(
   sharedConfig,
   defineProject({
+    // The version src/version.ts reads, as the builds set it.
+    define: versionDefine,
     test: {
       name: 'sandbox',
       include: ['test/**/*.test.ts'],

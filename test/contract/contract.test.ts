@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '@boundbook/sandbox';
 import { dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { ContractValidator, type ObservedResponse } from '../support/contract-validator';
 import { call, type CallOptions } from '../support/sandbox-client';
 
@@ -49,6 +51,10 @@ async function receipt(token: string) {
 async function webhook(token: string) {
   const created = await api('POST', '/webhooks', { token, body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } });
   return (created.body as { data: { id: number } }).data.id;
+}
+/** Adds a fault rule to the account of `token`; the answer of `POST /_sandbox/faults`. */
+function fault(token: string, rule: Record<string, unknown>) {
+  return control('POST', '/_sandbox/faults', { token, body: rule });
 }
 /** A fixtures file of one account with a token of its own, new on each call. */
 let fixturesFiles = 0;
@@ -104,6 +110,7 @@ async function unsavedWorld(): Promise<UnsavedWorld> {
   const webhookId = idOf(await send(first.apiUrl, 'POST', '/webhooks', { token, body: endpoint }));
   const ping = await send(first.url, 'POST', `/_sandbox/webhooks/${webhookId}/ping`, { token });
   const deliveryId = (ping.body as { data: { id: string } }).data.id;
+  await send(first.url, 'PUT', `/_sandbox/webhooks/${webhookId}/chaos`, { token, body: { delay_ms: 1 } });
   const disabledWebhookId = idOf(await send(first.apiUrl, 'POST', '/webhooks', { token, body: endpoint }));
   for (let i = 0; i < 10; i += 1) await send(first.url, 'POST', `/_sandbox/webhooks/${disabledWebhookId}/ping`, { token });
   const tokenId = idOf(await send(first.url, 'POST', '/_sandbox/tokens', { token, body: { permissions: ['read'] } }));
@@ -234,6 +241,8 @@ const serviceCases: Case[] = [
 ];
 
 const controlCases: Case[] = [
+  ['getHealth', 200, () => control('GET', '/_sandbox/health')],
+  ['getHealth', 403, () => control('GET', '/_sandbox/health', { headers: { origin: 'https://evil.example' } })],
   ['createAccount', 201, () => control('POST', '/_sandbox/accounts', { body: { account_type: 'importer', name: 'Example Imports LLC', books: ['Imports'] } })],
   ['createAccount', 409, () => call(full.url, 'POST', '/_sandbox/accounts', { body: {} })],
   ['createAccount', 413, () => control('POST', '/_sandbox/accounts', tooLarge)],
@@ -316,6 +325,20 @@ const controlCases: Case[] = [
   ['exportFixtures', 401, () => control('GET', '/_sandbox/fixtures')],
   ['listRequests', 200, async () => { const t = await account(); await api('GET', '/books', { token: t }); return control('GET', '/_sandbox/requests', { token: t }); }],
   ['listRequests', 401, () => control('GET', '/_sandbox/requests')],
+  ['listRequests', 422, async () => control('GET', '/_sandbox/requests', { token: await account(), query: { body: '[1]' } })],
+  ['listFaults', 200, async () => { const t = await account(); await fault(t, { operation: 'createReceipt', action: 'drop', after_acting: true, times: 1 }); await api('POST', '/receipts', { token: t, body: receiptBody() }).catch(() => undefined); return control('GET', '/_sandbox/faults', { token: t }); }],
+  ['listFaults', 401, () => control('GET', '/_sandbox/faults')],
+  ['createFault', 201, async () => fault(await account(), { method: 'POST', path: '/receipts/{id}/dispose', action: 'status', status: 503, retry_after: 2, probability: 0.33, seed: 42 })],
+  ['createFault', 401, () => control('POST', '/_sandbox/faults', { body: { action: 'drop' } })],
+  ['createFault', 409, async () => { const t = await account(); for (let i = 0; i < 100; i += 1) await fault(t, { action: 'drop', probability: 0 }); return fault(t, { action: 'drop' }); }],
+  ['createFault', 413, async () => control('POST', '/_sandbox/faults', { token: await account(), ...tooLarge })],
+  ['createFault', 415, async () => control('POST', '/_sandbox/faults', { token: await account(), ...asText({ action: 'drop' }) })],
+  ['createFault', 422, async () => fault(await account(), { operation: 'createReciept', action: 'status', status: 429, after_acting: true })],
+  ['clearFaults', 204, async () => { const t = await account(); await fault(t, { action: 'drop' }); return control('DELETE', '/_sandbox/faults', { token: t }); }],
+  ['clearFaults', 401, () => control('DELETE', '/_sandbox/faults')],
+  ['deleteFault', 204, async () => { const t = await account(); const added = await fault(t, { action: 'drop' }); return control('DELETE', `/_sandbox/faults/${(added.body as { data: { id: number } }).data.id}`, { token: t }); }],
+  ['deleteFault', 401, () => control('DELETE', '/_sandbox/faults/1')],
+  ['deleteFault', 404, async () => control('DELETE', '/_sandbox/faults/999999', { token: await account() })],
   ['resetAccount', 204, async () => { const t = await account(); await receipt(t); return control('POST', '/_sandbox/reset', { token: t }); }],
   ['resetAccount', 401, () => control('POST', '/_sandbox/reset')],
   ['resetAccount', 503, () => unsavedControl('POST', '/_sandbox/reset')],
@@ -380,6 +403,23 @@ const controlCases: Case[] = [
   ['enableWebhook', 401, () => control('POST', '/_sandbox/webhooks/1/enable')],
   ['enableWebhook', 404, async () => control('POST', '/_sandbox/webhooks/999999/enable', { token: await account() })],
   ['enableWebhook', 503, () => unsavedControl('POST', `/_sandbox/webhooks/${unsaved.disabledWebhookId}/enable`)],
+  ['putWebhookChaos', 200, async () => { const t = await account(); return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, { token: t, body: { reorder: { window: 3 }, duplicate: 0.25, delay_ms: 500, seed: 42 } }); }],
+  ['putWebhookChaos', 200, async () => { const t = await account(); return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, { token: t, body: {} }); }],
+  ['putWebhookChaos', 401, () => control('PUT', '/_sandbox/webhooks/1/chaos', { body: { duplicate: 1 } })],
+  ['putWebhookChaos', 404, async () => control('PUT', '/_sandbox/webhooks/999999/chaos', { token: await account(), body: { duplicate: 1 } })],
+  ['putWebhookChaos', 413, async () => { const t = await account(); return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, { token: t, ...tooLarge }); }],
+  ['putWebhookChaos', 415, async () => { const t = await account(); return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, { token: t, ...asText({ duplicate: 1 }) }); }],
+  ['putWebhookChaos', 422, async () => { const t = await account(); return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, { token: t, body: { reorder: { window: 1 }, dealy_ms: 5 } }); }],
+  ['putWebhookChaos', 503, () => unsavedControl('PUT', `/_sandbox/webhooks/${unsaved.webhookId}/chaos`, { body: { duplicate: 1 } })],
+  ['deleteWebhookChaos', 204, async () => {
+    const t = await account();
+    const webhookId = await webhook(t);
+    await control('PUT', `/_sandbox/webhooks/${webhookId}/chaos`, { token: t, body: { duplicate: 1 } });
+    return control('DELETE', `/_sandbox/webhooks/${webhookId}/chaos`, { token: t });
+  }],
+  ['deleteWebhookChaos', 401, () => control('DELETE', '/_sandbox/webhooks/1/chaos')],
+  ['deleteWebhookChaos', 404, async () => control('DELETE', '/_sandbox/webhooks/999999/chaos', { token: await account() })],
+  ['deleteWebhookChaos', 503, () => unsavedControl('DELETE', `/_sandbox/webhooks/${unsaved.webhookId}/chaos`)],
 ];
 
 describe.each([
@@ -402,6 +442,47 @@ it('HEAD on a GET operation answers as the GET does, checks and headers included
   const exported = await control('HEAD', '/_sandbox/receipts/export', { token: t });
   expect([exported.status, exported.body, header(exported, 'content-type')]).toEqual([200, undefined, 'text/csv; charset=utf-8']);
   expect((await api('HEAD', '/books', { token: await tokenWith(t, ['write']) })).status).toBe(403);
+});
+
+describe('fault rules on the service API (sandbox.yaml, "Faults")', () => {
+  const operations: Array<[operationId: string, method: string, path: string, body?: unknown]> = [
+    ['listReceipts', 'GET', '/receipts'],
+    ['createReceipt', 'POST', '/receipts', receiptBody()],
+    ['getReceipt', 'GET', '/receipts/1'],
+    ['updateReceipt', 'PUT', '/receipts/1', { model: 'Model 2' }],
+    ['deleteReceipt', 'DELETE', '/receipts/1'],
+    ['disposeReceipt', 'POST', '/receipts/1/dispose', dispositionWithAddressBody()],
+    ['listBooks', 'GET', '/books'],
+    ['listInventory', 'GET', '/inventory'],
+    ['searchReceipts', 'GET', '/search', undefined],
+    ['listWebhooks', 'GET', '/webhooks'],
+    ['createWebhook', 'POST', '/webhooks', { url: 'https://hooks.example.com/x', events: ['*'] }],
+    ['deleteWebhook', 'DELETE', '/webhooks/1'],
+  ];
+
+  it('cover every operation of openapi.yaml, each at its method and path', () => {
+    const document = parse(readFileSync(new URL('../../openapi/openapi.yaml', import.meta.url), 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
+    const documented = Object.values(document.paths).flatMap((item) =>
+      Object.entries(item).flatMap(([method, operation]) => (operation.operationId === undefined ? [] : [`${operation.operationId} ${method.toUpperCase()}`])),
+    );
+    expect(operations.map(([id, method]) => `${id} ${method}`).sort()).toEqual(documented.sort());
+    for (const [id, method, path] of operations) expect(contract.operationFor(method, `/rest/v1${path}`)).toBe(id);
+  });
+
+  it.each(operations)('fault %s by its operationId: the error shape, X-Sandbox-Fault and the rate-limit headers', async (operationId, method, path, body) => {
+    const t = await account();
+    const added = await fault(t, { operation: operationId, action: 'status', status: 503, retry_after: 3 });
+    expect(added.status).toBe(201);
+    const answer = await api(method, path, { token: t, body, query: path === '/search' ? { q: 'x' } : {} });
+    const header = (name: string) => (answer.headers as Headers).get(name);
+    expect([answer.status, header('x-sandbox-fault'), header('retry-after'), header('x-ratelimit-remaining')]).toEqual([
+      503,
+      String((added.body as { data: { id: number } }).data.id),
+      '3',
+      '59',
+    ]);
+    expect(answer.body).toEqual({ message: expect.stringMatching(/^Injected by the sandbox's fault rule \d+: 503 before acting, so the request changed nothing\./) });
+  });
 });
 
 it('every documented (operation, status) pair was produced and validated', () => {

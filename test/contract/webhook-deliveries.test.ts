@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
-import { startSandbox } from '@boundbook/sandbox';
+import { checkReceiver, startSandbox } from '@boundbook/sandbox';
 import { dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -102,4 +102,17 @@ it('delivers every webhook event of the contract, each request as the contract d
   // The check can fail: a receipt.created request is not a valid receipt.deleted one.
   const createdRequest = received.find((request) => request.headers['x-svc-event'] === 'receipt.created');
   expect(check('receipt.deleted', createdRequest?.headers ?? {}, createdRequest?.body ?? '{}')).not.toEqual([]);
+});
+
+it('sends, from the receiver check, deliveries that the contract documents, but for the signatures it forges or leaves out', async () => {
+  received.length = 0;
+  const { port } = receiver.address() as AddressInfo;
+  const report = await checkReceiver({ url: `http://127.0.0.1:${port}/hook`, secret: 'whsec_c0ntractCheck000000000000000000000000' });
+  expect(report.checks.map((check) => check.requests.length)).toEqual([1, 1, 1, 2, 2, 1]);
+  expect(received).toHaveLength(8);
+  for (const request of received) {
+    const problems = check(String(request.headers['x-svc-event']), request.headers, request.body);
+    const unsigned = request.headers['x-svc-signature'] === undefined;
+    expect(problems, request.body.slice(0, 200)).toEqual(unsigned ? ['header X-SVC-Signature is required'] : []);
+  }
 });

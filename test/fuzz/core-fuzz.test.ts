@@ -1,5 +1,6 @@
-import { createSandboxCore, type SandboxCore, type SandboxRequest } from '@boundbook/sandbox-core';
+import { createSandboxCore, type SandboxCore, type SandboxRequest, type SandboxResponse } from '@boundbook/sandbox-core';
 import { dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
+import type { SandboxRequestLogEntry } from '@boundbook/types';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ContractValidator } from '../support/contract-validator';
@@ -13,6 +14,8 @@ const NOW = Date.parse('2026-03-14T15:00:00Z');
 
 interface World {
   core: SandboxCore;
+  /** Every service API request of the world's accounts, as logged. */
+  logged: SandboxRequestLogEntry[];
   tokens: { full: string; read: string; none: string; collector: string };
   receiptIds: number[];
   webhookId: number;
@@ -34,7 +37,9 @@ async function world(): Promise<World> {
   for (let i = 0; i < 3; i += 1) receiptIds.push(((await send('POST', '/rest/v1/receipts', receiptBody())).body as { data: { id: number } }).data.id);
   await send('POST', `/rest/v1/receipts/${receiptIds[0]}/dispose`, dispositionWithAddressBody());
   const webhookId = ((await send('POST', '/rest/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['*'] })).body as { data: { id: number } }).data.id;
-  return { core, tokens: { full, read: await tokenWith(['read']), none: await tokenWith([]), collector }, receiptIds, webhookId };
+  const logged: SandboxRequestLogEntry[] = [];
+  for (const token of [full, collector]) core.watch(`Bearer ${token}`, (event) => event.event === 'request' && logged.push(event.data));
+  return { core, logged, tokens: { full, read: await tokenWith(['read']), none: await tokenWith([]), collector }, receiptIds, webhookId };
 }
 
 const ROUTES = [
@@ -48,11 +53,39 @@ const ROUTES = [
   ['PUT', '/_sandbox/receipts/{id}/e4473'], ['GET', '/_sandbox/requests'],
   ['GET', '/_sandbox/deliveries'], ['POST', '/_sandbox/deliveries/{id}/redeliver'],
   ['POST', '/_sandbox/webhooks/{id}/ping'], ['POST', '/_sandbox/webhooks/{id}/enable'],
+  ['PUT', '/_sandbox/webhooks/{id}/chaos'], ['DELETE', '/_sandbox/webhooks/{id}/chaos'],
   ['GET', '/_sandbox/tokens'], ['GET', '/_sandbox/webhooks'], ['GET', '/_sandbox/receipts'],
   ['GET', '/_sandbox/receipts/export'], ['POST', '/_sandbox/fixtures'], ['GET', '/_sandbox/fixtures'], ['GET', '/_sandbox/books'],
+  ['GET', '/_sandbox/faults'], ['POST', '/_sandbox/faults'], ['DELETE', '/_sandbox/faults'], ['DELETE', '/_sandbox/faults/{id}'],
 ] as const;
 
-const QUERY_NAMES = ['page', 'per_page', 'book', 'status', 'serial_number', 'manufacturer', 'since', 'q', 'field', '__proto__', 'constructor'];
+/** The operations of the service API, which fault rules name. */
+const OPERATIONS = ['listReceipts', 'createReceipt', 'getReceipt', 'updateReceipt', 'deleteReceipt', 'disposeReceipt', 'listBooks', 'listInventory', 'searchReceipts', 'listWebhooks', 'createWebhook', 'deleteWebhook'];
+
+/** A valid fault rule: any match, any action, fired every time, a few times, or by a seeded draw. */
+const faultRule = fc
+  .record({
+    match: fc.oneof(
+      fc.constantFrom(...OPERATIONS).map((operation) => ({ operation })),
+      fc.constantFrom('GET', 'POST', 'PUT', 'DELETE').map((method) => ({ method })),
+      fc.constantFrom({ path: '/receipts/{id}' }, { method: 'POST', path: '/receipts/{id}/dispose' }, {}),
+    ),
+    // After acting weighs more: it fires only on an operation that succeeded.
+    effect: fc.oneof(
+      fc.record({ action: fc.constant('status'), status: fc.constantFrom(500, 502, 503, 504) }),
+      { arbitrary: fc.record({ action: fc.constant('status'), status: fc.constantFrom(500, 502, 503, 504), after_acting: fc.constant(true) }), weight: 3 },
+      fc.record({ action: fc.constant('status'), status: fc.constant(429), retry_after: fc.integer({ min: 0, max: 5 }) }),
+      { arbitrary: fc.record({ action: fc.constant('drop') }), weight: 2 },
+      { arbitrary: fc.record({ action: fc.constant('drop'), after_acting: fc.constant(true), delay_ms: fc.integer({ min: 0, max: 10 }) }), weight: 3 },
+      { arbitrary: fc.record({ action: fc.constant('delay'), delay_ms: fc.integer({ min: 1, max: 300_000 }) }), weight: 2 },
+    ),
+    probability: fc.oneof(fc.constantFrom(0, 1), fc.double({ min: 0, max: 1, noNaN: true })),
+    seed: fc.integer({ min: 0, max: 0xffff_ffff }),
+    times: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
+  })
+  .map(({ match, effect, probability, seed, times }) => ({ ...match, ...effect, probability, seed, ...(times === undefined ? {} : { times }) }));
+
+const QUERY_NAMES = ['page', 'per_page', 'book', 'status', 'serial_number', 'manufacturer', 'since', 'q', 'field', 'method', 'path', 'operation', 'from', 'to', 'faulted', 'body', '__proto__', 'constructor'];
 
 const anyValue = fc.oneof(
   fc.string(),
@@ -86,6 +119,9 @@ const rawBody = fc.oneof(
   mutatedBody(dispositionWithAddressBody() as Record<string, unknown>),
   mutatedBody({ accounts: [{ tokens: [{ token: 'sbx_fuzz00000000000000000001' }], receipts: [receiptBody()] }], $schema: 'x' }),
   mutatedBody({ url: 'https://hooks.example.com/x', events: ['*'], permissions: ['read'], name: 'Main', seconds: 60 }),
+  mutatedBody({ reorder: { window: 3, hold_ms: 500 }, duplicate: 0.5, delay_ms: 100, seed: 7 }),
+  mutatedBody({ operation: 'createReceipt', action: 'status', status: 503, after_acting: true, times: 1, probability: 0.5, seed: 7, delay_ms: 0 }),
+  faultRule.map((rule) => JSON.stringify(rule)),
   fc.json(),
   fc.string(),
   fc.constantFrom('{', '{"a":', 'null', '[]', '"text"', '1e999', '{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}'),
@@ -118,22 +154,111 @@ function requestArbitrary(w: World): fc.Arbitrary<SandboxRequest> {
     });
 }
 
+/** A request of the service API with the full token, most often with a valid body, so that operations succeed and rules after acting fire. */
+function apiRequestArbitrary(w: World): fc.Arbitrary<SandboxRequest> {
+  const valid = fc.constantFrom(
+    JSON.stringify(receiptBody()),
+    JSON.stringify(receiptBody()),
+    JSON.stringify(dispositionWithAddressBody()),
+    JSON.stringify({ url: 'https://hooks.example.com/y', events: ['*'] }),
+    JSON.stringify({ model: 'Model 9' }),
+  );
+  return fc
+    .record({
+      route: fc.constantFrom(...ROUTES.filter(([, path]) => path.startsWith('/rest/v1/'))),
+      id: fc.constantFrom(...w.receiptIds, w.webhookId),
+      body: fc.oneof({ arbitrary: valid, weight: 3 }, { arbitrary: rawBody, weight: 1 }),
+    })
+    .map(({ route, id, body }) => ({
+      method: route[0],
+      path: route[1].replace('{id}', String(id)),
+      query: route[1].endsWith('/search') ? 'q=Example' : '',
+      headers: { authorization: `Bearer ${w.tokens.full}`, host: 'sandbox.test', 'content-type': 'application/json' },
+      body: route[0] === 'GET' || route[0] === 'DELETE' ? undefined : body,
+    }));
+}
+
+/** A faulted answer: a dropped connection (status 0, nothing else), or the contract's error body naming its rule. */
+function expectFaulted(response: SandboxResponse): void {
+  if (response.fault!.drop) {
+    expect([response.status, response.headers, response.body]).toEqual([0, {}, undefined]);
+    return;
+  }
+  expect(response.headers['X-Sandbox-Fault']).toBe(String(response.fault!.rule));
+  // A rule's own status (a delay leaves the operation's answer as it is); HEAD has no body.
+  if ((response.status >= 500 || response.status === 429) && response.body !== undefined) {
+    const body: unknown = response.body;
+    expect(body).toEqual({ message: expect.stringMatching(/^Injected by the sandbox's fault rule \d+: /) });
+  }
+}
+
+/** Whether the answer is a rule's that acted after the operation, whose change is kept by design. */
+function afterActing(w: World, response: SandboxResponse): boolean {
+  return response.fault !== undefined && w.logged.at(-1)?.fault?.after_acting === true;
+}
+
+/**
+ * What holds of every answer: a faulted one is a dropped connection or names its rule, and only
+ * on the service API; any other is never a 5xx and matches the contract; a rejection changes
+ * nothing, unless a rule failed the answer after the operation acted.
+ */
+function expectSound(w: World, request: SandboxRequest, response: SandboxResponse, before: string): void {
+  const operationId = contract.operationFor(request.method, request.path);
+  if (response.fault !== undefined) {
+    expect(request.path.startsWith('/rest/v1/')).toBe(true);
+    expectFaulted(response);
+  } else {
+    expect(response.status).toBeLessThan(500);
+    if (operationId !== undefined && response.status !== 404) {
+      expect(contract.check(operationId, response)).toEqual([]);
+    } else {
+      expect(response.body).toMatchObject({ message: expect.any(String) });
+    }
+  }
+  if (response.status >= 400 && !afterActing(w, response)) expect(JSON.stringify(w.core.snapshot())).toBe(before);
+  if (response.status === 0 || response.status >= 500) expect(w.logged.at(-1)?.fault).toMatchObject({ rule: response.fault?.rule });
+  expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+}
+
+/** Sends a control call with the world's full token. */
+function control(w: World, method: string, path: string, body?: unknown) {
+  return w.core.handle({ method, path, query: '', headers: { authorization: `Bearer ${w.tokens.full}`, host: 'sandbox.test' }, body: body === undefined ? undefined : JSON.stringify(body) });
+}
+
+/** Record numbers contiguous per book from 1, and each book's counts matching its lists. */
+async function expectConsistentBooks(w: World): Promise<void> {
+  const snapshot = w.core.snapshot() as unknown as { receipts: Array<{ user_id: number; book: string; record: number }>; deleted_receipts: Array<{ user_id: number; book: string; record: number }> };
+  const records = new Map<string, number[]>();
+  for (const receipt of [...snapshot.receipts, ...snapshot.deleted_receipts]) {
+    const key = `${receipt.user_id}/${receipt.book}`;
+    records.set(key, [...(records.get(key) ?? []), receipt.record]);
+  }
+  for (const numbers of records.values()) {
+    expect(numbers.sort((a, b) => a - b)).toEqual(numbers.map((_, i) => i + 1));
+  }
+
+  // The requests may have added fault rules; the reads that check the books must not meet them.
+  await control(w, 'DELETE', '/_sandbox/faults');
+  const read = async (path: string, query = '') =>
+    (await w.core.handle({ method: 'GET', path, query, headers: { authorization: `Bearer ${w.tokens.full}`, host: 'sandbox.test' } })).body as any;
+  const books = await read('/rest/v1/books');
+  if (books.data === undefined) return; // one of the requests revoked the reading token
+  for (const book of books.data) {
+    const page = await read('/rest/v1/receipts', `book=${encodeURIComponent(book.name)}&per_page=200`);
+    expect(book.record_count).toBe(page.meta.total);
+    expect(book.on_hand_count + book.disposed_count).toBe(book.record_count);
+  }
+}
+
 describe('sandbox-core under random requests', () => {
   it('never answers 5xx, always answers as the contract says, and a rejection changes nothing', async () => {
     const w = await world();
     await fc.assert(
       fc.asyncProperty(requestArbitrary(w), async (request) => {
+        // A rule a request added acts on this one alone, so that rules do not pile up over the runs.
+        await control(w, 'DELETE', '/_sandbox/faults');
         const before = JSON.stringify(w.core.snapshot());
-        const response = await w.core.handle(request);
-        expect(response.status).toBeLessThan(500);
-        const operationId = contract.operationFor(request.method, request.path);
-        if (operationId !== undefined && response.status !== 404) {
-          expect(contract.check(operationId, response)).toEqual([]);
-        } else {
-          expect(response.body).toMatchObject({ message: expect.any(String) });
-        }
-        if (response.status >= 400) expect(JSON.stringify(w.core.snapshot())).toBe(before);
-        expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+        expectSound(w, request, await w.core.handle(request), before);
       }),
       { numRuns: 1500 },
     );
@@ -147,28 +272,39 @@ describe('sandbox-core under random requests', () => {
       fc.asyncProperty(fc.array(requestArbitrary(template), { maxLength: 25 }), async (requests) => {
         const w = await world();
         for (const request of requests) await w.core.handle(request);
-
-        const snapshot = w.core.snapshot() as unknown as { receipts: Array<{ user_id: number; book: string; record: number }>; deleted_receipts: Array<{ user_id: number; book: string; record: number }> };
-        const records = new Map<string, number[]>();
-        for (const receipt of [...snapshot.receipts, ...snapshot.deleted_receipts]) {
-          const key = `${receipt.user_id}/${receipt.book}`;
-          records.set(key, [...(records.get(key) ?? []), receipt.record]);
-        }
-        for (const numbers of records.values()) {
-          expect(numbers.sort((a, b) => a - b)).toEqual(numbers.map((_, i) => i + 1));
-        }
-
-        const read = async (path: string, query = '') =>
-          (await w.core.handle({ method: 'GET', path, query, headers: { authorization: `Bearer ${w.tokens.full}`, host: 'sandbox.test' } })).body as any;
-        const books = await read('/rest/v1/books');
-        if (books.data === undefined) return; // one of the requests revoked the reading token
-        for (const book of books.data) {
-          const page = await read('/rest/v1/receipts', `book=${encodeURIComponent(book.name)}&per_page=200`);
-          expect(book.record_count).toBe(page.meta.total);
-          expect(book.on_hand_count + book.disposed_count).toBe(book.record_count);
-        }
+        await expectConsistentBooks(w);
       }),
       { numRuns: 100 },
     );
+  });
+
+  it('under random fault rules: only faulted answers fail, a change after acting is kept, and the books stay consistent', async () => {
+    const template = await world();
+    const kinds = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(faultRule, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.oneof({ arbitrary: apiRequestArbitrary(template), weight: 3 }, { arbitrary: requestArbitrary(template), weight: 1 }), { minLength: 5, maxLength: 25 }),
+        async (rules, requests) => {
+        const w = await world();
+        for (const rule of rules) expect((await control(w, 'POST', '/_sandbox/faults', rule)).status).toBe(201);
+        for (const request of requests) {
+          const before = JSON.stringify(w.core.snapshot());
+          const response = await w.core.handle(request);
+          expectSound(w, request, response, before);
+          const fault = response.fault === undefined ? undefined : w.logged.at(-1)?.fault;
+          if (fault) {
+            const kind = `${fault.action}${fault.after_acting ? ' after acting' : ''}`;
+            kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+          }
+        }
+        await expectConsistentBooks(w);
+        },
+      ),
+      { numRuns: 150 },
+    );
+    // Every kind of rule did act: a property that never met one would prove nothing of it.
+    expect([...kinds.keys()].sort()).toEqual(['delay', 'drop', 'drop after acting', 'status', 'status after acting']);
+    for (const count of kinds.values()) expect(count).toBeGreaterThanOrEqual(3);
   });
 });

@@ -1,6 +1,7 @@
 import { request } from 'node:http';
 import { startSandbox } from '@boundbook/sandbox';
 import { receiptBody } from '@boundbook/test-fixtures';
+import type { SandboxRequestLogEntry } from '@boundbook/types';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 
@@ -10,9 +11,18 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;
 let token: string;
+/** A token of an account whose requests meet fault rules: statuses, drops and delays, before and after acting. */
+let faultedToken: string;
 beforeAll(async () => {
   sandbox = await startSandbox({ rateLimit: 0 });
   token = (await sandbox.createAccount()).token;
+  faultedToken = (await sandbox.createAccount()).token;
+  const seed = Number(process.env['FUZZ_SEED'] ?? 17);
+  await sandbox.faults.add(faultedToken, { action: 'status', status: 503, retry_after: 1, probability: 0.2, seed });
+  await sandbox.faults.add(faultedToken, { method: 'POST', action: 'drop', after_acting: true, probability: 0.3, seed: seed + 1 });
+  await sandbox.faults.add(faultedToken, { action: 'drop', probability: 0.15, seed: seed + 2 });
+  await sandbox.faults.add(faultedToken, { action: 'status', status: 502, after_acting: true, probability: 0.3, seed: seed + 3 });
+  await sandbox.faults.add(faultedToken, { method: 'GET', action: 'delay', delay_ms: 2, probability: 0.5, seed: seed + 4 });
 });
 afterAll(async () => {
   await sandbox?.stop();
@@ -25,6 +35,14 @@ interface RawAnswer {
 }
 
 function send(method: string, path: string, headers: Record<string, string>, body: Buffer | undefined): Promise<RawAnswer> {
+  return sendRaw(method, path, headers, body).then((answer) => {
+    if (answer === 'dropped') throw new Error(`${method} ${path}: the connection closed without an answer`);
+    return answer;
+  });
+}
+
+/** Sends one request on a connection of its own; `'dropped'` when the connection closed without an answer. */
+function sendRaw(method: string, path: string, headers: Record<string, string>, body: Buffer | undefined): Promise<RawAnswer | 'dropped'> {
   const { hostname, port } = new URL(sandbox.url);
   return new Promise((resolve, reject) => {
     let answered = false;
@@ -39,8 +57,10 @@ function send(method: string, path: string, headers: Record<string, string>, bod
     });
     // A server may answer (413) and close before an oversized body is fully sent; the answer is
     // what counts, and the write error that follows it is expected.
-    req.on('error', (error) => {
-      if (!answered) reject(error);
+    req.on('error', (error: Error & { code?: string }) => {
+      if (answered) return;
+      if (error.code === 'ECONNRESET' || error.message === 'socket hang up') resolve('dropped');
+      else reject(error);
     });
     if (body !== undefined) req.write(body);
     req.end();
@@ -98,4 +118,39 @@ it('never answers 5xx, and every error is a JSON body with a message', async () 
     ),
     { numRuns: 400 },
   );
+});
+
+it('with fault rules on the account: only a faulted request fails or is dropped, and the log says which rule', async () => {
+  const kinds = new Set<string>();
+  await fc.assert(
+    fc.asyncProperty(
+      // Weighted towards requests that succeed, so that the rules after acting meet them.
+      fc.oneof({ arbitrary: fc.constant('POST'), weight: 3 }, fc.constantFrom('GET', 'PUT', 'DELETE', 'HEAD')),
+      fc.oneof({ arbitrary: fc.constantFrom('/rest/v1/receipts', '/rest/v1/books'), weight: 3 }, paths),
+      fc.oneof({ arbitrary: fc.constant(`Bearer ${faultedToken}`), weight: 4 }, fc.constantFrom('Bearer sbx_nope', '')),
+      fc.oneof({ arbitrary: fc.constant({ text: JSON.stringify(receiptBody()) }), weight: 3 }, { arbitrary: bodies, weight: 1 }),
+      async (method, path, authorization, body) => {
+        const headers: Record<string, string> = { authorization, 'content-type': 'application/json' };
+        const answer = await sendRaw(method, path, headers, method === 'GET' || method === 'HEAD' ? undefined : bodyBytes(body));
+        // Requests go one at a time, so the newest entry of the account's log is this request's, if it reached the core.
+        const log = await fetch(`${sandbox.url}/_sandbox/requests`, { headers: { authorization: `Bearer ${faultedToken}` } });
+        const [latest] = ((await log.json()) as { data: SandboxRequestLogEntry[] }).data;
+        if (answer === 'dropped') {
+          expect(latest).toMatchObject({ method, status: 0, fault: { action: 'drop' } });
+          kinds.add(`drop${latest?.fault?.after_acting ? ' after acting' : ''}`);
+          return;
+        }
+        expect(answer.status).toBeGreaterThanOrEqual(200);
+        if (answer.status >= 500) {
+          expect(authorization).toBe(`Bearer ${faultedToken}`);
+          expect(latest).toMatchObject({ status: answer.status, fault: { action: 'status' } });
+          if (method !== 'HEAD') expect(JSON.parse(answer.text)).toEqual({ message: expect.stringMatching(/^Injected by the sandbox's fault rule \d+: /) });
+          kinds.add(`${answer.status}${latest?.fault?.after_acting ? ' after acting' : ''}`);
+        }
+        if (answer.status >= 400 && method !== 'HEAD') expect(JSON.parse(answer.text)).toEqual(expect.objectContaining({ message: expect.any(String) }));
+      },
+    ),
+    { numRuns: 300 },
+  );
+  expect([...kinds].sort()).toEqual(['502 after acting', '503', 'drop', 'drop after acting']);
 });

@@ -5,6 +5,7 @@ import { runScenario, type ScenarioRun } from './run-scenario';
 import type { Scenario } from './scenario';
 import { controlScenarios } from './scenarios/control-scenarios';
 import { errorScenarios } from './scenarios/error-scenarios';
+import { faultScenarios } from './scenarios/fault-scenarios';
 import { fixturesScenarios } from './scenarios/fixtures-scenarios';
 import { listScenarios } from './scenarios/list-scenarios';
 import { receiptScenarios } from './scenarios/receipt-scenarios';
@@ -21,6 +22,7 @@ const scenarios: readonly Scenario[] = [
   ...webhookScenarios,
   ...controlScenarios,
   ...fixturesScenarios,
+  ...faultScenarios,
 ];
 
 /** The distinct statuses of a run's exchanges, ascending. */

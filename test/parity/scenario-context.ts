@@ -1,5 +1,5 @@
 import type { SandboxAccountCreate } from '@boundbook/types';
-import { ApiError, BoundBook } from '@boundbook/sdk';
+import { ApiError, BoundBook, ConnectionError } from '@boundbook/sdk';
 import { verifySignature } from '@boundbook/webhooks';
 import type { Face } from './faces/face';
 import type { ReceivedWebhook, WebhookReceiver } from './faces/start-webhook-receiver';
@@ -151,6 +151,8 @@ async function signatureValid(secret: string | undefined, request: ReceivedWebho
 
 function describeError(error: unknown): unknown {
   if (error instanceof ApiError) return { name: error.name, status: error.status, body: error.body };
+  // No answer came: the message quotes the runtime's own words (undici's, MSW's), which differ.
+  if (error instanceof ConnectionError) return { name: error.name };
   if (error instanceof Error) return { name: error.name, message: error.message };
   return { thrown: String(error) };
 }

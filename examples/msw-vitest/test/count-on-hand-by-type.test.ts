@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { countOnHandByType } from '../src/count-on-hand-by-type';
 import { receiveShipment } from '../src/receive-shipment';
-import { BASE_URL, mock, newClient } from './mock-service';
+import { mock, newClient } from './mock-service';
 
 it('countOnHandByType(bb) counts across pages and leaves out disposed firearms', async () => {
   const { token } = mock.createAccount();
@@ -29,10 +29,6 @@ it('countOnHandByType(bb) counts across pages and leaves out disposed firearms',
 
   // Two per page: the four on hand take two pages, as the service's request log shows.
   expect(await countOnHandByType(bb, 2)).toEqual({ Pistol: 3, Rifle: 1 });
-  const log = await fetch(new URL('/_sandbox/requests', BASE_URL), { headers: { authorization: `Bearer ${token}` } });
-  const { data: requests } = (await log.json()) as { data: { path: string; query: string }[] };
-  expect(requests.filter((request) => request.path === '/rest/v1/inventory').map((request) => request.query).reverse()).toEqual([
-    'per_page=2&page=1',
-    'per_page=2&page=2',
-  ]);
+  const reads = await mock.requests(token, { operation: 'listInventory' });
+  expect(reads.map((request) => request.query).reverse()).toEqual(['per_page=2&page=1', 'per_page=2&page=2']);
 });

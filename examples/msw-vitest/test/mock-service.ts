@@ -1,5 +1,5 @@
 import { createMockBoundBook } from '@boundbook/msw';
-import { BoundBook } from '@boundbook/sdk';
+import { BoundBook, systemClock, type Clock } from '@boundbook/sdk';
 import { setupServer } from 'msw/node';
 
 /** The base URL the code under test is configured with; nothing listens there. */
@@ -17,4 +17,16 @@ export const server = setupServer(...mock.handlers);
  */
 export function newClient(token = mock.createAccount().token): BoundBook {
   return new BoundBook({ baseUrl: BASE_URL, token, rateLimit: false, maxRetries: 0 });
+}
+
+/** The real clock, except that every wait ends at once: the SDK's back-off takes no time in a test. */
+const instant: Clock = { ...systemClock, setTimeout: (callback) => systemClock.setTimeout(callback, 0) };
+
+/**
+ * A client as production runs it, retries and recovery on (the SDK's defaults), its back-off
+ * waits ended at once: for tests of what the application does when an answer is lost. It has no
+ * time-out, which would run on the same clock and end at once too.
+ */
+export function recoveringClient(token: string): BoundBook {
+  return new BoundBook({ baseUrl: BASE_URL, token, rateLimit: false, clock: instant, timeout: Infinity });
 }

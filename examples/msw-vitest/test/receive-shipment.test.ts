@@ -2,7 +2,7 @@ import { AuthenticationError, InternalServerError } from '@boundbook/sdk';
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { receiveShipment, type Shipment } from '../src/receive-shipment';
-import { BASE_URL, mock, newClient, server } from './mock-service';
+import { BASE_URL, mock, newClient, recoveringClient, server } from './mock-service';
 
 const shipment: Shipment = {
   receivedOn: '2025-03-14',
@@ -60,6 +60,25 @@ describe('receiveShipment(bb, shipment)', () => {
 
     await expect(receiveShipment(newClient(posToken), shipment)).rejects.toBeInstanceOf(AuthenticationError);
     expect((await newClient(token).receipts.list()).meta.total).toBe(0);
+  });
+
+  it('records each firearm once when the service records one and its answer is lost', async () => {
+    const { token } = mock.createAccount();
+    // The first firearm is recorded, then the connection drops: the client cannot tell whether it was.
+    await mock.faults.add(token, { operation: 'createReceipt', action: 'drop', after_acting: true, times: 1 });
+    const { recorded } = await receiveShipment(recoveringClient(token), shipment);
+
+    expect(recorded.map((receipt) => [receipt.record, receipt.serial_number])).toEqual([
+      [1, 'EXA-100001'],
+      [2, 'EXA-100002'],
+    ]);
+    // One POST per firearm: the SDK looked the lost one up rather than send it again.
+    const posts = await mock.requests(token, { operation: 'createReceipt' });
+    expect(posts.map((request) => [request.body?.serial_number, request.status, request.fault?.after_acting ?? null])).toEqual([
+      ['EXA-100002', 201, null],
+      ['EXA-100001', 0, true],
+    ]);
+    expect(await mock.requests(token, { operation: 'createReceipt', body: { serial_number: 'EXA-100001' } })).toHaveLength(1);
   });
 
   it('stops when the service fails, keeping what was recorded before', async () => {

@@ -76,6 +76,27 @@ it('pnpm start receives the sandbox\'s deliveries, prints each one, and stops cl
   await expect(receiver.exit).resolves.toBe(0);
 }, START_TIMEOUT_MS);
 
+it('pnpm start passes boundbook-sandbox check-receiver, as a CI job runs it', async () => {
+  const secret = 'whsec_ex4mpleCiCheck00000000000000000000000';
+  const receiver = start({ BOUNDBOOK_WEBHOOK_SECRET: secret, PORT: '0' });
+  const printed = await receiver.line(/^Receiving/);
+  const url = /^Receiving BoundBook webhooks at (\S+) \(express\)$/.exec(printed)?.[1];
+  if (url === undefined) throw new Error(`pnpm start printed "${printed}", not the receiver's address`);
+
+  // The secret comes from the environment, as a CI job keeps it out of its logs.
+  const check = spawn(`${EXAMPLE_DIR}node_modules/.bin/boundbook-sandbox`, ['check-receiver', url], {
+    cwd: EXAMPLE_DIR,
+    env: { ...process.env, BOUNDBOOK_WEBHOOK_SECRET: secret },
+  });
+  let report = '';
+  check.stdout.on('data', (chunk: Buffer) => (report += chunk.toString('utf8')));
+  const code = await new Promise<number | null>((exited) => check.once('exit', exited));
+  expect(report).toContain('The receiver passed: 0 failed, 0 warned, 6 passed.');
+  expect(code).toBe(0);
+  receiver.child.kill('SIGTERM');
+  await expect(receiver.exit).resolves.toBe(0);
+}, START_TIMEOUT_MS);
+
 it('pnpm start without a secret says what to set and exits with code 2', async () => {
   const receiver = start({ BOUNDBOOK_WEBHOOK_SECRET: '' });
   await expect(receiver.exit).resolves.toBe(2);

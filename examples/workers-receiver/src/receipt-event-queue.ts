@@ -3,12 +3,23 @@ import type { WebhookContext, WebhookEventHandlers, WebhookEventOf } from '@boun
 /** An event about one receipt: every event but the dashboard's `ping`. */
 export type ReceiptEvent = WebhookEventOf<'receipt.created' | 'receipt.updated' | 'receipt.disposed' | 'receipt.deleted'>;
 
+/**
+ * A receipt event as queued: the verified delivery body without the receipt's `documents`. A
+ * queue message holds at most 128 KB, and a receipt's documents have no limit, while the rest of
+ * a receipt is bounded (each text at most 255 characters), so that every message fits. A consumer
+ * that needs the documents reads the receipt through the API.
+ */
+export type QueuedReceiptEvent = WithoutDocuments<ReceiptEvent>;
+
+/** Each event of a union, its `data` without `documents`. */
+type WithoutDocuments<Event> = Event extends { readonly data: infer Data } ? Omit<Event, 'data'> & { readonly data: Omit<Data, 'documents'> } : never;
+
 /** What the queue's consumer gets for each verified receipt event. */
 export interface ReceiptEventMessage {
   /** `X-SVC-Delivery`: the same across the retries of one delivery. */
   readonly deliveryId: string;
-  /** The verified delivery body, typed from the contract. */
-  readonly event: ReceiptEvent;
+  /** The verified delivery body, typed from the contract, without the receipt's documents. */
+  readonly event: QueuedReceiptEvent;
 }
 
 /**
@@ -34,7 +45,8 @@ export interface ReceiptEventQueue {
 export function queueReceiptEvents(queue: ReceiptEventQueue): WebhookEventHandlers {
   // A send that fails throws: the handler answers 500 and the service retries the delivery.
   const send = async (event: ReceiptEvent, { deliveryId }: WebhookContext): Promise<void> => {
-    await queue.send({ deliveryId, event });
+    const { documents: _documents, ...data } = event.data;
+    await queue.send({ deliveryId, event: { ...event, data } as QueuedReceiptEvent });
   };
   return { 'receipt.created': send, 'receipt.updated': send, 'receipt.disposed': send, 'receipt.deleted': send };
 }

@@ -1,7 +1,9 @@
 /**
- * A call of the mock (`createAccount`, `clock.now`, `clock.advance`, `exportFixtures`) that the
- * core refused, or fixtures it refused when the mock was made: carries the status and the
- * contract's error body, whose `errors` name each fault of a fixtures file by its path in it.
+ * A call of the mock (`createAccount`, `clock.now`, `clock.advance`, `exportFixtures`,
+ * `faults.*`, `requests`) that the core refused, fixtures it refused when the mock was made, or a
+ * request log that dropped entries the filter could match (status 200, the log as `body`):
+ * carries the status and the body, whose `errors` name each fault of a fixtures file by its path
+ * in it.
  *
  * @example
  * ```ts

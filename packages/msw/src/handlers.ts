@@ -20,13 +20,38 @@ export function createMockHandlers({ apiUrl, origin }: MockEndpoints, answer: An
     if (sandboxRequest === 'too-large') {
       return toHttpResponse({ status: 413, headers: {}, body: { message: PAYLOAD_TOO_LARGE_MESSAGE } });
     }
-    return toHttpResponse(await answer(sandboxRequest), sandboxRequest.method);
+    const answered = await answer(sandboxRequest);
+    // A fault rule of the account acted: what the sandbox server does to its socket, done here.
+    if (answered.fault !== undefined) {
+      await holdBack(answered.fault.delayMs, request.signal);
+      // No answer at all: the client's fetch rejects with a network error, as when a proxy drops it.
+      if (answered.fault.drop) return HttpResponse.error();
+    }
+    return toHttpResponse(answered, sandboxRequest.method);
   };
   // One handler rather than one per path: MSW parses a request's URL and cookies again for every
   // handler it tries. The expression matches what the three paths did in MSW's path syntax:
   // case-insensitive, against the URL without its query, the base URL with or without a slash.
   const apiPath = escapeRegExp(apiUrl.slice(origin.length));
   return [http.all(new RegExp(`^${escapeRegExp(origin)}(?:${apiPath}(?:/.*)?|/_sandbox/.*)$`, 'i'), resolver)];
+}
+
+/**
+ * Waits `ms` milliseconds of real time before a fault rule's answer goes out, as MSW's `delay()`
+ * does, but ends early when the client gives up on the request (its time-out aborts it), so that
+ * a delay longer than the client's time-out leaves no timer behind.
+ */
+function holdBack(ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0 || signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const end = (): void => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', end);
+      resolve();
+    };
+    const timer = setTimeout(end, ms);
+    signal.addEventListener('abort', end, { once: true });
+  });
 }
 
 function escapeRegExp(text: string): string {

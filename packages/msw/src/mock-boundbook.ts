@@ -8,7 +8,20 @@ import {
   type SandboxRequest,
   type SandboxResponse,
 } from '@boundbook/sandbox-core';
-import type { SandboxAccountCreate, SandboxClock, SandboxFixtures } from '@boundbook/types';
+import type {
+  SandboxAccountCreate,
+  SandboxClock,
+  SandboxFault,
+  SandboxFaultCreate,
+  SandboxFixtures,
+  SandboxLoggedRequest,
+  SandboxRequestFilter,
+  SandboxRequestLog,
+  SandboxRequestLogEntry,
+  SandboxWebhookChaosPut,
+  SandboxWebhookEndpointState,
+  ServiceOperationId,
+} from '@boundbook/types';
 import type { HttpHandler } from 'msw';
 import { type CapturedDelivery, createCapturingSender } from './captured-deliveries';
 import { type ContractHttp, createContractHttp, type MockEndpoints, readBaseUrl } from './contract-http';
@@ -68,6 +81,33 @@ export interface MockClock {
 }
 
 /**
+ * The endpoints' delivery chaos, set and cleared through the control API with an account's token:
+ * deliveries held and sent in a shuffled order, sent twice, or late (see
+ * `PUT /_sandbox/webhooks/{id}/chaos` in `openapi/sandbox.yaml`).
+ */
+export interface MockWebhooks {
+  /**
+   * Sets the endpoint's delivery chaos (settings left out are off) and resolves with the endpoint
+   * and its settings, the seed drawn included. Settings the control API refuses reject with a
+   * {@link MockBoundBookError} and its 422 body.
+   *
+   * @example
+   * ```ts
+   * import { createMockBoundBook } from '@boundbook/msw';
+   *
+   * const mock = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1' });
+   * const { token } = mock.createAccount();
+   * // ...the code under test makes endpoint 1...
+   * const { chaos } = await mock.webhooks.setChaos(token, 1, { reorder: { window: 3 }, duplicate: 1, seed: 5 });
+   * chaos?.seed; // 5
+   * ```
+   */
+  setChaos(token: string, id: number, settings: SandboxWebhookChaosPut): Promise<SandboxWebhookEndpointState>;
+  /** Clears the endpoint's delivery chaos: deliveries made from now on are sent as the service sends them. */
+  clearChaos(token: string, id: number): Promise<void>;
+}
+
+/**
  * A mock of the service: MSW handlers and the means to arrange and inspect its state.
  *
  * @example
@@ -100,7 +140,12 @@ export interface MockBoundBook {
   createAccount(options?: SandboxAccountCreate): CreatedAccount;
   /** The per-account clock. */
   readonly clock: MockClock;
-  /** Every attempt of a webhook delivery so far, in the order made. */
+  /** The endpoints' delivery chaos. */
+  readonly webhooks: MockWebhooks;
+  /**
+   * Every attempt of a webhook delivery so far, in the order made; an attempt that delivery chaos
+   * duplicated is here twice.
+   */
   readonly deliveries: readonly CapturedDelivery[];
   /**
    * The token's account as a fixtures object with that token in it, as `GET /_sandbox/fixtures`
@@ -109,11 +154,50 @@ export interface MockBoundBook {
    */
   exportFixtures(token: string): Promise<SandboxFixtures>;
   /**
+   * The account's fault rules, as `/_sandbox/faults` manages them: a rule fails the account's
+   * service API requests on purpose (a status, a dropped connection answered with
+   * `HttpResponse.error()`, or a delay in real time; before or after acting; every time, `times`
+   * times, or with a seeded `probability`), exactly as the sandbox honours it. A rule the core
+   * refuses rejects with a {@link MockBoundBookError} (422, `body.errors` by field).
+   */
+  readonly faults: MockFaults;
+  /**
+   * `GET /_sandbox/requests`: the account's logged API requests that match `filter`, newest
+   * first: `method`, `path`, `operation`, `status` (0 for a dropped connection), `from`, `to`,
+   * `faulted`, and `body`, a part of the body (typed by `operation`) that each must hold. Rejects
+   * with a {@link MockBoundBookError} when the log dropped entries the filter could have matched
+   * (it keeps 1,000 requests and 1 MiB per account), so that an assertion never counts a log cut
+   * short: narrow it with `from`.
+   */
+  requests<O extends ServiceOperationId>(token: string, filter: SandboxRequestFilter<O> & { operation: O }): Promise<SandboxLoggedRequest<O>[]>;
+  requests(token: string, filter?: SandboxRequestFilter): Promise<SandboxRequestLogEntry[]>;
+  /**
    * Goes back to the state the mock was made with: the accounts and records of `fixtures`
    * exactly as they were loaded (ids, tokens, secrets and timestamps included), or no account at
    * all without fixtures; no captured delivery, no pending retry.
    */
   reset(): void;
+}
+
+/** The fault rules of an account of the mock, as `/_sandbox/faults` manages them. */
+export interface MockFaults {
+  /** `POST /_sandbox/faults`: adds a rule after the account's others. */
+  add(token: string, rule: SandboxFaultCreate): Promise<SandboxFault>;
+  /** `GET /_sandbox/faults`: the account's rules in id order, with how often each fired. */
+  list(token: string): Promise<SandboxFault[]>;
+  /** `DELETE /_sandbox/faults/{id}`: deletes one rule. */
+  delete(token: string, id: number): Promise<void>;
+  /** `DELETE /_sandbox/faults`: deletes every rule of the account. */
+  clear(token: string): Promise<void>;
+}
+
+/** The filters of `GET /_sandbox/requests` as a query string: `body` as JSON text, the others as written. */
+function requestLogQuery(filter: Readonly<Record<string, unknown>>): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(filter)) {
+    if (value !== undefined) query.append(name, name === 'body' ? JSON.stringify(value) : String(value));
+  }
+  return query.toString();
 }
 
 /** What a build gives the mock: how it reads a fixtures path, and hashes faster than the core's own. */
@@ -153,18 +237,21 @@ export function makeMockBoundBook(options: MockBoundBookOptions, runtime: MockRu
   async function answer(request: SandboxRequest): Promise<SandboxResponse> {
     const current = core;
     const response = await current.handle(request);
-    // The attempts the request made due, made before answering so that tests need not wait.
-    const attempts = current.deliveries.startDue(Number.MAX_SAFE_INTEGER);
-    if (attempts.length > 0) await Promise.all(attempts);
+    // The attempts the request made due, made before answering so that tests need not wait; again
+    // as long as some start, since a shuffled window of delivery chaos starts one at a time.
+    for (let attempts = current.deliveries.startDue(Number.MAX_SAFE_INTEGER); attempts.length > 0; ) {
+      await Promise.all(attempts);
+      attempts = current.deliveries.startDue(Number.MAX_SAFE_INTEGER);
+    }
     return response;
   }
 
-  /** The body of a control call's 200, as `T`; any other answer rejects with its refusal. */
-  async function control<T>(token: string, method: string, path: string, body?: unknown): Promise<T> {
+  /** The body of a control call's success (2xx), as `T`; any other answer rejects with its refusal. */
+  async function control<T>(token: string, method: string, path: string, body?: unknown, query = ''): Promise<T> {
     const response = await answer({
       method,
       path,
-      query: '',
+      query,
       headers: {
         authorization: `Bearer ${token}`,
         host: new URL(origin).host,
@@ -172,7 +259,7 @@ export function makeMockBoundBook(options: MockBoundBookOptions, runtime: MockRu
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    if (response.status !== 200) throw refusal(`${method} ${path}`, response.status, response.body);
+    if (response.status < 200 || response.status > 299) throw refusal(`${method} ${path}`, response.status, response.body);
     return response.body as T;
   }
 
@@ -192,8 +279,33 @@ export function makeMockBoundBook(options: MockBoundBookOptions, runtime: MockRu
       advance: async (token, seconds) =>
         (await control<{ data: MockClockState }>(token, 'POST', '/_sandbox/clock/advance', { seconds })).data,
     },
+    webhooks: {
+      setChaos: async (token, id, settings) =>
+        (await control<{ data: SandboxWebhookEndpointState }>(token, 'PUT', `/_sandbox/webhooks/${id}/chaos`, settings)).data,
+      clearChaos: async (token, id) => {
+        await control(token, 'DELETE', `/_sandbox/webhooks/${id}/chaos`);
+      },
+    },
     deliveries: captured,
     exportFixtures: (token) => control<SandboxFixtures>(token, 'GET', '/_sandbox/fixtures'),
+    faults: {
+      add: async (token, rule) => (await control<{ data: SandboxFault }>(token, 'POST', '/_sandbox/faults', rule)).data,
+      list: async (token) => (await control<{ data: SandboxFault[] }>(token, 'GET', '/_sandbox/faults')).data,
+      delete: (token, id) => control(token, 'DELETE', `/_sandbox/faults/${id}`),
+      clear: (token) => control(token, 'DELETE', '/_sandbox/faults'),
+    },
+    requests: (async (token: string, filter: Readonly<Record<string, unknown>> = {}) => {
+      const query = requestLogQuery(filter);
+      const log = await control<SandboxRequestLog>(token, 'GET', '/_sandbox/requests', undefined, query);
+      if (log.truncated) {
+        throw new MockBoundBookError(
+          200,
+          log,
+          `[@boundbook/msw] requests(): the request log dropped entries this filter could match (it keeps 1,000 requests and 1 MiB per account; ${log.dropped} dropped so far), so a count of them would be short: pass from, a moment before the requests you assert on.`,
+        );
+      }
+      return log.data;
+    }) as MockBoundBook['requests'],
     reset(): void {
       core.deliveries.close();
       core = makeCore();

@@ -3,9 +3,19 @@
 // on Node its `fixtures` may also be the path of a file.
 
 // The mock and its options.
-export type { MockBoundBook, MockBoundBookOptions, MockClock, MockClockState } from './mock-boundbook';
+export type { MockBoundBook, MockBoundBookOptions, MockClock, MockClockState, MockFaults, MockWebhooks } from './mock-boundbook';
 export type { CapturedDelivery } from './captured-deliveries';
-export type { SandboxFixtures } from '@boundbook/types';
+export type {
+  SandboxFault,
+  SandboxFaultCreate,
+  SandboxFixtures,
+  SandboxLoggedRequest,
+  SandboxRequestFilter,
+  SandboxRequestLogEntry,
+  SandboxWebhookChaos,
+  SandboxWebhookChaosPut,
+  SandboxWebhookEndpointState,
+} from '@boundbook/types';
 
 // Handlers typed from the contract, to override the mock in one test.
 export { createContractHttp } from './contract-http';

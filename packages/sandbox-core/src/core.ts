@@ -85,7 +85,11 @@ export interface SandboxCoreOptions {
 
 /** The service's behaviour as a transport-free state machine. */
 export interface SandboxCore {
-  /** Answers one request to `/rest/v1/*` or `/_sandbox/*`; anything else is a 404. */
+  /**
+   * Answers one request to `/rest/v1/*` or `/_sandbox/*`; anything else is a 404. An answer
+   * that a fault rule of the account acted on carries `fault`, which the transport carries out:
+   * a delay before sending it, or a dropped connection instead of it (see `TransportFault`).
+   */
   handle(request: SandboxRequest): Promise<SandboxResponse>;
   /**
    * Makes an isolated account with the book `Main` and a token holding every permission, as
@@ -204,12 +208,14 @@ export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore
 
   function answer(request: SandboxRequest): SandboxResponse {
     const startedMs = env.now();
-    const { response, token } = dispatchRequest(runtime, request);
+    const { response, token, operationId, fault } = dispatchRequest(runtime, request);
     const account = token === undefined ? undefined : store.accounts.get(token.account_id);
     if (account !== undefined && isApiPath(request.path)) {
       logRequest(store, account, {
         request,
         status: response.status,
+        operationId,
+        fault,
         receivedMs: accountNow(startedMs, account.record),
         durationMs: Math.max(0, env.now() - startedMs),
       });

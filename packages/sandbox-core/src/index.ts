@@ -4,18 +4,25 @@
 export { createSandboxCore, DEFAULT_MAX_ACCOUNTS } from './core';
 export type { ActivityEvent, SandboxCore, SandboxCoreOptions } from './core';
 export type { CreatedAccount } from './accounts/accounts';
-export type { SandboxRequest, SandboxResponse } from './support/request';
+export type { SandboxRequest, SandboxResponse, TransportFault } from './support/request';
+
+// Fault rules and the request log: the header that marks a faulted answer, and the log's limits.
+export { FAULT_HEADER } from './routing/fault-injection';
+export { MAX_FAULT_RULES } from './routing/fault-rules';
+export { REQUEST_LOG_BYTES, REQUEST_LOG_ENTRIES } from './routing/request-log';
 
 // The persistent state, as snapshots hold it.
 export type {
   AccountRecord,
   AuditRecord,
   BookRecord,
+  ChaosWindowRecord,
   CoreSnapshot,
   DeliveryRecord,
   SandboxSnapshot,
   Sequences,
   TokenRecord,
+  WebhookChaosRecord,
   WebhookRecord,
 } from './state/records';
 

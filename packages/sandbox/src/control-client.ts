@@ -9,16 +9,26 @@ import type {
   SandboxDelivery,
   SandboxDocumentCreate,
   SandboxE4473Put,
+  SandboxFault,
+  SandboxFaultCreate,
+  SandboxFixtures,
+  SandboxFixturesLoaded,
+  SandboxHealth,
+  SandboxLoggedRequest,
   SandboxReceiptBrowseQuery,
   SandboxReceiptExportQuery,
   SandboxReceiptPage,
+  SandboxRequestFilter,
+  SandboxRequestLog,
   SandboxRequestLogEntry,
   SandboxToken,
   SandboxTokenCreate,
+  SandboxWebhookChaosPut,
   SandboxWebhookEndpointState,
+  ServiceOperationId,
   WebhookEndpoint,
 } from '@boundbook/types';
-import type { CreatedAccount } from '@boundbook/sandbox-core';
+import type { ActivityEvent, CreatedAccount } from '@boundbook/sandbox-core';
 
 // The typed client of the sandbox's control API (`/_sandbox`): what `connectSandbox()` and
 // `startSandbox()` resolve to, the calls' input types, and the error a refused call rejects
@@ -50,6 +60,11 @@ export interface SandboxControl {
   readonly url: string;
   /** The service API's base address: `url + '/rest/v1'`. */
   readonly apiUrl: string;
+  /**
+   * `GET /_sandbox/health`: `{ status: 'ok', version }` once the sandbox serves; rejects with
+   * status `0` while nothing answers at the URL.
+   */
+  health(): Promise<SandboxHealth>;
   /** `POST /_sandbox/accounts`: an isolated account (a dealer unless told otherwise) and its token. */
   createAccount(options?: SandboxAccountCreate): Promise<CreatedAccount>;
   /**
@@ -68,6 +83,8 @@ export interface SandboxControl {
     revoke(token: string, id: number): Promise<void>;
   };
   readonly books: {
+    /** `GET /_sandbox/books`: the account's books with their counts, in id order; not counted by the rate limit. */
+    list(token: string): Promise<Book[]>;
     /** `POST /_sandbox/books`: another book of the account. */
     create(token: string, name: string): Promise<Book>;
   };
@@ -96,6 +113,25 @@ export interface SandboxControl {
     ping(token: string, id: number): Promise<SandboxDelivery>;
     /** `POST /_sandbox/webhooks/{id}/enable`: re-enables an endpoint disabled after failures. */
     enable(token: string, id: number): Promise<WebhookEndpoint>;
+    /**
+     * `PUT /_sandbox/webhooks/{id}/chaos`: makes the endpoint's deliveries come in a shuffled
+     * order (`reorder`), twice (`duplicate`) or late (`delay_ms`), drawn from `seed`; settings
+     * left out are off. Resolves with the endpoint and its settings, the seed drawn included.
+     *
+     * @example
+     * ```ts
+     * import { connectSandbox } from '@boundbook/sandbox';
+     *
+     * const sandbox = connectSandbox('http://127.0.0.1:4010');
+     * const { token } = await sandbox.createAccount();
+     * const [endpoint] = await sandbox.webhooks.list(token);
+     * const { chaos } = await sandbox.webhooks.setChaos(token, endpoint!.id, { reorder: { window: 4 }, duplicate: 1, seed: 5 });
+     * chaos?.seed; // 5: the same seed and the same events give the same run
+     * ```
+     */
+    setChaos(token: string, id: number, settings: SandboxWebhookChaosPut): Promise<SandboxWebhookEndpointState>;
+    /** `DELETE /_sandbox/webhooks/{id}/chaos`: deliveries made from now on are sent as the service sends them. */
+    clearChaos(token: string, id: number): Promise<void>;
   };
   readonly receipts: {
     /**
@@ -117,13 +153,66 @@ export interface SandboxControl {
     /** `PUT /_sandbox/receipts/{id}/e4473`: sets the receipt's E4473 data. */
     putE4473(token: string, id: number, input: SandboxE4473Put): Promise<Receipt>;
   };
-  /** `GET /_sandbox/requests`: the account's last 100 API requests, newest first. */
-  requests(token: string): Promise<SandboxRequestLogEntry[]>;
+  readonly fixtures: {
+    /**
+     * `POST /_sandbox/fixtures`: loads a fixtures file (parsed) through the API's rules, in one
+     * change; a file with any fault rejects with a 422 whose body names each by its path in the
+     * file. Needs no token: the file's tokens are the accounts'.
+     */
+    load(file: SandboxFixtures): Promise<SandboxFixturesLoaded>;
+    /** `GET /_sandbox/fixtures`: the account of `token` as a fixtures file, with that token in it. */
+    export(token: string): Promise<SandboxFixtures>;
+  };
+  readonly faults: {
+    /**
+     * `POST /_sandbox/faults`: a rule that fails the account's service API requests on purpose
+     * (a status, a dropped connection or a delay; before or after acting; every time, `times`
+     * times, or with a seeded `probability`). Both faces honour it alike; see `sandbox.yaml`.
+     */
+    add(token: string, rule: SandboxFaultCreate): Promise<SandboxFault>;
+    /** `GET /_sandbox/faults`: the account's rules in id order, with how often each fired. */
+    list(token: string): Promise<SandboxFault[]>;
+    /** `DELETE /_sandbox/faults/{id}`: deletes one rule. */
+    delete(token: string, id: number): Promise<void>;
+    /** `DELETE /_sandbox/faults`: deletes every rule of the account. */
+    clear(token: string): Promise<void>;
+  };
+  /**
+   * `GET /_sandbox/requests`: the account's logged API requests that match `filter`, newest
+   * first: `method`, `path`, `operation`, `status`, `from`, `to`, `faulted`, and `body`, a part
+   * of the body (typed by `operation`) that each must hold. Rejects with a
+   * {@link SandboxControlError} when the log dropped entries the filter could have matched (it
+   * keeps 1,000 requests and 1 MiB per account), so that an assertion never counts a log cut
+   * short: narrow it with `from`.
+   */
+  requests<O extends ServiceOperationId>(token: string, filter: SandboxRequestFilter<O> & { operation: O }): Promise<SandboxLoggedRequest<O>[]>;
+  requests(token: string, filter?: SandboxRequestFilter): Promise<SandboxRequestLogEntry[]>;
+  /**
+   * `GET /_sandbox/events`: the account's service API requests and webhook deliveries as they
+   * happen (a delivery each time it is made and each time it is attempted), until `signal` is
+   * aborted (the iteration then ends) or the sandbox stops (it ends too). Rejects with a
+   * {@link SandboxControlError}: its status for a refused token, `0` when the connection is lost.
+   *
+   * @example
+   * ```ts
+   * import { connectSandbox } from '@boundbook/sandbox';
+   *
+   * const sandbox = connectSandbox('http://127.0.0.1:4010');
+   * const { token } = await sandbox.createAccount();
+   * const signal = AbortSignal.timeout(60_000); // follow for a minute
+   * for await (const { event, data } of sandbox.events(token, { signal })) {
+   *   if (event === 'request') console.log(data.method, data.path, data.status); // POST /rest/v1/receipts 201
+   *   else console.log(data.event, data.state, data.attempts.length); // receipt.created succeeded 1
+   * }
+   * ```
+   */
+  events(token: string, options?: { signal?: AbortSignal | undefined }): AsyncIterable<ActivityEvent>;
 }
 
 /**
- * A call of the sandbox's control API that was not answered with success: carries the status and
- * the contract's error body (`{ message }`, plus `errors` for a 422).
+ * A call of the sandbox's control API that was not answered with success, or whose answer cannot
+ * be trusted (a request log that dropped entries the filter could match, answered 200): carries
+ * the status and the body (the contract's error body `{ message }`, plus `errors` for a 422).
  *
  * @example
  * ```ts
@@ -236,9 +325,51 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
 
   const data = async <T>(answer: Promise<{ data: T }>): Promise<T> => (await answer).data;
 
+  /** Follows the event stream of `token`'s account, one parsed event at a time. */
+  async function* follow(token: string, signal: AbortSignal | undefined): AsyncGenerator<ActivityEvent, void, undefined> {
+    const path = '/_sandbox/events';
+    const fetcher = options.fetch ?? globalThis.fetch;
+    let response: Response;
+    try {
+      response = await fetcher(`${origin}${path}`, { headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` }, signal: signal ?? null });
+    } catch (error) {
+      if (signal?.aborted === true) return;
+      throw new SandboxControlError(0, undefined, `[@boundbook/sandbox] GET ${path}: no answer from ${origin}; is the sandbox running?`, { cause: error });
+    }
+    if (!response.ok || response.body === null) {
+      const text = await response.text();
+      const parsed: unknown = text === '' ? undefined : parseJson(text);
+      const message = (parsed as { message?: unknown } | undefined)?.message;
+      throw new SandboxControlError(response.status, parsed, `[@boundbook/sandbox] GET ${path} answered ${response.status}: ${typeof message === 'string' ? message : text}`);
+    }
+    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffered = '';
+    try {
+      for (;;) {
+        let chunk: ReadableStreamReadResult<string>;
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          if (signal?.aborted === true) return;
+          throw new SandboxControlError(0, undefined, `[@boundbook/sandbox] GET ${path}: the connection to ${origin} was lost`, { cause: error });
+        }
+        if (chunk.done) return;
+        buffered += chunk.value.replace(/\r\n?/g, '\n');
+        for (let end = buffered.indexOf('\n\n'); end !== -1; end = buffered.indexOf('\n\n')) {
+          const event = parseServerSentEvent(buffered.slice(0, end));
+          buffered = buffered.slice(end + 2);
+          if (event !== undefined) yield event;
+        }
+      }
+    } finally {
+      await reader.cancel().catch(() => undefined);
+    }
+  }
+
   return {
     url: origin,
     apiUrl: `${origin}/rest/v1`,
+    health: () => data(call('GET', '/_sandbox/health', undefined)),
     async createAccount(input = {}) {
       const { data: account, token } = await call<{ data: SandboxAccount; token: string }>('POST', '/_sandbox/accounts', undefined, input);
       return { account, token };
@@ -254,6 +385,7 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
       revoke: (token, id) => call('DELETE', `/_sandbox/tokens/${id}`, token),
     },
     books: {
+      list: (token) => data(call('GET', '/_sandbox/books', token)),
       create: (token, name) => data(call('POST', '/_sandbox/books', token, { name })),
     },
     clock: {
@@ -268,6 +400,8 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
       list: (token) => data(call('GET', '/_sandbox/webhooks', token)),
       ping: (token, id) => data(call('POST', `/_sandbox/webhooks/${id}/ping`, token)),
       enable: (token, id) => data(call('POST', `/_sandbox/webhooks/${id}/enable`, token)),
+      setChaos: (token, id, settings) => data(call('PUT', `/_sandbox/webhooks/${id}/chaos`, token, settings)),
+      clearChaos: (token, id) => call('DELETE', `/_sandbox/webhooks/${id}/chaos`, token),
     },
     receipts: {
       browse: (token, query) => call('GET', withQuery('/_sandbox/receipts', query), token),
@@ -276,8 +410,59 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
       attachDocument: (token, id, input) => data(call('POST', `/_sandbox/receipts/${id}/documents`, token, input)),
       putE4473: (token, id, input) => data(call('PUT', `/_sandbox/receipts/${id}/e4473`, token, input)),
     },
-    requests: (token) => data(call('GET', '/_sandbox/requests', token)),
+    fixtures: {
+      load: (file) => data(call('POST', '/_sandbox/fixtures', undefined, file)),
+      export: (token) => call('GET', '/_sandbox/fixtures', token),
+    },
+    faults: {
+      add: (token, rule) => data(call('POST', '/_sandbox/faults', token, rule)),
+      list: (token) => data(call('GET', '/_sandbox/faults', token)),
+      delete: (token, id) => call('DELETE', `/_sandbox/faults/${id}`, token),
+      clear: (token) => call('DELETE', '/_sandbox/faults', token),
+    },
+    requests: (async (token: string, filter: Readonly<Record<string, unknown>> = {}) => {
+      const path = withQuery('/_sandbox/requests', requestLogQuery(filter));
+      const log = await call<SandboxRequestLog>('GET', path, token);
+      if (log.truncated) {
+        throw new SandboxControlError(
+          200,
+          log,
+          `[@boundbook/sandbox] GET ${path}: the request log dropped entries this filter could match (it keeps 1,000 requests and 1 MiB per account; ${log.dropped} dropped so far), so a count of them would be short: pass from, a moment before the requests you assert on.`,
+        );
+      }
+      return log.data;
+    }) as SandboxControl['requests'],
+    events: (token, { signal } = {}) => ({ [Symbol.asyncIterator]: () => follow(token, signal) }),
   };
+}
+
+/** The filters of `GET /_sandbox/requests` as query parameters: `body` as JSON text, the others as written. */
+function requestLogQuery(filter: Readonly<Record<string, unknown>>): Record<string, string | undefined> {
+  const query: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(filter)) {
+    if (value !== undefined) query[name] = name === 'body' ? JSON.stringify(value) : String(value);
+  }
+  return query;
+}
+
+/**
+ * One server-sent event of the sandbox's stream: its `event` name and its `data` as JSON;
+ * `undefined` for a comment (the stream's keep-alive) or an event of a kind this client does
+ * not know, so that a newer sandbox's events are skipped rather than misread.
+ */
+function parseServerSentEvent(block: string): ActivityEvent | undefined {
+  let name = 'message';
+  const data: string[] = [];
+  for (const line of block.split('\n')) {
+    if (line.startsWith(':')) continue;
+    const colon = line.indexOf(':');
+    const field = colon === -1 ? line : line.slice(0, colon);
+    const value = colon === -1 ? '' : line.slice(colon + 1).replace(/^ /, '');
+    if (field === 'event') name = value;
+    else if (field === 'data') data.push(value);
+  }
+  if ((name !== 'request' && name !== 'delivery') || data.length === 0) return undefined;
+  return { event: name, data: JSON.parse(data.join('\n')) } as ActivityEvent;
 }
 
 /** `path` with the query's parameters that are given, encoded as a form encodes them. */
@@ -286,6 +471,15 @@ function withQuery(path: string, query: Readonly<Record<string, string | number 
   for (const [name, value] of Object.entries(query)) if (value !== undefined) parameters.append(name, String(value));
   const text = parameters.toString();
   return text === '' ? path : `${path}?${text}`;
+}
+
+/**
+ * The origin a client uses to reach a server listening on `host` and `port`: a wildcard address
+ * becomes the loopback address of its family, and an IPv6 address is bracketed.
+ */
+export function formatOrigin(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }
 
 function readOrigin(url: string): string {

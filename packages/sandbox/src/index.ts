@@ -5,18 +5,41 @@ export type { RunningSandbox, StartSandboxOptions } from './start-sandbox';
 // Typed calls of a running sandbox's control API (/_sandbox), by its URL.
 export { connectSandbox } from './control-client';
 export type { ConnectSandboxOptions, SandboxControl, SandboxTokenCreated } from './control-client';
-export type { CreatedAccount } from '@boundbook/sandbox-core';
+export type { ActivityEvent, CreatedAccount } from '@boundbook/sandbox-core';
 export type {
   SandboxAccountCreate,
   SandboxDocumentCreate,
   SandboxE4473Put,
+  SandboxFault,
+  SandboxFaultCreate,
+  SandboxFixtures,
+  SandboxFixturesLoaded,
+  SandboxHealth,
+  SandboxLoggedRequest,
   SandboxReceiptBrowseQuery,
   SandboxReceiptExportQuery,
   SandboxReceiptPage,
+  SandboxRequestFilter,
+  SandboxRequestLogEntry,
   SandboxTokenCreate,
+  SandboxWebhookChaos,
+  SandboxWebhookChaosPut,
   SandboxWebhookEndpointState,
 } from '@boundbook/types';
 
+// The receiver check: what a webhook receiver must handle, judged from outside.
+export { checkReceiver } from './receiver-check/check-receiver';
+export { formatReceiverReport } from './receiver-check/receiver-report';
+export type {
+  CheckReceiverOptions,
+  ReceiverCheckName,
+  ReceiverCheckOutcome,
+  ReceiverCheckReport,
+  ReceiverCheckRequest,
+  ReceiverCheckResult,
+} from './receiver-check/check-receiver';
+
 // Errors.
 export { DataFileError } from './persistence/data-file';
+export { FixturesError } from './fixtures-file';
 export { SandboxControlError } from './control-client';

@@ -1,5 +1,7 @@
 import * as crypto from 'node:crypto';
+import { resolve } from 'node:path';
 import {
+  ApiError,
   createSandboxCore,
   type CreatedAccount,
   type SandboxCore,
@@ -7,9 +9,11 @@ import {
   type SandboxSnapshot,
   SNAPSHOT_FORMAT,
 } from '@boundbook/sandbox-core';
-import type { SandboxAccountCreate } from '@boundbook/types';
+import type { SandboxAccountCreate, SandboxFixtures, SandboxFixturesLoaded } from '@boundbook/types';
 import type { Server } from '@hapi/hapi';
+import { formatOrigin } from './control-client';
 import { DeliveryDispatcher } from './deliveries/delivery-dispatcher';
+import { readFixturesFile, refusedFixtures } from './fixtures-file';
 import { createNodeDeliverySender } from './deliveries/node-delivery-sender';
 import { DataFileError, type FileSystem, makeFolder, nodeFileSystem, openDatabase } from './persistence/data-file';
 import { Journal, replayJournal } from './persistence/journal';
@@ -57,12 +61,19 @@ export interface SandboxOptions {
   files?: FileSystem | undefined;
   /** The folder of the built console; by default the one beside the running code, when built. */
   consoleDir?: string | undefined;
+  /**
+   * A fixtures file to load once the data file is open, before the sandbox listens: the file
+   * parsed, or its path (JSON or YAML). A file with any fault stops the start.
+   */
+  fixtures?: SandboxFixtures | string | undefined;
 }
 
 /** A sandbox made of its core, its database, its Hapi server and its webhook dispatcher. */
 export interface Sandbox {
   /** Whether the sandbox began without saved state (a new data file, or memory). */
   readonly fresh: boolean;
+  /** What the fixtures of {@link SandboxOptions.fixtures} added, account by account; `undefined` without fixtures. */
+  readonly fixturesLoaded: SandboxFixturesLoaded | undefined;
   readonly core: SandboxCore;
   /** Writes the core's changes to the journal and the data file (nothing in memory). */
   readonly persister: CorePersister;
@@ -91,18 +102,49 @@ export interface Sandbox {
  * Takes the data file's lock, reads the file and replays its journal (or starts in memory),
  * makes the core from the result with a Node HTTP transport for its webhook deliveries, and
  * makes the Hapi server over it, not yet listening (tests call `server.inject()` on it), and the
- * dispatcher of its deliveries, not yet sending. A data file of an earlier format is rewritten
- * in the current one at once. A data file that cannot be used (held by another sandbox, damaged,
- * of a newer format) rejects with a {@link DataFileError} naming it.
+ * dispatcher of its deliveries, not yet sending; then loads the fixtures, if any, and saves
+ * them. A data file of an earlier format is rewritten in the current one at once. A data file
+ * that cannot be used (held by another sandbox, damaged, of a newer format) rejects with a
+ * {@link DataFileError} naming it; fixtures that cannot be read or loaded reject with a
+ * `FixturesError` naming every fault, having changed nothing.
  */
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
+  // Read before the data file is touched, so that a mistyped path changes nothing on disk.
+  const fixtures =
+    typeof options.fixtures === 'string'
+      ? { file: (await readFixturesFile(options.fixtures)) as SandboxFixtures, path: resolve(options.fixtures) }
+      : options.fixtures === undefined
+        ? undefined
+        : { file: options.fixtures, path: undefined };
   const opened = options.data === undefined ? undefined : await openDataFile(options.data, options.files ?? nodeFileSystem);
   try {
-    return await assemble(options, opened);
+    return await assemble(options, opened, fixtures);
   } catch (error) {
     await opened?.lock.release();
     throw error;
   }
+}
+
+/** Fixtures to load at the start: the file parsed, and its absolute path when it was read from one. */
+interface StartFixtures {
+  readonly file: SandboxFixtures;
+  readonly path: string | undefined;
+}
+
+/**
+ * Loads fixtures into the core and saves them. A file the core refuses is a `FixturesError`
+ * naming its faults, and changes nothing (the load is one transaction).
+ */
+async function loadFixtures(core: SandboxCore, persister: CorePersister, fixtures: StartFixtures): Promise<SandboxFixturesLoaded> {
+  const mark = persister.mark();
+  let loaded: SandboxFixturesLoaded;
+  try {
+    loaded = core.loadFixtures(fixtures.file);
+  } catch (error) {
+    throw error instanceof ApiError ? refusedFixtures(error, fixtures.path) : error;
+  }
+  await persister.settle(mark);
+  return loaded;
 }
 
 /** A data file opened: its lock held, its snapshot read and brought up to date with its journal. */
@@ -134,7 +176,7 @@ async function openDataFile(file: string, files: FileSystem): Promise<OpenedData
   }
 }
 
-async function assemble(options: SandboxOptions, opened: OpenedDataFile | undefined): Promise<Sandbox> {
+async function assemble(options: SandboxOptions, opened: OpenedDataFile | undefined, fixtures: StartFixtures | undefined): Promise<Sandbox> {
   const snapshot = opened?.snapshot ?? null;
   const coreOptions: SandboxCoreOptions = {
     recordChanges: opened !== undefined,
@@ -160,6 +202,16 @@ async function assemble(options: SandboxOptions, opened: OpenedDataFile | undefi
     },
   );
   if (snapshot !== null && snapshot.format !== SNAPSHOT_FORMAT) await persister.fold();
+  let fixturesLoaded: SandboxFixturesLoaded | undefined;
+  if (fixtures !== undefined) {
+    try {
+      fixturesLoaded = await loadFixtures(core, persister, fixtures);
+    } catch (error) {
+      sender.close();
+      await opened?.target.journal.close();
+      throw error;
+    }
+  }
   const server = createSandboxServer({
     core,
     persister,
@@ -180,6 +232,7 @@ async function assemble(options: SandboxOptions, opened: OpenedDataFile | undefi
   let stopping: Promise<void> | undefined;
   return {
     fresh: snapshot === null,
+    fixturesLoaded,
     core,
     persister,
     server,
@@ -220,15 +273,6 @@ function createCore(options: SandboxCoreOptions, file: string | undefined): Sand
       cause: error,
     });
   }
-}
-
-/**
- * The origin a client uses to reach a server listening on `host` and `port`: a wildcard address
- * becomes the loopback address of its family, and an IPv6 address is bracketed.
- */
-export function formatOrigin(host: string, port: number): string {
-  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }
 
 // crypto.hash() (Node 20.12 and later) hashes in one call, without making a Hash object; the

@@ -22,6 +22,7 @@ import { consoleRoutes } from './console-route';
 import { corsHeaders, type GuardOptions, isPreflight, refusalOf } from './request-guard';
 import { DataFileError } from './persistence/data-file';
 import type { CorePersister } from './persistence/persister';
+import { SANDBOX_VERSION } from './version';
 
 // The Hapi server of the sandbox: a thin adapter that hands each request to the core as raw
 // text and answers with the core's response, plus the answers in the contract's error shape
@@ -72,6 +73,7 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
   });
 
   const serialize = createBodySerializer();
+  const delays = new FaultDelays();
   const handler = async (request: Request, h: ResponseToolkit) => {
     const body =
       request.payload === null || request.payload === undefined
@@ -82,12 +84,21 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
     const answer = await core.handle(toSandboxRequest(request, body));
     // An answer is sent only once what it shows is on disk, its own change and any other
     // request's it saw; when that cannot be saved, the state went back and the answer is a 503.
+    // A fault rule's answer too: a change made before a failure is kept, so it is saved first.
     if (persister.dirty || persister.mark() !== mark) {
       try {
         await persister.settle(mark);
       } catch (error) {
         if (!(error instanceof DataFileError)) throw error;
         return replyWith(h, notSaved(error, answer.headers), serialize);
+      }
+    }
+    if (answer.fault !== undefined) {
+      await delays.wait(answer.fault.delayMs);
+      // No answer at all: the client sees the connection close, as when a proxy drops it.
+      if (answer.fault.drop) {
+        request.raw.req.socket.destroy();
+        return h.abandon;
       }
     }
     return replyWith(h, answer, serialize);
@@ -110,11 +121,14 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
     { method: '*', path: '/rest/v1/{path*}', options: routeOptions, handler },
     { method: '*', path: '/_sandbox/{path*}', options: routeOptions, handler },
     { method: 'GET', path: '/_sandbox/events', handler: (request, h) => followAccount(core, streams, request, h) },
+    { method: 'GET', path: '/_sandbox/health', handler: (_request, h) => answerHealth(h) },
     ...consoleRoutes(options.consoleDir),
   ]);
-  // An event stream never ends by itself: stopping the server ends them, or it would wait for them.
+  // An event stream never ends by itself: stopping the server ends them, or it would wait for them;
+  // a fault rule's delay ends at once, so that a stop never waits for one.
   server.ext('onPreStop', () => {
     for (const stream of streams) stream.end();
+    delays.endAll();
   });
   // Before routing: a request to a foreign host name, or a foreign page's request to the control
   // API, is refused before anything reads it; an allowed origin's preflight is answered here.
@@ -149,6 +163,48 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
   listener.on('clientError', answerClientError);
   server.ext('onPostStart', () => listen(listener, options.port ?? 0, options.host ?? '127.0.0.1'));
   return server;
+}
+
+/**
+ * The waits of fault rules' delays, in real time: a delayed answer is held in its handler until
+ * its time comes, or until the server stops, which ends every wait at once.
+ */
+class FaultDelays {
+  readonly #pending = new Map<NodeJS.Timeout, () => void>();
+
+  /** Resolves after `ms` milliseconds, or at once when the server stops. */
+  wait(ms: number): Promise<void> {
+    if (ms <= 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#pending.delete(timer);
+        resolve();
+      }, ms);
+      this.#pending.set(timer, resolve);
+    });
+  }
+
+  /** Ends every wait now. */
+  endAll(): void {
+    for (const [timer, resolve] of this.#pending) {
+      clearTimeout(timer);
+      resolve();
+    }
+    this.#pending.clear();
+  }
+}
+
+/** The body of every answer of `GET /_sandbox/health`: it changes only with the package. */
+const HEALTH_BODY = JSON.stringify({ data: { status: 'ok', version: SANDBOX_VERSION } });
+
+/**
+ * `GET /_sandbox/health`: 200 with the sandbox's version, without a token, for readiness checks.
+ * It is served by the listener, which listens only once the sandbox is ready (its data file
+ * read, its fixtures loaded), so any answer means ready; it never reaches the core, so it is
+ * neither counted nor logged in an account's requests.
+ */
+function answerHealth(h: ResponseToolkit): ResponseObject {
+  return h.response(HEALTH_BODY).type('application/json; charset=utf-8').header('Cache-Control', 'no-store');
 }
 
 /** How often an idle event stream gets a comment, so that proxies and clients keep it open. */

@@ -1,3 +1,4 @@
+import type { SandboxFixtures } from '@boundbook/types';
 import { connectSandbox, type SandboxControl } from './control-client';
 import { createSandbox } from './sandbox';
 
@@ -22,6 +23,12 @@ export interface StartSandboxOptions {
   allowedHosts?: readonly string[] | undefined;
   /** Origins allowed to call the sandbox from a browser, with CORS (such as `http://localhost:5173`). */
   cors?: readonly string[] | undefined;
+  /**
+   * A fixtures file to load before the sandbox listens: the file as an object, or the path of a
+   * JSON or YAML file. Loaded again at every start on a data file, which changes nothing the
+   * second time. A file with any fault rejects the start with a `FixturesError`.
+   */
+  fixtures?: SandboxFixtures | string | undefined;
 }
 
 /**
@@ -34,7 +41,9 @@ export interface RunningSandbox extends SandboxControl {
 }
 
 /**
- * Starts a sandbox for a test suite: in memory on a free port unless told otherwise.
+ * Starts a sandbox for a test suite: in memory on a free port unless told otherwise. It reads
+ * no environment variable (the CLI's `BOUNDBOOK_SANDBOX_*` are the CLI's own): what it does is
+ * what the options say.
  *
  * @example
  * ```ts
@@ -58,6 +67,10 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   if (options.data !== undefined && (typeof options.data !== 'string' || options.data === '')) {
     throw new TypeError('[@boundbook/sandbox] startSandbox(): data must be a file path; omit it to stay in memory');
   }
+  const { fixtures } = options;
+  if (fixtures !== undefined && (typeof fixtures === 'string' ? fixtures === '' : typeof fixtures !== 'object' || fixtures === null || Array.isArray(fixtures))) {
+    throw new TypeError('[@boundbook/sandbox] startSandbox(): fixtures must be a fixtures file as an object ({ accounts: [...] }) or the path of a JSON or YAML file');
+  }
   const sandbox = await createSandbox({
     host: options.host ?? '127.0.0.1',
     port: options.port ?? 0,
@@ -67,8 +80,15 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     maxAccounts: options.maxAccounts,
     allowedHosts: options.allowedHosts,
     cors: options.cors,
+    fixtures,
   });
-  await sandbox.start();
+  try {
+    await sandbox.start();
+  } catch (error) {
+    // A port in use: the data file's lock and the journal are given back before rejecting.
+    await sandbox.stop().catch(() => undefined);
+    throw error;
+  }
   return { ...connectSandbox(sandbox.origin), stop: () => sandbox.stop() };
 }
 

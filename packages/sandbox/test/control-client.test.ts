@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectSandbox, SandboxControlError, startSandbox, type RunningSandbox, type SandboxControl } from '../src/index';
 import { startReceiver } from './support/local-receiver';
@@ -134,6 +135,22 @@ describe('connectSandbox(url)', () => {
     expect(await sandbox.webhooks.list(token)).toEqual([expect.objectContaining({ id: endpoint.id, enabled: true, consecutive_failures: 2 })]);
   });
 
+  it('webhooks.setChaos(token, id, settings) sets the delivery chaos, and webhooks.clearChaos(token, id) clears it', async () => {
+    const { token } = await sandbox.createAccount();
+    const created = await api(token, 'POST', '/webhooks', JSON.stringify({ url: 'http://127.0.0.1:9/in', events: ['*'] }));
+    const { data: endpoint } = (await created.json()) as { data: { id: number } };
+    const state = await sandbox.webhooks.setChaos(token, endpoint.id, { reorder: { window: 3 }, duplicate: 0.5, seed: 11 });
+    const chaos = { reorder: { window: 3, hold_ms: 1000 }, duplicate: 0.5, delay_ms: 0, seed: 11 };
+    expect(state).toEqual(expect.objectContaining({ id: endpoint.id, chaos }));
+    expect(await sandbox.webhooks.list(token)).toEqual([state]);
+    const refused = await sandbox.webhooks.setChaos(token, endpoint.id, { reorder: { window: 1 } }).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(SandboxControlError);
+    expect(refused).toMatchObject({ status: 422, body: { errors: { 'reorder.window': ['The reorder.window field must be at least 2.'] } } });
+    await expect(sandbox.webhooks.clearChaos(token, endpoint.id)).resolves.toBeUndefined();
+    expect(await sandbox.webhooks.list(token)).toEqual([expect.objectContaining({ chaos: null })]);
+    await expect(sandbox.webhooks.clearChaos(token, endpoint.id + 1000)).rejects.toMatchObject({ status: 404 });
+  });
+
   it('receipts.browse(token, query) answers a page of the receipts that match, up to 1,000 a page', async () => {
     const { token } = await sandbox.createAccount({ books: ['Consignment'] });
     for (const n of [11, 12, 13]) await api(token, 'POST', '/receipts', receiptBody(n));
@@ -189,6 +206,57 @@ describe('connectSandbox(url)', () => {
     expect(page.meta.total).toBe(0);
   });
 
+  it('faults.add, list, delete and clear manage the rules that fail the account\'s API requests', async () => {
+    const { token } = await sandbox.createAccount();
+    const rule = await sandbox.faults.add(token, { operation: 'createReceipt', action: 'status', status: 503, retry_after: 2, times: 1 });
+    expect(rule).toMatchObject({ id: expect.any(Number), operation: 'createReceipt', status: 503, retry_after: 2, times: 1, fired: 0 });
+    const failed = await api(token, 'POST', '/receipts', receiptBody(31));
+    expect([failed.status, failed.headers.get('retry-after'), failed.headers.get('x-sandbox-fault')]).toEqual([503, '2', String(rule.id)]);
+    expect((await api(token, 'POST', '/receipts', receiptBody(31))).status).toBe(201);
+    const second = await sandbox.faults.add(token, { method: 'GET', action: 'delay', delay_ms: 1 });
+    expect((await sandbox.faults.list(token)).map((listed) => [listed.id, listed.fired])).toEqual([[rule.id, 1], [second.id, 0]]);
+    await sandbox.faults.delete(token, rule.id);
+    expect((await sandbox.faults.list(token)).map((listed) => listed.id)).toEqual([second.id]);
+    await expect(sandbox.faults.delete(token, rule.id)).rejects.toMatchObject({ status: 404 });
+    await sandbox.faults.clear(token);
+    expect(await sandbox.faults.list(token)).toEqual([]);
+    await expect(sandbox.faults.add(token, { operation: 'advanceClock', action: 'drop' })).rejects.toMatchObject({
+      status: 422,
+      body: { errors: { operation: [expect.stringContaining('control calls are never faulted')] } },
+    });
+  });
+
+  it('requests(token, filter) filters the log, the body typed by the operation', async () => {
+    const { token } = await sandbox.createAccount();
+    for (const n of [41, 42]) await api(token, 'POST', '/receipts', receiptBody(n));
+    await api(token, 'GET', '/books');
+    const created = await sandbox.requests(token, { operation: 'createReceipt', body: { serial_number: 'SBX0000042' } });
+    expect(created.map((entry) => [entry.operation, entry.status, entry.body?.serial_number])).toEqual([['createReceipt', 201, 'SBX0000042']]);
+    expect((await sandbox.requests(token, { method: 'GET' })).map((entry) => entry.path)).toEqual(['/rest/v1/books']);
+    expect(await sandbox.requests(token, { faulted: true })).toEqual([]);
+    await expect(sandbox.requests(token, { status: 600 })).rejects.toMatchObject({ status: 422, body: { errors: { status: expect.any(Array) } } });
+  });
+
+  it('requests(token, filter) rejects when the log dropped entries the filter could match, and from rules them out', async () => {
+    const busy = await startSandbox({ rateLimit: 0 });
+    try {
+      const { token } = await busy.createAccount();
+      for (let count = 0; count < 1001; count += 1) await fetch(`${busy.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } });
+      const { now } = await busy.clock.advance(token, 1);
+      await fetch(`${busy.apiUrl}/inventory`, { headers: { authorization: `Bearer ${token}` } });
+      const cut = await busy.requests(token, { operation: 'listInventory' }).catch((error: unknown) => error);
+      expect(cut).toBeInstanceOf(SandboxControlError);
+      expect(cut).toMatchObject({
+        status: 200,
+        body: { truncated: true, dropped: 2 },
+        message: expect.stringContaining('the request log dropped entries this filter could match (it keeps 1,000 requests and 1 MiB per account; 2 dropped so far), so a count of them would be short: pass from'),
+      });
+      expect((await busy.requests(token, { operation: 'listInventory', from: now })).map((entry) => entry.path)).toEqual(['/rest/v1/inventory']);
+    } finally {
+      await busy.stop();
+    }
+  });
+
   it('rejects with status 0 and says so when nothing answers at the URL', async () => {
     const control = connectSandbox('http://127.0.0.1:9', { fetch: () => Promise.reject(new TypeError('fetch failed')) });
     await expect(control.createAccount()).rejects.toMatchObject({
@@ -227,5 +295,86 @@ describe('connectSandbox(url) against something that is not a sandbox', () => {
       status: 200,
       message: '[@boundbook/sandbox] GET /_sandbox/receipts/export?book=Main answered 200 without CSV: is http://127.0.0.1:4010 a BoundBook sandbox?',
     });
+  });
+});
+
+describe('connectSandbox(url): health, books, fixtures and events', () => {
+  it('health() answers ok and the version, and rejects with status 0 when nothing answers', async () => {
+    const { version } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(await sandbox.health()).toEqual({ status: 'ok', version });
+    await expect(connectSandbox('http://127.0.0.1:1').health()).rejects.toMatchObject({ name: 'SandboxControlError', status: 0 });
+  });
+
+  it('books.list(token) lists the books with their counts, in id order', async () => {
+    const { token } = await sandbox.createAccount({ books: ['Consignment'] });
+    await api(token, 'POST', '/receipts', receiptBody(1));
+    expect((await sandbox.books.list(token)).map((book) => [book.name, book.record_count])).toEqual([
+      ['Main', 1],
+      ['Consignment', 0],
+    ]);
+  });
+
+  it('fixtures.load(file) loads a file and fixtures.export(token) gives the account back as one', async () => {
+    const token = 'sbx_controlclient00000000000000001';
+    const file = { accounts: [{ name: 'Fixture Arms', books: ['Consignment'], tokens: [{ token }], receipts: [JSON.parse(receiptBody(5))] }] };
+    const loaded = await sandbox.fixtures.load(file);
+    expect(loaded.accounts).toEqual([{ id: expect.any(Number), name: 'Fixture Arms', created: true, tokens: 1, receipts: 1 }]);
+    expect((await sandbox.fixtures.load(file)).accounts[0]).toMatchObject({ created: false, receipts: 0 });
+    const exported = await sandbox.fixtures.export(token);
+    expect(exported).toEqual({
+      accounts: [
+        {
+          account_type: 'dealer',
+          name: 'Fixture Arms',
+          books: ['Consignment'],
+          tokens: [{ token, name: null, permissions: ['read', 'write', 'delete'] }],
+          receipts: [{ ...JSON.parse(receiptBody(5)) }],
+        },
+      ],
+    });
+  });
+
+  it('fixtures.load(file) rejects a faulty file with the 422 naming each fault by its path', async () => {
+    const failure = await sandbox.fixtures.load({ accounts: [{ tokens: [{ token: 'sbx_short' }] }] }).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ name: 'SandboxControlError', status: 422, body: { errors: { 'accounts[0].tokens[0].token': [expect.any(String)] } } });
+  });
+
+  it('events(token) yields the requests and deliveries of the account as they happen, and ends when aborted', async () => {
+    const { token } = await sandbox.createAccount();
+    const controller = new AbortController();
+    const seen: string[] = [];
+    const following = (async () => {
+      for await (const { event, data } of sandbox.events(token, { signal: controller.signal })) {
+        seen.push(event === 'request' ? `${data.method} ${data.path} ${data.status}` : `${data.event} ${data.state} ${data.attempts.length}`);
+        if (seen.length === 4) controller.abort();
+      }
+    })();
+    // The stream is open once the account's first request shows in it; until then, ask again.
+    const receiver = await startReceiver();
+    try {
+      for (let tries = 0; seen.length === 0 && tries < 100; tries += 1) {
+        await api(token, 'GET', '/books');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      seen.splice(0);
+      await api(token, 'POST', '/webhooks', JSON.stringify({ url: `${receiver.url}/hook`, events: ['receipt.created'] }));
+      await api(token, 'POST', '/receipts', receiptBody(9));
+      await following;
+    } finally {
+      await receiver.close();
+    }
+    // A delivery is made inside the request that fires it, which is logged once answered.
+    expect(seen).toEqual(['POST /rest/v1/webhooks 201', 'receipt.created pending 0', 'POST /rest/v1/receipts 201', 'receipt.created succeeded 1']);
+  });
+
+  it('events(token) rejects a refused token with its 401, and ends when the sandbox stops', async () => {
+    await expect(sandbox.events('sbx_unknown')[Symbol.asyncIterator]().next()).rejects.toMatchObject({ name: 'SandboxControlError', status: 401 });
+    const other = await startSandbox();
+    const { token } = await other.createAccount();
+    const iterator = other.events(token)[Symbol.asyncIterator]();
+    const next = iterator.next();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await other.stop();
+    expect(await next).toEqual({ done: true, value: undefined });
   });
 });

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { formatOrigin, nodeSha256Hex } from '../src/sandbox';
+import { formatOrigin } from '../src/control-client';
+import { nodeSha256Hex } from '../src/sandbox';
 
 describe('formatOrigin(host, port)', () => {
   it.each([

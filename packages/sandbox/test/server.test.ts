@@ -6,6 +6,7 @@ import type {
   SandboxResponse,
   SandboxSnapshot,
 } from '@boundbook/sandbox-core';
+import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { request } from 'node:http';
 import type { Server } from '@hapi/hapi';
@@ -249,5 +250,28 @@ describe('createSandboxServer() answers errors in the contract shape', () => {
       expect(body).not.toHaveProperty('error');
       expect(typeof body['message']).toBe('string');
     }
+  });
+});
+
+describe('GET /_sandbox/health', () => {
+  it('answers 200 with ok and the version of package.json, without a token, never cached, without the core', async () => {
+    const { version } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const response = await server.inject({ method: 'GET', url: '/_sandbox/health' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(JSON.parse(response.payload)).toEqual({ data: { status: 'ok', version } });
+    expect(core.requests).toEqual([]);
+  });
+
+  it('answers HEAD with the same status and headers, without a body', async () => {
+    const response = await server.inject({ method: 'HEAD', url: '/_sandbox/health' });
+    expect([response.statusCode, response.headers['cache-control'], response.payload]).toEqual([200, 'no-store', '']);
+  });
+
+  it('is refused with 403 to a host name the sandbox does not answer to, as every call is', async () => {
+    const response = await server.inject({ method: 'GET', url: '/_sandbox/health', headers: { host: 'sandbox:4010' } });
+    expect(response.statusCode).toBe(403);
+    expect(JSON.parse(response.payload)).toEqual({ message: expect.stringContaining('--allowed-hosts sandbox') });
   });
 });

@@ -1,8 +1,11 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../src/index';
+import type { SandboxFixtures } from '@boundbook/types';
+import { stringify } from 'yaml';
+import { FixturesError, startSandbox, type RunningSandbox } from '../src/index';
 import { readStateOnDisk } from './support/state-on-disk';
 import { receiptBody } from './support/receipt-body';
 
@@ -105,8 +108,137 @@ describe('startSandbox()', () => {
     [{ port: 1.5 }, /port must be a whole number/],
     [{ rateLimit: -5 }, /rateLimit must be a whole number/],
     [{ data: '' }, /data must be a file path/],
+    [{ fixtures: '' }, /fixtures must be a fixtures file as an object \(\{ accounts: \[\.\.\.\] \}\) or the path of a JSON or YAML file/],
+    [{ fixtures: 42 as unknown as string }, /fixtures must be a fixtures file/],
+    [{ fixtures: [] as unknown as SandboxFixtures }, /fixtures must be a fixtures file/],
   ])('throws a TypeError for %j', async (options, message) => {
     await expect(startSandbox(options)).rejects.toThrow(TypeError);
     await expect(startSandbox(options)).rejects.toThrow(message);
+  });
+});
+
+const TOKEN = 'sbx_startsandbox0000000000000001';
+const fixtures: SandboxFixtures = {
+  accounts: [
+    {
+      name: 'Fixture Arms',
+      books: ['Consignment'],
+      tokens: [{ token: TOKEN }],
+      webhooks: [{ url: 'http://127.0.0.1:9/hook', events: ['*'], secret: 'whsec_startsandbox000000000000001' }],
+      receipts: [JSON.parse(receiptBody(1)), { ...JSON.parse(receiptBody(2)), book: 'Consignment' }],
+    },
+  ],
+};
+
+async function booksAndSerials(sandbox: RunningSandbox, token = TOKEN) {
+  const get = (path: string) => fetch(`${sandbox.apiUrl}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((response) => response.json());
+  const books = (await get('/books')) as { data: { name: string; record_count: number }[] };
+  const receipts = (await get('/receipts')) as { data: { serial_number: string }[] };
+  return { books: books.data.map((book) => [book.name, book.record_count]), serials: receipts.data.map((receipt) => receipt.serial_number) };
+}
+
+async function tempDir(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'boundbook-start-fixtures-'));
+  dirs.push(dir);
+  return dir;
+}
+
+describe('startSandbox({ fixtures })', () => {
+  const loaded = { books: [['Main', 1], ['Consignment', 1]], serials: ['SBX0000001', 'SBX0000002'] };
+
+  it('loads fixtures given as an object before it resolves: their token works at once', async () => {
+    const sandbox = await start({ fixtures });
+    expect(await booksAndSerials(sandbox)).toEqual(loaded);
+    const [webhook] = await sandbox.webhooks.list(TOKEN);
+    expect(webhook).toMatchObject({ url: 'http://127.0.0.1:9/hook', events: ['*'] });
+    expect(await sandbox.deliveries.list(TOKEN)).toEqual([]);
+  });
+
+  it.each([
+    ['fixtures.json', JSON.stringify(fixtures)],
+    ['fixtures.yaml', stringify(fixtures)],
+    ['fixtures.yml', stringify(fixtures)],
+  ])('loads fixtures from the path of a file, %s', async (name, text) => {
+    const path = join(await tempDir(), name);
+    await writeFile(path, text);
+    expect(await booksAndSerials(await start({ fixtures: path }))).toEqual(loaded);
+  });
+
+  it('loads them again at every start on a data file, which changes nothing the second time and keeps what tests changed', async () => {
+    const data = join(await tempDir(), 'sandbox.json');
+    const first = await start({ data, fixtures });
+    await fetch(`${first.apiUrl}/receipts`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: receiptBody(3) });
+    await first.stop();
+    const second = await start({ data, fixtures });
+    expect(await booksAndSerials(second)).toEqual({ books: [['Main', 2], ['Consignment', 1]], serials: ['SBX0000001', 'SBX0000002', 'SBX0000003'] });
+    expect(await second.webhooks.list(TOKEN)).toHaveLength(1);
+  });
+
+  it('rejects a file with faults with a FixturesError naming each by its path, and writes no data file', async () => {
+    const dir = await tempDir();
+    const data = join(dir, 'sandbox.json');
+    const faulty = { accounts: [{ tokens: [{ token: TOKEN }], receipts: [{ ...JSON.parse(receiptBody(1)), zip: 62701, ffl_license: null }] }] };
+    const error = await startSandbox({ data, fixtures: faulty as unknown as SandboxFixtures }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(FixturesError);
+    expect((error as FixturesError).errors).toEqual({
+      'accounts[0].receipts[0].address': ['The address field is required when ffl license is not present.'],
+      'accounts[0].receipts[0].city': ['The city field is required when ffl license is not present.'],
+      'accounts[0].receipts[0].state': ['The state field is required when ffl license is not present.'],
+      'accounts[0].receipts[0].zip': ['The zip field must be a string.'],
+    });
+    expect((error as FixturesError).message).toMatch(/^\[@boundbook\/sandbox\] the fixtures have 4 faults, so nothing was loaded; fix them and start again:\n {2}accounts\[0\]\.receipts\[0\]\.address: /);
+    // The lock is given back and nothing is written: the same data file starts at once, empty.
+    expect(await readdir(dir)).toEqual([]);
+    const after = await start({ data });
+    expect((await fetch(`${after.apiUrl}/books`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(401);
+  });
+
+  it('rejects a path that is not a fixtures file before it touches the data file', async () => {
+    const dir = await tempDir();
+    await expect(startSandbox({ data: join(dir, 'sandbox.json'), fixtures: join(dir, 'missing.yaml') })).rejects.toThrow(
+      `[@boundbook/sandbox] there is no fixtures file ${join(dir, 'missing.yaml')}: check the path`,
+    );
+    expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe('startSandbox() and the environment', () => {
+  it('reads no BOUNDBOOK_SANDBOX_ variable: the options alone decide', async () => {
+    const dir = await tempDir();
+    const fixturesFile = join(dir, 'fixtures.json');
+    await writeFile(fixturesFile, JSON.stringify(fixtures));
+    const variables: Record<string, string> = {
+      BOUNDBOOK_SANDBOX_PORT: '1',
+      BOUNDBOOK_SANDBOX_HOST: '192.0.2.1',
+      BOUNDBOOK_SANDBOX_DATA: join(dir, 'from-env.json'),
+      BOUNDBOOK_SANDBOX_MEMORY: '0',
+      BOUNDBOOK_SANDBOX_RATE_LIMIT: '1',
+      BOUNDBOOK_SANDBOX_MAX_ACCOUNTS: '1',
+      BOUNDBOOK_SANDBOX_FIXTURES: fixturesFile,
+      BOUNDBOOK_SANDBOX_DEMO: '1',
+      BOUNDBOOK_SANDBOX_CORS: 'http://localhost:5173',
+    };
+    const saved = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]));
+    Object.assign(process.env, variables);
+    try {
+      const sandbox = await start();
+      expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(sandbox.url).not.toBe('http://127.0.0.1:1');
+      // No fixtures and no demo: the fixtures' token is unknown, and a second account fits.
+      expect((await fetch(`${sandbox.apiUrl}/books`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(401);
+      await sandbox.createAccount();
+      const { token } = await sandbox.createAccount();
+      const response = await fetch(`${sandbox.apiUrl}/books`, { headers: { authorization: `Bearer ${token}`, origin: 'http://localhost:5173' } });
+      expect([response.headers.get('x-ratelimit-limit'), response.headers.get('access-control-allow-origin')]).toEqual(['60', null]);
+      expect(existsSync(join(dir, 'from-env.json'))).toBe(false);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
   });
 });

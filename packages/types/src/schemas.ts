@@ -113,10 +113,16 @@ export type SandboxE4473Put = sandboxComponents['schemas']['E4473Put'];
 export type SandboxFixtures = sandboxComponents['schemas']['Fixtures'];
 /** What `POST /_sandbox/fixtures` added, account by account. */
 export type SandboxFixturesLoaded = sandboxComponents['schemas']['FixturesLoaded']['data'];
+/** What `GET /_sandbox/health` answers once the sandbox serves: `ok` and the sandbox's version. */
+export type SandboxHealth = sandboxComponents['schemas']['Health'];
 /** A sandbox API token record; the token string itself is shown only when it is made. */
 export type SandboxToken = sandboxComponents['schemas']['Token'];
-/** A webhook endpoint as the sandbox's console shows it: the endpoint and its consecutive failed attempts. */
+/** A webhook endpoint as the sandbox's console shows it: the endpoint, its consecutive failed attempts and its delivery chaos. */
 export type SandboxWebhookEndpointState = sandboxComponents['schemas']['WebhookEndpointState'];
+/** An endpoint's delivery chaos as the sandbox shows it: every setting, off ones included. */
+export type SandboxWebhookChaos = sandboxComponents['schemas']['WebhookChaos'];
+/** Body of `PUT /_sandbox/webhooks/{id}/chaos`: every field optional, off when left out. */
+export type SandboxWebhookChaosPut = sandboxComponents['schemas']['WebhookChaosPut'];
 /** A page of `GET /_sandbox/receipts`: the pagination envelope, with up to 1,000 receipts a page. */
 export type SandboxReceiptPage = sandboxComponents['schemas']['ReceiptBrowsePage'];
 /** Query parameters of `GET /_sandbox/receipts`: the filters of `GET /receipts` and `GET /search`, and pages of up to 1,000. */
@@ -137,5 +143,48 @@ export type SandboxDeliveryRequest = sandboxComponents['schemas']['DeliveryReque
 export type SandboxDeliveryListQuery = NonNullable<sandboxOperations['listDeliveries']['parameters']['query']>;
 /** One entry of a receipt's audit trail. */
 export type AuditEntry = sandboxComponents['schemas']['AuditEntry'];
-/** One request the sandbox answered, with Authorization redacted. */
+/** One request the sandbox answered, with its body and the fault rule that acted on it; credentials redacted. */
 export type SandboxRequestLogEntry = sandboxComponents['schemas']['RequestLogEntry'];
+/** What a fault rule did to a logged request. */
+export type SandboxRequestLogFault = sandboxComponents['schemas']['RequestLogFault'];
+/** The answer of `GET /_sandbox/requests`: the entries, and whether the log dropped some the filters could have matched. */
+export type SandboxRequestLog = sandboxComponents['schemas']['RequestLogList'];
+/** Query parameters of `GET /_sandbox/requests`: its filters. */
+export type SandboxRequestLogQuery = NonNullable<sandboxOperations['listRequests']['parameters']['query']>;
+/** A fault rule of a sandbox account, with how often it fired. */
+export type SandboxFault = sandboxComponents['schemas']['Fault'];
+/** Body of `POST /_sandbox/faults`: a fault rule to add. */
+export type SandboxFaultCreate = sandboxComponents['schemas']['FaultCreate'];
+/** What a fault rule does: `status`, `drop` or `delay`. */
+export type SandboxFaultAction = sandboxComponents['schemas']['FaultAction'];
+
+/** The operationId of an operation of the service API, such as `createReceipt` (webhook events left out). */
+export type ServiceOperationId = Exclude<keyof operations, `receipt${string}Webhook` | 'pingEventWebhook'>;
+/** The JSON body an operation of the service API takes; `never` for one that takes none. */
+// `never` (no request body) is checked first: it would match any shape and infer `unknown`.
+export type RequestBodyOf<O extends ServiceOperationId> = O extends unknown
+  ? [NonNullable<operations[O]['requestBody']>] extends [never]
+    ? never
+    : NonNullable<operations[O]['requestBody']> extends { content: { 'application/json': infer Body } }
+      ? Body
+      : never
+  : never;
+
+/** `T` with every field optional, in objects within it too; arrays are matched whole. */
+export type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+
+/**
+ * The filters of `GET /_sandbox/requests` as the typed helpers take them (`requests()` of
+ * `connectSandbox()` and of `@boundbook/msw`): `operation` names the operation, and `body` is a
+ * part of the body that operation takes, matched field by field.
+ */
+export type SandboxRequestFilter<O extends ServiceOperationId = ServiceOperationId> = Omit<SandboxRequestLogQuery, 'operation' | 'body'> & {
+  operation?: O;
+  body?: DeepPartial<RequestBodyOf<O>>;
+};
+
+/** A logged request of the operation `O`: its body typed as that operation takes it. */
+export type SandboxLoggedRequest<O extends ServiceOperationId = ServiceOperationId> = Omit<SandboxRequestLogEntry, 'operation' | 'body'> & {
+  operation: O;
+  body: RequestBodyOf<O> | null;
+};

@@ -9,11 +9,15 @@ import type {
   ReceiptListQuery,
   ReceiptStatus,
   ReceiptUpdate,
+  RequestBodyOf,
+  SandboxLoggedRequest,
   SandboxReceiptBrowseQuery,
   SandboxReceiptExportQuery,
   SandboxReceiptPage,
+  SandboxRequestFilter,
   SandboxWebhookEndpointState,
   SearchField,
+  ServiceOperationId,
   ValidationErrorBody,
   WebhookEndpoint,
 } from '@boundbook/types';
@@ -102,5 +106,26 @@ describe('the sandbox console calls', () => {
   it('SandboxWebhookEndpointState is an endpoint with its consecutive failures', () => {
     expectTypeOf<SandboxWebhookEndpointState>().toExtend<WebhookEndpoint>();
     expectTypeOf<SandboxWebhookEndpointState['consecutive_failures']>().toBeNumber();
+  });
+});
+
+describe('the request log filters of the typed helpers', () => {
+  it('ServiceOperationId names the operations of the service API and no webhook event', () => {
+    expectTypeOf<'createReceipt'>().toExtend<ServiceOperationId>();
+    expectTypeOf<'deleteWebhook'>().toExtend<ServiceOperationId>();
+    // @ts-expect-error a webhook event is no operation a client calls
+    expectTypeOf<'receiptCreatedWebhook'>().toExtend<ServiceOperationId>();
+  });
+
+  it('SandboxRequestFilter types body by the operation it names', () => {
+    expectTypeOf<RequestBodyOf<'createReceipt'>>().toEqualTypeOf<ReceiptCreate>();
+    expectTypeOf<RequestBodyOf<'disposeReceipt'>>().toEqualTypeOf<DispositionCreate>();
+    expectTypeOf<RequestBodyOf<'getReceipt'>>().toBeNever();
+    const filter: SandboxRequestFilter<'createReceipt'> = { operation: 'createReceipt', body: { serial_number: 'EXA1' }, status: 201 };
+    expectTypeOf(filter.body).toExtend<Partial<ReceiptCreate> | undefined>();
+    // @ts-expect-error a receipt has no field of that name
+    const misspelt: SandboxRequestFilter<'createReceipt'> = { operation: 'createReceipt', body: { serial: 'EXA1' } };
+    expectTypeOf<SandboxLoggedRequest<'createReceipt'>['body']>().toEqualTypeOf<ReceiptCreate | null>();
+    void misspelt;
   });
 });

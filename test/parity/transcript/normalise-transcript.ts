@@ -7,8 +7,10 @@ export interface TranscriptOrigins {
   readonly receiver: string;
 }
 
-// What the `id` of an object is, told by a field only that kind of object has.
+// What the `id` of an object is, told by a field only that kind of object has (the first found:
+// a fault rule has an `action` and a `method` too).
 const ID_KINDS: ReadonlyArray<readonly [field: string, kind: string]> = [
+  ['fired', 'fault'],
   ['serial_number', 'receipt'],
   ['record_count', 'book'],
   ['events', 'webhook'],
@@ -31,6 +33,7 @@ const PATH_KINDS: Readonly<Record<string, string>> = {
   webhooks: 'webhook',
   tokens: 'token',
   documents: 'document',
+  faults: 'fault',
 };
 
 // Also percent-encoded, as in the `since` of a pagination link (`2025-03-14T15%3A00%3A00Z`).
@@ -39,7 +42,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const API_KEY = /sbx_[A-Za-z0-9]+/g;
 const SECRET = /whsec_[A-Za-z0-9_-]+/g;
 const SIGNATURE = /sha256=[0-9a-f]{64}/g;
-const PATH_ID = /\/(receipts|webhooks|tokens|documents)\/(\d+)/g;
+const PATH_ID = /\/(receipts|webhooks|tokens|documents|faults)\/(\d+)/g;
 
 /**
  * A transcript with what legitimately differs between faces replaced: origins, timestamps and
@@ -87,6 +90,8 @@ export function normaliseTranscript(entries: readonly TranscriptEntry[], origins
 /** The kind of id a number under `key` of `parent` is, or `undefined` when it is no id. */
 function idKind(key: string, parent: object): string | undefined {
   if (key === 'id') return ID_KINDS.find(([field]) => field in parent)?.[1] ?? 'id';
+  // The fault rule that acted on a logged request.
+  if (key === 'rule') return 'fault';
   if (!key.endsWith('_id')) return undefined;
   const kind = key.slice(0, -'_id'.length);
   return REFERENCE_KINDS[kind] ?? kind;

@@ -8,12 +8,14 @@ const RECORDED_HEADERS = [
   'x-ratelimit-remaining',
   'retry-after',
   'x-ratelimit-reset',
+  'x-sandbox-fault',
 ] as const;
 
 /** One HTTP request and its answer, as a face gave it. */
 export interface ExchangeEntry {
   /** Method, path and decoded query: `GET /rest/v1/receipts?page=2&per_page=2`. */
   readonly exchange: string;
+  /** The answer's status; 0 when the connection closed without one. */
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   /** The parsed JSON body; the text when it is not JSON; `null` when empty. */
@@ -56,8 +58,15 @@ export class Transcript {
    */
   recordingFetch(view: (body: unknown) => unknown = (body) => body): FetchFunction {
     return async (input, init) => {
-      const response = await globalThis.fetch(input, init);
       const url = new URL(input);
+      let response: Response;
+      try {
+        response = await globalThis.fetch(input, init);
+      } catch (error) {
+        // No answer: a dropped connection, which each face's fetch words its own way.
+        this.entries.push({ exchange: `${init.method ?? 'GET'} ${url.pathname}${decodeURIComponent(url.search)}`, status: 0, headers: {}, body: null });
+        throw error;
+      }
       const headers: Record<string, string> = {};
       for (const name of RECORDED_HEADERS) {
         const value = response.headers.get(name);

@@ -1,7 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createReceiverWorker, type Env } from '../../src/receiver-worker';
+import type { ReceiptEventMessage } from '../../src/receipt-event-queue';
 import { createMessageLog, type WorkerUnderTest } from './worker-under-test';
+
+/** The largest message Cloudflare Queues takes. */
+const QUEUE_MESSAGE_BYTES = 128_000;
 
 /**
  * The Worker's Fetch handler served by `node:http` on a free port, its queue an array: the
@@ -45,8 +49,14 @@ export async function launchOnNode(): Promise<WorkerUnderTest> {
     messages: log.messages,
     received: log.received,
     async start(secret) {
-      // structuredClone: a real queue sends a copy of the message, never the object itself.
-      env = { BOUNDBOOK_WEBHOOK_SECRET: secret, RECEIPT_EVENTS: { send: async (message) => log.add(structuredClone(message)) } };
+      // structuredClone: a real queue sends a copy of the message, never the object itself, and
+      // refuses one of more than 128 KB, as Cloudflare Queues does.
+      const send = async (message: ReceiptEventMessage) => {
+        const bytes = Buffer.byteLength(JSON.stringify(message));
+        if (bytes > QUEUE_MESSAGE_BYTES) throw new Error(`Queue send failed: message length of ${bytes} bytes exceeds limit of ${QUEUE_MESSAGE_BYTES}`);
+        log.add(structuredClone(message));
+      };
+      env = { BOUNDBOOK_WEBHOOK_SECRET: secret, RECEIPT_EVENTS: { send } };
     },
     async close() {
       // The sandbox keeps its delivery connections alive; without this, close() would wait for them.

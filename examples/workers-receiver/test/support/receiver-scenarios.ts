@@ -1,9 +1,15 @@
 import { BoundBook } from '@boundbook/sdk';
-import { startSandbox, type RunningSandbox } from '@boundbook/sandbox';
+import { checkReceiver, startSandbox, type RunningSandbox } from '@boundbook/sandbox';
 import type { SandboxDelivery } from '@boundbook/types';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { acquisition } from './acquisition';
 import type { WorkerUnderTest } from './worker-under-test';
+
+/** A receipt as a queued event carries it: without its documents. */
+function withoutDocuments<T extends { documents: unknown }>(receipt: T): Omit<T, 'documents'> {
+  const { documents: _documents, ...rest } = receipt;
+  return rest;
+}
 
 /**
  * The receiver's behaviour, driven by real deliveries: the sandbox signs each event and POSTs it
@@ -58,7 +64,7 @@ export function describeReceiverScenarios(runtime: string, launch: () => Promise
       expect(delivery).toMatchObject({ state: 'succeeded', attempts: [{ status_code: 200 }] });
       expect(message).toEqual({
         deliveryId: delivery.id,
-        event: { event: 'receipt.created', timestamp: expect.any(String), data: receipt },
+        event: { event: 'receipt.created', timestamp: expect.any(String), data: withoutDocuments(receipt) },
       });
     });
 
@@ -126,6 +132,29 @@ export function describeReceiverScenarios(runtime: string, launch: () => Promise
 
       expect(ping).toMatchObject({ event: 'ping', state: 'succeeded', attempts: [{ status_code: 200 }] });
       expect(worker.messages).toEqual([]);
+    });
+
+    it('passes the receiver check of boundbook-sandbox check-receiver, and queues the duplicate once', async () => {
+      const worker = await launch();
+      onTestFinished(() => worker.close());
+      const secret = 'whsec_w0rkersRece1verCheck000000000000000';
+      await worker.start(secret);
+
+      const report = await checkReceiver({ url: `${worker.origin}/webhooks`, secret });
+
+      // A runtime that starts slowly may be warned about; nothing fails.
+      expect(report.ok).toBe(true);
+      expect(report.checks.map((check) => [check.name, check.requests.map((request) => request.status)])).toEqual([
+        ['ping', [200]],
+        ['forged_signature', [401]],
+        ['missing_signature', [401]],
+        ['duplicate_delivery', [200, 200]],
+        ['out_of_order', [200, 200]],
+        ['large_body', [200]],
+      ]);
+      expect(report.checks.every((check) => check.outcome === 'pass' || (check.outcome === 'warn' && check.reason?.startsWith('It took')))).toBe(true);
+      const messages = await worker.received(4);
+      expect(messages.map(({ event }) => event.event)).toEqual(['receipt.created', 'receipt.deleted', 'receipt.created', 'receipt.updated']);
     });
 
     it('answers 405 with Allow: POST to a GET of /webhooks, and 404 to any other path', async () => {

@@ -1,4 +1,4 @@
-import { BoundBook, ValidationError } from '@boundbook/sdk';
+import { BoundBook, systemClock, ValidationError } from '@boundbook/sdk';
 import { receiptBody } from '@boundbook/test-fixtures';
 import { verifySignature } from '@boundbook/webhooks';
 import { setupWorker } from 'msw/browser';
@@ -58,6 +58,22 @@ describe('createMockBoundBook(options) under setupWorker in Chromium', () => {
     const page = await bb.receipts.list({ per_page: 10 });
     expect(page.data.map((row) => row.id)).toEqual([created.id]);
     expect(await bb.receipts.get(created.id)).toEqual(created);
+  });
+
+  it('carries out fault rules in the browser: a dropped connection is a network error, and the SDK recovers the receipt', async () => {
+    const { token } = mock.createAccount();
+    await mock.faults.add(token, { operation: 'createReceipt', action: 'drop', after_acting: true, times: 1 });
+    await mock.faults.add(token, { operation: 'listBooks', action: 'status', status: 503, times: 1 });
+    const books = await fetch(`${baseUrl}/books`, { headers: { authorization: `Bearer ${token}` } });
+    expect([books.status, books.headers.get('x-sandbox-fault')]).toEqual([503, '2']);
+    // Recovery on (the default): the look-up after the lost answer finds the receipt. The back-off
+    // before it ends at once; without a time-out, it is the clock's only wait.
+    const clock = { ...systemClock, setTimeout: (callback: () => void) => systemClock.setTimeout(callback, 0) };
+    const bb = new BoundBook({ baseUrl, token, rateLimit: false, clock, timeout: Infinity });
+    const created = await bb.receipts.create({ ...receipt, serial_number: 'DROP-000001' });
+    const posts = await mock.requests(token, { operation: 'createReceipt' });
+    expect(posts.map((entry) => [entry.status, entry.fault?.action ?? null])).toEqual([[0, 'drop']]);
+    expect((await bb.receipts.list()).data).toEqual([created]);
   });
 
   it('answers an invalid receipt with a 422 that the SDK throws as a ValidationError', async () => {

@@ -98,10 +98,12 @@ export const deleteAccount: AccountOperation = ({ store, account }) => {
 
 /**
  * `POST /_sandbox/reset`: empties the account's receipts (with their audit trails), books (back
- * to a new `Main`), endpoints and deliveries; its tokens, clock and request log stay.
+ * to a new `Main`), endpoints, deliveries and fault rules; its tokens, clock and request log stay.
  */
 export const resetAccount: AccountOperation = ({ store, account, nowMs }) => {
   store.clearContents(account);
   addBook(store, account, 'Main', nowMs);
+  // Rules are not records: a reset that is taken back (a failed save) leaves them deleted.
+  account.faults.length = 0;
   return { status: 204 };
 };

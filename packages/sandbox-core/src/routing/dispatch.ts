@@ -1,7 +1,7 @@
-import { ELIGIBLE_ACCOUNT_TYPES, type Permission } from '@boundbook/types';
+import { ELIGIBLE_ACCOUNT_TYPES, type Permission, type SandboxRequestLogFault, type ServiceOperationId } from '@boundbook/types';
 import { findToken } from '../accounts/tokens';
 import type { CoreEnv, OperationResult } from '../state/operation';
-import type { TokenRecord } from '../state/records';
+import type { FaultRecord, TokenRecord } from '../state/records';
 import type { CoreStore } from '../state/store';
 import {
   ApiError,
@@ -14,6 +14,7 @@ import {
 import type { SandboxRequest, SandboxResponse } from '../support/request';
 import { accountNow } from '../support/time';
 import type { AnswerCache } from './answer-cache';
+import { delayedAnswer, failedAnswer, faultMark, ruleAfter, ruleBefore } from './fault-injection';
 import type { FixedWindowLimiter } from './rate-limiter';
 import { isApiPath, matchRoute } from './routes';
 
@@ -26,18 +27,24 @@ export interface CoreRuntime {
   readonly answers: AnswerCache;
 }
 
-/** The answer to a request, and the token it named (revoked ones included), for the log. */
+/** The answer to a request, with what the request log records of it. */
 export interface DispatchOutcome {
   response: SandboxResponse;
+  /** The token the request named (revoked ones included). */
   token: TokenRecord | undefined;
+  /** The operation of the service API it addressed, if any. */
+  operationId?: ServiceOperationId | undefined;
+  /** What a fault rule of the account did to it, if one acted. */
+  fault?: SandboxRequestLogFault | undefined;
 }
 
 /**
  * Answers one request: finds its route (404 without a token when none), then checks in the
- * contract's order 401, 429 (service API only), 403 (service API only), and runs the operation
- * in one transaction of the store, which checks 404 and 422: an operation that throws changes
- * nothing. Every `ApiError` becomes the response here, with the rate-limit headers of a counted
- * request; any other exception is a defect and propagates.
+ * contract's order 401, 429 (service API only), the account's fault rules (service API only),
+ * 403 (service API only), and runs the operation in one transaction of the store, which checks
+ * 404 and 422: an operation that throws changes nothing. A rule after acting is consulted once
+ * the operation succeeded, its change kept. Every `ApiError` becomes the response here, with the
+ * rate-limit headers of a counted request; any other exception is a defect and propagates.
  */
 export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): DispatchOutcome {
   const { store, env, limiter, answers } = runtime;
@@ -48,22 +55,33 @@ export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): 
   // Service API requests name their token even on an unknown route, for the request log.
   const needsToken = isApiPath(request.path) || (match !== undefined && match.route.scope !== 'public');
   const token = needsToken ? findToken(store, request.headers['authorization'], env) : undefined;
+  const operationId = match?.route.scope === 'api' ? match.route.operationId : undefined;
   let rateHeaders: Record<string, string> = {};
+  // A delay rule that fired: it holds back whatever the request is answered, a refusal included.
+  let delay: FaultRecord | undefined;
+  const outcome = (response: SandboxResponse, fault?: SandboxRequestLogFault): DispatchOutcome =>
+    delay === undefined
+      ? { response, token, operationId, fault }
+      : { response: delayedAnswer(response, delay), token, operationId, fault: faultMark(delay) };
   try {
     if (match === undefined) throw routeNotFound(method, request.path);
     const { route, id, key } = match;
     if (route.scope === 'public') {
       assertJsonBody(request);
       const result = store.transaction(() => route.operation({ store, env, request }));
-      return { response: toResponse(result, {}), token };
+      return outcome(toResponse(result, {}));
     }
     const account = token?.revoked_at === null ? store.accounts.get(token.account_id) : undefined;
     if (token === undefined || account === undefined) throw unauthenticated();
     const nowMs = accountNow(env.now(), account.record);
+    const faulted = route.scope === 'api' && account.faults.length > 0;
     if (route.scope === 'api') {
       const decision = limiter.hit(token.id, nowMs);
       rateHeaders = decision.headers;
       if (!decision.allowed) throw tooManyRequests();
+      const before = faulted ? ruleBefore(account, route.operationId) : undefined;
+      if (before?.action === 'delay') delay = before;
+      else if (before !== undefined) return outcome(withoutBody(failedAnswer({ rule: before, rateHeaders, nowMs }), head), faultMark(before));
       if (!(ELIGIBLE_ACCOUNT_TYPES as readonly string[]).includes(account.record.account_type)) {
         throw ineligibleAccount(account.record.account_type);
       }
@@ -76,12 +94,24 @@ export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): 
       route.cached === true
         ? answers.answer(route.operation, context)
         : store.transaction(() => route.operation(context));
-    return { response: toResponse(result, rateHeaders, head), token };
+    // The change is made and kept; only then does a rule after acting fail the answer.
+    const after = faulted && delay === undefined && result.status < 300 ? ruleAfter(account, operationId!) : undefined;
+    if (after !== undefined) {
+      return outcome(withoutBody(failedAnswer({ rule: after, rateHeaders, nowMs, withheld: result.status }), head), faultMark(after, result.status));
+    }
+    return outcome(toResponse(result, rateHeaders, head));
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     const headers = { ...rateHeaders, ...error.headers };
-    return { response: toResponse({ status: error.status, body: error.body }, headers, head), token };
+    return outcome(toResponse({ status: error.status, body: error.body }, headers, head));
   }
+}
+
+/** A faulted answer to `HEAD`, without its body, as every answer to `HEAD`. */
+function withoutBody(response: SandboxResponse, head: boolean): SandboxResponse {
+  if (!head || response.body === undefined) return response;
+  const { body: _body, ...rest } = response;
+  return rest;
 }
 
 /**

@@ -1,52 +1,105 @@
-import type { SandboxRequestLogEntry } from '@boundbook/types';
-import type { AccountOperation } from '../state/operation';
+import type { SandboxRequestLogEntry, SandboxRequestLogFault } from '@boundbook/types';
 import type { RequestLogRecord } from '../state/records';
 import type { AccountState, CoreStore } from '../state/store';
 import type { SandboxRequest } from '../support/request';
-import { formatTimestamp } from '../support/time';
+import { formatInstant } from '../support/time';
 
-// The account's recent service API requests, for the control API: diagnostics, not data. The log
-// does not move the state's version and is not part of a snapshot, so a request answered with an
-// error still changes no persistent state.
+// The account's recent service API requests, for the control API: diagnostics and assertions,
+// not data. The log does not move the state's version and is not part of a snapshot, so a
+// request answered with an error still changes no persistent state. Credentials never enter it.
 
-/** Requests kept per account; older ones are dropped. */
-const REQUEST_LOG_LIMIT = 100;
+/** Requests kept per account; older ones are dropped first. */
+export const REQUEST_LOG_ENTRIES = 1000;
+/** Bytes kept per account (paths, queries, header values and bodies, in UTF-8); older entries are dropped first. */
+export const REQUEST_LOG_BYTES = 1_048_576;
+
+/** What the log replaces a credential with. */
+const REDACTED = '[redacted]';
 
 // Headers that carry credentials besides the bearer token; an integrator's proxy or client may
 // add them, and the log must never show them back.
 const SECRET_HEADERS = new Set(['cookie', 'proxy-authorization', 'x-api-key']);
+// Query parameters and body fields that carry credentials by their name.
+const SECRET_NAMES = /^(?:access_token|token|api_key|apikey|key|secret|password)$/i;
+// A value that holds a token of the sandbox or a webhook secret, whatever field it is in.
+const SECRET_VALUE = /sbx_|whsec_/i;
+// The user and password of a URL: `https://user:pass@host` keeps its host only.
+const URL_CREDENTIALS = /^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i;
 
 /** What is known of a request once it is answered. */
 export interface AnsweredRequest {
   request: SandboxRequest;
   status: number;
+  /** The operationId of the service API it addressed; `undefined` for an unknown route. */
+  operationId: string | undefined;
+  /** What a fault rule did to it. */
+  fault: SandboxRequestLogFault | undefined;
   /** The account's clock when the request arrived. */
   receivedMs: number;
   durationMs: number;
 }
 
-/** Records a service API request in the account's log, with credentials redacted. */
+/**
+ * Records a service API request in the account's log, credentials redacted, then drops the
+ * oldest entries until the log holds at most {@link REQUEST_LOG_ENTRIES} and
+ * {@link REQUEST_LOG_BYTES} (the newest entry always stays).
+ */
 export function logRequest(store: CoreStore, account: AccountState, answered: AnsweredRequest): void {
   const { request } = answered;
+  const headers = redactHeaders(request.headers);
+  const query = redactQuery(request.query);
+  // The body of a write; the API's reads and deletes take none.
+  const method = request.method.toUpperCase();
+  const body = method === 'POST' || method === 'PUT' ? readBody(request.body) : null;
+  const size =
+    byteLength(request.path) +
+    byteLength(query) +
+    Object.values(headers).reduce((sum, value) => sum + byteLength(value), 0) +
+    (body === null ? 0 : byteLength(request.body!));
   const record: RequestLogRecord = Object.freeze({
     id: (store.lastRequestId += 1),
-    method: request.method.toUpperCase(),
+    method,
     path: request.path,
-    query: redactQuery(request.query),
+    query,
+    operation: answered.operationId ?? null,
     status: answered.status,
     duration_ms: answered.durationMs,
     received_ms: answered.receivedMs,
-    headers: Object.freeze(redactHeaders(request.headers)),
+    headers: Object.freeze(headers),
+    body: deepFreeze(body),
+    fault: answered.fault === undefined ? null : Object.freeze(answered.fault),
+    size,
   });
-  account.requests.push(record);
-  if (account.requests.length > REQUEST_LOG_LIMIT) account.requests.shift();
+  const { requests, requestLog } = account;
+  requests.push(record);
+  requestLog.bytes += size;
+  while (requests.length > 1 && (requests.length > REQUEST_LOG_ENTRIES || requestLog.bytes > REQUEST_LOG_BYTES)) {
+    const dropped = requests.shift()!;
+    requestLog.bytes -= dropped.size;
+    requestLog.dropped += 1;
+    requestLog.lastDroppedMs = Math.max(requestLog.lastDroppedMs, dropped.received_ms);
+  }
   store.tell({ kind: 'request', account, record });
 }
 
-// Query parameters that carry credentials when a client puts them in the URL.
-const SECRET_PARAMETERS = /^(?:access_token|token|api_key|apikey|key|secret|password)$/i;
+/** The control API's `RequestLogEntry` of a logged request. */
+export function renderRequest(record: RequestLogRecord): SandboxRequestLogEntry {
+  return {
+    id: record.id,
+    method: record.method,
+    path: record.path,
+    query: record.query,
+    operation: record.operation,
+    status: record.status,
+    duration_ms: record.duration_ms,
+    at: formatInstant(record.received_ms),
+    headers: record.headers,
+    body: record.body,
+    fault: record.fault,
+  };
+}
 
-/** The query as sent, with the value of every credential parameter, or of any `sbx_` token, redacted. */
+/** The query as sent, with the value of every credential parameter, or of any token or secret, redacted. */
 function redactQuery(query: string): string {
   if (query === '') return query;
   return query
@@ -56,7 +109,7 @@ function redactQuery(query: string): string {
       if (equals === -1) return part;
       const name = part.slice(0, equals);
       const value = part.slice(equals + 1);
-      return SECRET_PARAMETERS.test(name) || /sbx_/i.test(value) ? `${name}=[redacted]` : part;
+      return SECRET_NAMES.test(name) || SECRET_VALUE.test(value) ? `${name}=${REDACTED}` : part;
     })
     .join('&');
 }
@@ -67,27 +120,75 @@ function redactHeaders(headers: SandboxRequest['headers']): Record<string, strin
     const value = headers[name];
     if (value === undefined) continue;
     const lower = name.toLowerCase();
-    copy[lower] = lower === 'authorization' ? 'Bearer [redacted]' : SECRET_HEADERS.has(lower) ? '[redacted]' : value;
+    copy[lower] = lower === 'authorization' ? `Bearer ${REDACTED}` : SECRET_HEADERS.has(lower) ? REDACTED : value;
   }
   return copy;
 }
 
-/** `GET /_sandbox/requests`: the account's last service API requests, newest first. */
-export const listRequests: AccountOperation = ({ account }) => {
-  const data = account.requests.map(renderRequest).reverse();
-  return { status: 200, body: { data } };
-};
+/**
+ * The JSON body of a write, credentials redacted; `null` without a body, or for one that is
+ * not JSON (its 422 tells the rest). A receipt, a disposition or an endpoint is kept as sent:
+ * only a field named like a credential, a string holding a token or a secret, and the user and
+ * password of a URL are replaced.
+ */
+function readBody(text: string | undefined): unknown {
+  if (text === undefined || text.trim() === '') return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
+  } catch {
+    return null;
+  }
+  return nestedWithin(parsed, MAX_BODY_DEPTH) ? redactValue(parsed) : null;
+}
 
-/** The control API's `RequestLogEntry` of a logged request. */
-export function renderRequest(record: RequestLogRecord): SandboxRequestLogEntry {
-  return {
-    id: record.id,
-    method: record.method,
-    path: record.path,
-    query: record.query,
-    status: record.status,
-    duration_ms: record.duration_ms,
-    at: formatTimestamp(record.received_ms),
-    headers: record.headers,
-  };
+/**
+ * Deeper bodies are not kept (`null`): none of the API's is nested more than a few levels, and a
+ * walk of a hostile one must not exhaust the stack.
+ */
+const MAX_BODY_DEPTH = 64;
+
+/** Whether no object or array of `value` lies deeper than `levels`; a deeper branch ends the walk. */
+function nestedWithin(value: unknown, levels: number): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (levels === 0) return false;
+  for (const member of Object.values(value)) if (!nestedWithin(member, levels - 1)) return false;
+  return true;
+}
+
+function redactValue(value: unknown): unknown {
+  if (typeof value === 'string') return SECRET_VALUE.test(value) ? REDACTED : value.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(redactValue);
+  const copy: Record<string, unknown> = {};
+  for (const [name, member] of Object.entries(value)) {
+    // Defined, not assigned, so that a `__proto__` field stays a field.
+    Object.defineProperty(copy, name, {
+      value: SECRET_NAMES.test(name) && member !== null ? REDACTED : redactValue(member),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return copy;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  for (const member of Object.values(value)) deepFreeze(member);
+  return value;
+}
+
+/** The UTF-8 length of a string, without encoding it. */
+function byteLength(text: string): number {
+  let bytes = text.length;
+  for (let at = 0; at < text.length; at += 1) {
+    const code = text.charCodeAt(at);
+    // Two bytes more for three-byte characters; a surrogate pair (two units) makes four bytes.
+    if (code >= 0xd800 && code <= 0xdfff) bytes += 1;
+    else if (code >= 0x800) bytes += 2;
+    else if (code >= 0x80) bytes += 1;
+  }
+  return bytes;
 }

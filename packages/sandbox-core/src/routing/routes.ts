@@ -1,3 +1,4 @@
+import type { ServiceOperationId } from '@boundbook/types';
 import { advanceClock, getClock } from '../accounts/clock';
 import { createAccount, deleteAccount, resetAccount } from '../accounts/accounts';
 import { createBook, listBooks } from '../accounts/books';
@@ -25,12 +26,15 @@ import { getDelivery, listDeliveries, redeliverDelivery } from '../webhooks/deli
 import {
   createWebhook,
   deleteWebhook,
+  deleteWebhookChaos,
   enableWebhook,
   listWebhooks,
   listWebhookStates,
   pingWebhook,
+  putWebhookChaos,
 } from '../webhooks/endpoints';
-import { listRequests } from './request-log';
+import { clearFaults, createFault, deleteFault, listFaults } from './fault-rules';
+import { listRequests } from './request-query';
 
 /** The base path of the service API. */
 export const API_PREFIX = '/rest/v1';
@@ -42,7 +46,8 @@ const CONTROL_PREFIX = '/_sandbox';
  * rate-limited and permission-checked; control routes only authenticated; public ones neither.
  */
 export type Route = (
-  | { scope: 'api' | 'control'; operation: AccountOperation }
+  | { scope: 'api'; operationId: ServiceOperationId; operation: AccountOperation }
+  | { scope: 'control'; operation: AccountOperation }
   | { scope: 'public'; operation: PublicOperation }
 ) & {
   method: string;
@@ -56,23 +61,25 @@ export type Route = (
   segments: readonly string[];
 };
 
-type RouteDefinition = Omit<Route, 'segments'>;
+// Distributed over the kinds of route, so that each keeps its own fields.
+type RouteDefinition = WithoutSegments<Route>;
+type WithoutSegments<R> = R extends unknown ? Omit<R, 'segments'> : never;
 
 /** Every route the core answers; `:id` stands for a numeric id, `:key` for a delivery's id. */
 export const ROUTES: readonly Route[] = (
   [
-    { method: 'GET', path: `${API_PREFIX}/receipts`, scope: 'api', operation: listReceipts, cached: true },
-    { method: 'POST', path: `${API_PREFIX}/receipts`, scope: 'api', operation: createReceipt },
-    { method: 'GET', path: `${API_PREFIX}/receipts/:id`, scope: 'api', operation: getReceipt },
-    { method: 'PUT', path: `${API_PREFIX}/receipts/:id`, scope: 'api', operation: updateReceipt },
-    { method: 'DELETE', path: `${API_PREFIX}/receipts/:id`, scope: 'api', operation: deleteReceipt },
-    { method: 'POST', path: `${API_PREFIX}/receipts/:id/dispose`, scope: 'api', operation: disposeReceipt },
-    { method: 'GET', path: `${API_PREFIX}/books`, scope: 'api', operation: listBooks, cached: true },
-    { method: 'GET', path: `${API_PREFIX}/inventory`, scope: 'api', operation: listInventory },
-    { method: 'GET', path: `${API_PREFIX}/search`, scope: 'api', operation: searchReceipts },
-    { method: 'GET', path: `${API_PREFIX}/webhooks`, scope: 'api', operation: listWebhooks, cached: true },
-    { method: 'POST', path: `${API_PREFIX}/webhooks`, scope: 'api', operation: createWebhook },
-    { method: 'DELETE', path: `${API_PREFIX}/webhooks/:id`, scope: 'api', operation: deleteWebhook },
+    { method: 'GET', path: `${API_PREFIX}/receipts`, scope: 'api', operationId: 'listReceipts', operation: listReceipts, cached: true },
+    { method: 'POST', path: `${API_PREFIX}/receipts`, scope: 'api', operationId: 'createReceipt', operation: createReceipt },
+    { method: 'GET', path: `${API_PREFIX}/receipts/:id`, scope: 'api', operationId: 'getReceipt', operation: getReceipt },
+    { method: 'PUT', path: `${API_PREFIX}/receipts/:id`, scope: 'api', operationId: 'updateReceipt', operation: updateReceipt },
+    { method: 'DELETE', path: `${API_PREFIX}/receipts/:id`, scope: 'api', operationId: 'deleteReceipt', operation: deleteReceipt },
+    { method: 'POST', path: `${API_PREFIX}/receipts/:id/dispose`, scope: 'api', operationId: 'disposeReceipt', operation: disposeReceipt },
+    { method: 'GET', path: `${API_PREFIX}/books`, scope: 'api', operationId: 'listBooks', operation: listBooks, cached: true },
+    { method: 'GET', path: `${API_PREFIX}/inventory`, scope: 'api', operationId: 'listInventory', operation: listInventory },
+    { method: 'GET', path: `${API_PREFIX}/search`, scope: 'api', operationId: 'searchReceipts', operation: searchReceipts },
+    { method: 'GET', path: `${API_PREFIX}/webhooks`, scope: 'api', operationId: 'listWebhooks', operation: listWebhooks, cached: true },
+    { method: 'POST', path: `${API_PREFIX}/webhooks`, scope: 'api', operationId: 'createWebhook', operation: createWebhook },
+    { method: 'DELETE', path: `${API_PREFIX}/webhooks/:id`, scope: 'api', operationId: 'deleteWebhook', operation: deleteWebhook },
     { method: 'POST', path: `${CONTROL_PREFIX}/accounts`, scope: 'public', operation: createAccount },
     { method: 'DELETE', path: `${CONTROL_PREFIX}/account`, scope: 'control', operation: deleteAccount },
     { method: 'POST', path: `${CONTROL_PREFIX}/tokens`, scope: 'control', operation: createToken },
@@ -91,6 +98,8 @@ export const ROUTES: readonly Route[] = (
     { method: 'DELETE', path: `${CONTROL_PREFIX}/webhooks/:id`, scope: 'control', operation: deleteWebhook },
     { method: 'POST', path: `${CONTROL_PREFIX}/webhooks/:id/ping`, scope: 'control', operation: pingWebhook },
     { method: 'POST', path: `${CONTROL_PREFIX}/webhooks/:id/enable`, scope: 'control', operation: enableWebhook },
+    { method: 'PUT', path: `${CONTROL_PREFIX}/webhooks/:id/chaos`, scope: 'control', operation: putWebhookChaos },
+    { method: 'DELETE', path: `${CONTROL_PREFIX}/webhooks/:id/chaos`, scope: 'control', operation: deleteWebhookChaos },
     { method: 'GET', path: `${CONTROL_PREFIX}/receipts`, scope: 'control', operation: browseReceipts },
     { method: 'GET', path: `${CONTROL_PREFIX}/receipts/export`, scope: 'control', operation: exportReceipts },
     { method: 'GET', path: `${CONTROL_PREFIX}/receipts/:id`, scope: 'control', operation: getReceipt },
@@ -98,11 +107,30 @@ export const ROUTES: readonly Route[] = (
     { method: 'POST', path: `${CONTROL_PREFIX}/receipts/:id/documents`, scope: 'control', operation: attachDocument },
     { method: 'PUT', path: `${CONTROL_PREFIX}/receipts/:id/e4473`, scope: 'control', operation: putE4473 },
     { method: 'GET', path: `${CONTROL_PREFIX}/requests`, scope: 'control', operation: listRequests },
+    { method: 'GET', path: `${CONTROL_PREFIX}/faults`, scope: 'control', operation: listFaults },
+    { method: 'POST', path: `${CONTROL_PREFIX}/faults`, scope: 'control', operation: createFault },
+    { method: 'DELETE', path: `${CONTROL_PREFIX}/faults`, scope: 'control', operation: clearFaults },
+    { method: 'DELETE', path: `${CONTROL_PREFIX}/faults/:id`, scope: 'control', operation: deleteFault },
     { method: 'POST', path: `${CONTROL_PREFIX}/reset`, scope: 'control', operation: resetAccount },
     { method: 'POST', path: `${CONTROL_PREFIX}/fixtures`, scope: 'public', operation: postFixtures },
     { method: 'GET', path: `${CONTROL_PREFIX}/fixtures`, scope: 'control', operation: getFixtures },
   ] satisfies RouteDefinition[]
 ).map((route): Route => ({ ...route, segments: route.path.split('/') }));
+
+/** An operation of the service API, as `openapi.yaml` writes it. */
+export interface ServiceOperation {
+  readonly operationId: ServiceOperationId;
+  readonly method: string;
+  /** The contract's path template, without `/rest/v1`: `/receipts/{id}/dispose`. */
+  readonly path: string;
+}
+
+/** Every operation of the service API, in the order of the routes. */
+export const SERVICE_OPERATIONS: readonly ServiceOperation[] = ROUTES.flatMap((route) =>
+  route.scope === 'api'
+    ? [{ operationId: route.operationId, method: route.method, path: route.path.slice(API_PREFIX.length).replace(/:(\w+)/g, '{$1}') }]
+    : [],
+);
 
 /** Whether a path is under the service API's base path `/rest/v1`. */
 export function isApiPath(path: string): boolean {

@@ -7,6 +7,11 @@ export interface QueuedAttempt {
   /** The delivery's `next_attempt_at` when it was queued: the entry is stale once that changes. */
   readonly due: string;
   readonly deliveryId: string;
+  /**
+   * The delivery's rank in a window that delivery chaos shuffled (0 for any other): attempts due
+   * at the same moment go in order of rank, so that the shuffled order survives a restart.
+   */
+  readonly rank: number;
   /** Order of queueing, so that attempts due at the same moment go first come, first served. */
   readonly seq: number;
 }
@@ -65,7 +70,8 @@ export class DeliveryQueue {
 }
 
 function before(a: QueuedAttempt, b: QueuedAttempt): boolean {
-  return a.dueMs < b.dueMs || (a.dueMs === b.dueMs && a.seq < b.seq);
+  if (a.dueMs !== b.dueMs) return a.dueMs < b.dueMs;
+  return a.rank !== b.rank ? a.rank < b.rank : a.seq < b.seq;
 }
 
 
@@ -89,7 +95,8 @@ export class DeliverySchedule {
     const due = delivery.next_attempt_at;
     if (delivery.state !== 'pending' || due === null) return;
     this.#seq += 1;
-    this.requeue(delivery.account_id, { dueMs: Date.parse(due), due, deliveryId: delivery.id, seq: this.#seq });
+    const entry = { dueMs: Date.parse(due), due, deliveryId: delivery.id, rank: delivery.rank ?? 0, seq: this.#seq };
+    this.requeue(delivery.account_id, entry);
   }
 
   /** Puts back an entry taken out of an account's queue. */

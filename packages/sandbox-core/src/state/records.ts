@@ -4,8 +4,10 @@ import type {
   Receipt,
   SandboxAccount,
   SandboxDelivery,
+  SandboxFault,
   SandboxRequestLogEntry,
   SandboxToken,
+  SandboxWebhookChaos,
   WebhookEndpoint,
 } from '@boundbook/types';
 
@@ -51,6 +53,29 @@ export interface WebhookRecord extends Readonly<WebhookEndpoint> {
    * the endpoint is disabled when it reaches `WEBHOOK_DISABLE_AFTER_FAILURES`.
    */
   readonly consecutive_failures: number;
+  /**
+   * The endpoint's delivery chaos and how far it has gone, or `null` when its deliveries are sent
+   * as the service sends them.
+   */
+  readonly chaos: WebhookChaosRecord | null;
+}
+
+/** An endpoint's delivery chaos as stored: its settings, and the state its draws depend on. */
+export interface WebhookChaosRecord extends Readonly<SandboxWebhookChaos> {
+  /** Deliveries made to the endpoint under these settings: the index each draw is keyed on. */
+  readonly made: number;
+  /** The window of `reorder` that still takes deliveries, or `null` when none is open. */
+  readonly window: ChaosWindowRecord | null;
+}
+
+/** A window of deliveries held by `reorder` until it is full or its hold ends. */
+export interface ChaosWindowRecord {
+  /** The index (in `made`) of its first delivery, which its order is drawn from. */
+  readonly first: number;
+  /** When it opened, on the account's clock, in epoch milliseconds; it is released `hold_ms` later. */
+  readonly opened_ms: number;
+  /** Its deliveries, in the order they were made. */
+  readonly ids: readonly string[];
 }
 
 /**
@@ -66,12 +91,36 @@ export interface DeliveryRecord extends Readonly<SandboxDelivery> {
    * delay before the next retry, and the delivery fails once the last retry has failed.
    */
   readonly scheduled_attempts: number;
+  /**
+   * Its place in the shuffled order of the window of delivery chaos it was held in: among the
+   * attempts due at the same moment, those of lower rank go first, and the attempts of ranked
+   * deliveries of one endpoint are made one at a time. Absent when it was not held.
+   */
+  readonly rank?: number;
+  /** Whether delivery chaos chose it to have every attempt sent twice. Absent when not. */
+  readonly duplicate?: boolean;
 }
 
 /** An answered request in the request log: diagnostics, kept in memory only. */
 export interface RequestLogRecord extends Readonly<Omit<SandboxRequestLogEntry, 'at'>> {
   /** The account's clock when the request arrived, in epoch milliseconds. */
   readonly received_ms: number;
+  /** What the entry weighs against the log's limit of bytes: its path, query, header values and body. */
+  readonly size: number;
+}
+
+/**
+ * A fault rule of an account, kept in memory only (a restarted sandbox has none): the control
+ * API's `Fault` without its count, which changes as it fires, plus what it matches and the state
+ * of its draws.
+ */
+export interface FaultRecord extends Readonly<Omit<SandboxFault, 'fired'>> {
+  /** The operationIds of the service API the rule acts on. */
+  readonly operations: ReadonlySet<string>;
+  /** Requests it acted on; the rule is spent when this reaches `times`. */
+  fired: number;
+  /** The state of the generator of its draws, which starts from `seed`. */
+  draws: number;
 }
 
 /** Last id given out per kind of record; ids are global across accounts, as in a database. */

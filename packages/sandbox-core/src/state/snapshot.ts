@@ -265,10 +265,11 @@ function records<C extends CoreCollection>(data: Partial<CoreSnapshot>, collecti
   return list as CoreSnapshot[C];
 }
 
-/** An endpoint, with the count of failures that records saved before it existed lack. */
+/** An endpoint, with the count of failures and the delivery chaos that records saved before them lack. */
 function restoreWebhook(webhook: WebhookRecord): WebhookRecord {
-  const failures = (webhook as Partial<WebhookRecord>).consecutive_failures;
-  return failures === undefined ? { ...webhook, consecutive_failures: 0 } : webhook;
+  const { consecutive_failures: failures, chaos } = webhook as Partial<WebhookRecord>;
+  if (failures !== undefined && chaos !== undefined) return webhook;
+  return { ...webhook, consecutive_failures: failures ?? 0, chaos: chaos ?? null };
 }
 
 /** A delivery, with the count of scheduled attempts that records saved before it existed lack. */

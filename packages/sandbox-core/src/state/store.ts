@@ -12,6 +12,7 @@ import type {
   CoreCollections,
   CoreRecord,
   DeliveryRecord,
+  FaultRecord,
   RequestLogRecord,
   Sequences,
   TokenRecord,
@@ -56,12 +57,26 @@ export interface AccountState extends AccountContents {
   readonly tokens: Map<number, TokenRecord>;
   /** The last service API requests, oldest first: diagnostics, never persisted. */
   readonly requests: RequestLogRecord[];
+  /** What the request log holds and what it dropped, to keep it within its limits. */
+  readonly requestLog: RequestLogTally;
+  /** The account's fault rules in id order: test settings, never persisted. */
+  readonly faults: FaultRecord[];
   /**
    * The timestamp of the account's last event, in epoch milliseconds: a high-water mark that
    * only grows, kept through resets and reverts (derived from the deliveries on restore), so that
    * no two events of the account are ever stamped alike.
    */
   lastEventMs: number;
+}
+
+/** The running totals of an account's request log. */
+export interface RequestLogTally {
+  /** The sum of the `size` of the entries it holds. */
+  bytes: number;
+  /** Entries dropped since the account was made, the oldest first. */
+  dropped: number;
+  /** When the newest dropped entry arrived, on the account's clock; `-Infinity` before any. */
+  lastDroppedMs: number;
 }
 
 /**
@@ -106,6 +121,8 @@ export class CoreStore {
   revision = 0;
   /** Last id given to a request log entry; the log is diagnostics and is not persisted. */
   lastRequestId = 0;
+  /** Last id given to a fault rule; rules are test settings and are not persisted. */
+  lastFaultId = 0;
   readonly sequences: Sequences = { account: 0, token: 0, book: 0, receipt: 0, audit: 0, webhook: 0, document: 0 };
   readonly accounts = new Map<number, AccountState>();
   /** Every token, revoked ones included, by the sha256 hex hash of its value. */
@@ -458,7 +475,15 @@ function removeDelivery(account: AccountState, id: string): void {
 }
 
 function newAccount(record: AccountRecord): AccountState {
-  return { record, tokens: new Map(), requests: [], lastEventMs: Number.NEGATIVE_INFINITY, ...emptyContents() };
+  return {
+    record,
+    tokens: new Map(),
+    requests: [],
+    requestLog: { bytes: 0, dropped: 0, lastDroppedMs: Number.NEGATIVE_INFINITY },
+    faults: [],
+    lastEventMs: Number.NEGATIVE_INFINITY,
+    ...emptyContents(),
+  };
 }
 
 function emptyContents(): AccountContents {

@@ -114,6 +114,7 @@ const MESSAGES: Readonly<Record<string, (failure: RuleFailure) => string>> = {
   'string.pattern.base': ({ label }) => `The ${label} field format is invalid.`,
   'string.url': ({ label }) => `The ${label} field must be a valid URL.`,
   'string.text': ({ label }) => `The ${label} field must not contain NUL characters or unpaired surrogates.`,
+  'boolean.base': ({ label }) => `The ${label} field must be true or false.`,
   'number.base': ({ label }) => `The ${label} field must be a number.`,
   'number.integer': ({ label }) => `The ${label} field must be an integer.`,
   'number.min': ({ label, limit }) => `The ${label} field must be at least ${String(limit)}.`,
@@ -125,6 +126,7 @@ const MESSAGES: Readonly<Record<string, (failure: RuleFailure) => string>> = {
   'datetime.format': ({ label }) =>
     `The ${label} field must be an RFC 3339 date-time with a UTC offset, such as 2025-03-01T00:00:00Z.`,
   'array.base': ({ label }) => `The ${label} field must be an array.`,
+  'object.base': ({ label }) => `The ${label} field must be an object.`,
   'array.min': ({ label, limit }) => `The ${label} field must have at least ${String(limit)} items.`,
   'array.max': ({ label, limit }) => `The ${label} field must not have more than ${String(limit)} items.`,
   'array.wildcard': ({ label }) => `The ${label} field must hold * alone or event names only.`,

@@ -30,6 +30,24 @@ export interface SandboxResponse {
   status: number;
   headers: Record<string, string>;
   body?: unknown;
+  /**
+   * Set on the answer to a request that a fault rule of its account acted on: what the
+   * transport must carry out, since the core can neither wait nor drop a connection.
+   */
+  fault?: TransportFault;
+}
+
+/**
+ * What a fault rule asks of the transport: wait `delayMs` milliseconds before sending the answer
+ * (or before dropping), and, when `drop` is true, close the connection without any answer (the
+ * answer's `status` is then 0 and it has no body). The sandbox destroys the socket; the MSW
+ * handlers answer a network error.
+ */
+export interface TransportFault {
+  /** The id of the rule that acted. */
+  readonly rule: number;
+  readonly delayMs: number;
+  readonly drop: boolean;
 }
 
 /**

@@ -152,14 +152,9 @@ export interface AttemptResult {
 export function recordAttempt(store: CoreStore, account: AccountState, deliveryId: string, result: AttemptResult): void {
   const delivery = findDelivery(account, deliveryId);
   if (delivery === undefined) return;
-  const status = 'status' in result.outcome ? result.outcome.status : null;
+  const attempt = attemptOf(result);
+  const status = attempt.status_code;
   const succeeded = status !== null && status >= 200 && status <= 299;
-  const attempt: SandboxDeliveryAttempt = {
-    at: formatTimestamp(result.atMs),
-    status_code: status,
-    error: 'error' in result.outcome ? result.outcome.error : null,
-    duration_ms: Math.round(Math.max(0, result.durationMs) * 10) / 10,
-  };
   const scheduled = delivery.scheduled_attempts + (result.kind === 'scheduled' ? 1 : 0);
   let next: Pick<DeliveryRecord, 'state' | 'next_attempt_at'> = delivery;
   if (succeeded) {
@@ -179,6 +174,30 @@ export function recordAttempt(store: CoreStore, account: AccountState, deliveryI
     scheduled_attempts: scheduled,
   });
   countOutcome(store, account, delivery.webhook_id, succeeded, attempt.at);
+}
+
+/**
+ * Records the second sending of an attempt that the endpoint's delivery chaos duplicated: one
+ * more attempt with `duplicate: true`, and nothing else. Chaos changes how many attempts are
+ * made, never what their outcomes decide, so the delivery's state, its retries and the
+ * endpoint's count of consecutive failures stay as the first sending left them. A delivery that
+ * is gone records nothing.
+ */
+export function recordDuplicate(store: CoreStore, account: AccountState, deliveryId: string, result: Omit<AttemptResult, 'kind'>): void {
+  const delivery = findDelivery(account, deliveryId);
+  if (delivery === undefined) return;
+  const attempt: SandboxDeliveryAttempt = { ...attemptOf(result), duplicate: true };
+  store.put(account, 'deliveries', { ...delivery, attempts: insertInOrder(delivery.attempts, attempt) });
+}
+
+/** The control API's record of an attempt as it went. */
+function attemptOf(result: Omit<AttemptResult, 'kind'>): SandboxDeliveryAttempt {
+  return {
+    at: formatTimestamp(result.atMs),
+    status_code: 'status' in result.outcome ? result.outcome.status : null,
+    error: 'error' in result.outcome ? result.outcome.error : null,
+    duration_ms: Math.round(Math.max(0, result.durationMs) * 10) / 10,
+  };
 }
 
 /** Keeps the endpoint's count of consecutive failures, and disables it at the limit. */

@@ -13,6 +13,7 @@ import { ApiError } from '../support/errors';
 import { fieldInvalid } from '../support/input';
 import { QueryReader } from '../support/request';
 import { buildDeliveryRequest } from './attempts';
+import { applyChaos } from './chaos';
 import { formatInstant } from '../support/time';
 
 // The outbox: one delivery record per event and subscribed endpoint, written in the same
@@ -71,8 +72,9 @@ export function eventTimestamp(account: AccountState, nowMs: number): string {
 
 /**
  * Writes one pending delivery per enabled endpoint of the account that takes the event, in the
- * same transaction as the receipt, with its first attempt due at once. Every delivery of one
- * event carries the same body text, stored once in memory.
+ * same transaction as the receipt, with its first attempt due at once, or when the endpoint's
+ * delivery chaos has it fall due. Every delivery of one event carries the same body text, stored
+ * once in memory.
  */
 export function enqueueEvent(context: ChangeContext, event: ReceiptEventName, data: Receipt | DeletedReceipt): void {
   const { store, env, account, nowMs } = context;
@@ -83,7 +85,7 @@ export function enqueueEvent(context: ChangeContext, event: ReceiptEventName, da
     timestamp ??= eventTimestamp(account, nowMs);
     body ??= JSON.stringify({ event, timestamp, data });
     const delivery = { accountId: account.record.id, webhookId: webhook.id, event, body, timestamp, dueMs: nowMs };
-    store.put(account, 'deliveries', newDelivery(env.randomBytes, delivery));
+    store.put(account, 'deliveries', applyChaos(context, webhook, newDelivery(env.randomBytes, delivery)));
   }
 }
 

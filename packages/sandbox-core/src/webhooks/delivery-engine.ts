@@ -1,5 +1,6 @@
 import { type AccountState, type CoreStore, findDelivery } from '../state/store';
 import type { DeliverySchedule, QueuedAttempt } from '../state/delivery-schedule';
+import type { DeliveryRecord } from '../state/records';
 import type { HmacSha256Hex } from '../support/crypto';
 import { accountNow } from '../support/time';
 import {
@@ -8,6 +9,7 @@ import {
   type DeliveryRequest,
   type DeliverySender,
   recordAttempt,
+  recordDuplicate,
   sendSafely,
 } from './attempts';
 import type { PendingAnswer } from './deliveries';
@@ -73,7 +75,9 @@ interface DueAttempt {
  * control call waits for (a ping, a redelivery, every attempt within a clock advance). It holds
  * no timer: when to look for due work is the dispatcher's business.
  *
- * A delivery has at most one attempt in flight. While a clock advance of an account runs its
+ * A delivery has at most one attempt in flight, and the deliveries that delivery chaos held in a
+ * shuffled window have at most one per endpoint, so that the receiver gets them in their
+ * shuffled order. While a clock advance of an account runs its
  * attempts, in order of due time with the account's clock as it was at each, the dispatcher gets
  * none of that account's, so that no attempt is made at the advanced time out of order. Once the
  * engine is closed, it starts nothing and drops the outcomes of attempts still in flight: their
@@ -174,7 +178,7 @@ export class DeliveryEngine implements CoreDeliveries {
 
   /**
    * The account's earliest entry that can start; drops stale entries on the way and parks those
-   * whose delivery has an attempt in flight.
+   * whose delivery (or, for a shuffled window's, endpoint) has an attempt in flight.
    */
   #head(account: AccountState): QueuedAttempt | undefined {
     const queue = this.#store.schedule.queue(account.record.id);
@@ -183,12 +187,12 @@ export class DeliveryEngine implements CoreDeliveries {
       const delivery = findDelivery(account, entry.deliveryId);
       if (delivery?.state !== 'pending' || delivery.next_attempt_at !== entry.due) {
         queue.pop();
-      } else if (this.#flights.has(entry.deliveryId)) {
-        queue.pop();
-        this.#flights.park(account.record.id, entry);
-      } else {
-        return entry;
+        continue;
       }
+      const busy = this.#flights.busyLane(delivery.id, endpointLane(delivery));
+      if (busy === undefined) return entry;
+      queue.pop();
+      this.#flights.park(busy, account.record.id, entry);
     }
     return undefined;
   }
@@ -228,9 +232,14 @@ export class DeliveryEngine implements CoreDeliveries {
       if (this.#closed) return;
       const queue = this.#store.schedule.queue(accountId);
       const batch: QueuedAttempt[] = [];
+      const lanes = new Set<string>();
       while (queue !== undefined && batch.length < ADVANCE_BATCH) {
         const entry = this.#head(account);
         if (entry === undefined || entry.dueMs > toMs || (batch.length > 0 && entry.dueMs !== batch[0]?.dueMs)) break;
+        // A shuffled window's attempts go one at a time: the next one waits for the next batch.
+        const lane = endpointLane(findDelivery(account, entry.deliveryId)!);
+        if (lane !== undefined && lanes.has(lane)) break;
+        if (lane !== undefined) lanes.add(lane);
         queue.pop();
         batch.push(entry);
       }
@@ -254,14 +263,18 @@ export class DeliveryEngine implements CoreDeliveries {
     const webhook = delivery === undefined ? undefined : account.webhooks.get(delivery.webhook_id);
     if (this.#closed || delivery === undefined || webhook?.enabled !== true) return Promise.resolve();
     const request = buildDeliveryRequest(delivery, webhook, this.#hmac);
-    const promise = this.#fly(account, deliveryId, request, atMs, kind);
-    this.#flights.add(account.record.id, deliveryId, promise);
+    const promise = this.#fly(account, delivery, request, atMs, kind);
+    this.#flights.add(account.record.id, deliveryId, lanesOf(delivery), promise);
     return promise.finally(() => this.#notify());
   }
 
+  /**
+   * Sends an attempt and records its outcome; for a delivery that delivery chaos duplicated,
+   * then sends the same request again, once the first is answered, and records that too.
+   */
   async #fly(
     account: AccountState,
-    deliveryId: string,
+    delivery: DeliveryRecord,
     request: DeliveryRequest,
     atMs: number,
     kind: AttemptKind,
@@ -269,9 +282,30 @@ export class DeliveryEngine implements CoreDeliveries {
     const startedMs = this.#now();
     const outcome = await sendSafely(this.#send, request);
     if (this.#closed) return;
-    const result = { kind, atMs, outcome, durationMs: this.#now() - startedMs };
-    this.#store.transaction(() => recordAttempt(this.#store, account, deliveryId, result));
+    const answeredMs = this.#now();
+    const result = { kind, atMs, outcome, durationMs: answeredMs - startedMs };
+    this.#store.transaction(() => recordAttempt(this.#store, account, delivery.id, result));
+    if (delivery.duplicate !== true || account.webhooks.get(delivery.webhook_id)?.enabled !== true) return;
+    if (findDelivery(account, delivery.id) === undefined) return;
+    const again = await sendSafely(this.#send, request);
+    if (this.#closed) return;
+    const duplicate = { atMs: atMs + (answeredMs - startedMs), outcome: again, durationMs: this.#now() - answeredMs };
+    this.#store.transaction(() => recordDuplicate(this.#store, account, delivery.id, duplicate));
   }
+}
+
+/**
+ * The lanes an attempt of a delivery takes while in flight, one attempt per lane: its delivery's,
+ * and its endpoint's when delivery chaos held it in a shuffled window.
+ */
+function lanesOf(delivery: DeliveryRecord): string[] {
+  const lane = endpointLane(delivery);
+  return lane === undefined ? [delivery.id] : [delivery.id, lane];
+}
+
+/** The lane of the endpoint of a delivery held in a shuffled window; `undefined` for any other. */
+function endpointLane(delivery: DeliveryRecord): string | undefined {
+  return delivery.rank === undefined ? undefined : `webhook ${delivery.webhook_id}`;
 }
 
 /** An attempt in flight. */
@@ -280,23 +314,27 @@ interface Flight {
   readonly promise: Promise<void>;
 }
 
+/** A scheduled entry kept out of the schedule while its lane is taken. */
+interface Parked {
+  readonly accountId: number;
+  readonly entry: QueuedAttempt;
+}
+
 /**
- * The delivery attempts in flight, at most one per delivery. A scheduled entry met while its
- * delivery has an attempt in flight is parked here and put back in the schedule once that
- * attempt has ended, so that the entry is neither lost nor attempted twice at once.
+ * The delivery attempts in flight, each taking its lanes (its delivery's, and its endpoint's
+ * for a shuffled window's): at most one attempt per lane. A scheduled entry met while one of its
+ * lanes is taken is parked here and put back in the schedule once that lane is free, so that
+ * the entry is neither lost nor attempted at the same time as the attempt it waits for.
  */
 class AttemptFlights {
   readonly #schedule: DeliverySchedule;
   readonly #flights = new Map<string, Flight>();
-  readonly #parked = new Map<string, { readonly accountId: number; readonly entry: QueuedAttempt }>();
+  /** The lanes taken, each with its count of attempts in flight. */
+  readonly #taken = new Map<string, number>();
+  readonly #parked = new Map<string, Parked[]>();
 
   constructor(schedule: DeliverySchedule) {
     this.#schedule = schedule;
-  }
-
-  /** Whether an attempt of the delivery is in flight. */
-  has(deliveryId: string): boolean {
-    return this.#flights.has(deliveryId);
   }
 
   /** The attempt of the delivery in flight, if any. */
@@ -304,22 +342,41 @@ class AttemptFlights {
     return this.#flights.get(deliveryId)?.promise;
   }
 
-  /** Takes an attempt in flight until `promise` settles. */
-  add(accountId: number, deliveryId: string, promise: Promise<void>): void {
+  /**
+   * The lane of a delivery (and of its endpoint, for a shuffled window's) that an attempt in
+   * flight takes; `undefined` when both are free.
+   */
+  busyLane(deliveryLane: string, endpointLane: string | undefined): string | undefined {
+    if (this.#taken.has(deliveryLane)) return deliveryLane;
+    return endpointLane !== undefined && this.#taken.has(endpointLane) ? endpointLane : undefined;
+  }
+
+  /** Takes an attempt in flight, in its lanes, until `promise` settles. */
+  add(accountId: number, deliveryId: string, lanes: readonly string[], promise: Promise<void>): void {
     this.#flights.set(deliveryId, { accountId, promise });
+    for (const lane of lanes) this.#taken.set(lane, (this.#taken.get(lane) ?? 0) + 1);
     const land = (): void => {
       this.#flights.delete(deliveryId);
-      const parked = this.#parked.get(deliveryId);
-      if (parked === undefined) return;
-      this.#parked.delete(deliveryId);
-      this.#schedule.requeue(parked.accountId, parked.entry);
+      for (const lane of lanes) {
+        const count = (this.#taken.get(lane) ?? 1) - 1;
+        if (count > 0) {
+          this.#taken.set(lane, count);
+          continue;
+        }
+        this.#taken.delete(lane);
+        const parked = this.#parked.get(lane) ?? [];
+        this.#parked.delete(lane);
+        for (const { accountId: owner, entry } of parked) this.#schedule.requeue(owner, entry);
+      }
     };
     promise.then(land, land);
   }
 
-  /** Keeps a scheduled entry of a delivery in flight until its attempt has ended. */
-  park(accountId: number, entry: QueuedAttempt): void {
-    this.#parked.set(entry.deliveryId, { accountId, entry });
+  /** Keeps a scheduled entry whose lane is taken until that lane is free. */
+  park(lane: string, accountId: number, entry: QueuedAttempt): void {
+    const parked = this.#parked.get(lane);
+    if (parked === undefined) this.#parked.set(lane, [{ accountId, entry }]);
+    else parked.push({ accountId, entry });
   }
 
   /** The attempts in flight, of one account or of all. */

@@ -2,6 +2,7 @@ import {
   SECRET_PREFIX,
   WEBHOOK_EVENT_NAMES,
   WILDCARD_SUBSCRIPTION,
+  type SandboxWebhookEndpointState,
   type WebhookEndpoint,
   type WebhookSubscription,
 } from '@boundbook/types';
@@ -21,6 +22,7 @@ import {
 } from '../support/input';
 import { formatTimestamp } from '../support/time';
 import { cancelDeliveries } from './attempts';
+import { applyChaos, readChaosInput, renderChaos } from './chaos';
 import { eventTimestamp, newDelivery, pendingDelivery } from './deliveries';
 
 // Webhook endpoints: the service API's `/webhooks`, and the dashboard's Test and re-enable
@@ -41,18 +43,18 @@ export function renderWebhook(record: WebhookRecord): WebhookEndpoint {
   };
 }
 
+/** The control API's `WebhookEndpointState`: the endpoint, its consecutive failures and its delivery chaos. */
+function renderWebhookState(record: WebhookRecord): SandboxWebhookEndpointState {
+  return { ...renderWebhook(record), consecutive_failures: record.consecutive_failures, chaos: renderChaos(record.chaos) };
+}
+
 /**
  * `GET /_sandbox/webhooks`: the account's endpoints as the dashboard shows them, each with its
- * count of consecutive failed attempts (10 disables it).
+ * count of consecutive failed attempts (10 disables it) and its delivery chaos.
  */
 export const listWebhookStates: AccountOperation = ({ account }) => ({
   status: 200,
-  body: {
-    data: Array.from(account.webhooks.values(), (record) => ({
-      ...renderWebhook(record),
-      consecutive_failures: record.consecutive_failures,
-    })),
-  },
+  body: { data: Array.from(account.webhooks.values(), renderWebhookState) },
 });
 
 /** `GET /webhooks`: the account's endpoints in id order, unpaginated. */
@@ -102,6 +104,7 @@ export function addWebhook(
     account_id: account.record.id,
     secret,
     consecutive_failures: 0,
+    chaos: null,
   };
   store.put(account, 'webhooks', webhook);
   return webhook;
@@ -145,7 +148,8 @@ export const enableWebhook: AccountOperation = ({ store, account, id, nowMs }) =
  * `POST /_sandbox/webhooks/{id}/ping`: the dashboard's Test. A `ping` delivery to the endpoint,
  * whatever events it takes, answered once its first attempt is recorded.
  */
-export const pingWebhook: AccountOperation = ({ store, env, account, id, nowMs }) => {
+export const pingWebhook: AccountOperation = (context) => {
+  const { store, env, account, id, nowMs } = context;
   const webhook = account.webhooks.get(id);
   if (webhook === undefined) throw recordNotFound();
   if (!webhook.enabled) {
@@ -157,7 +161,32 @@ export const pingWebhook: AccountOperation = ({ store, env, account, id, nowMs }
   const timestamp = eventTimestamp(account, nowMs);
   const body = JSON.stringify({ event: 'ping', timestamp, data: { webhook_id: id, message: PING_MESSAGE } });
   const input = { accountId: account.record.id, webhookId: id, event: 'ping', body, timestamp, dueMs: nowMs } as const;
-  const delivery = newDelivery(env.randomBytes, input);
+  // Never held nor delayed: the answer reports its attempt.
+  const delivery = applyChaos(context, webhook, newDelivery(env.randomBytes, input), 'at-once');
   store.put(account, 'deliveries', delivery);
   return { status: 200, body: pendingDelivery(account, delivery, true) };
+};
+
+/**
+ * `PUT /_sandbox/webhooks/{id}/chaos`: sets the endpoint's delivery chaos (settings all off clear
+ * it), whether the endpoint is enabled or not, and answers the endpoint with it. The settings
+ * apply to the deliveries made from now on, counted afresh.
+ */
+export const putWebhookChaos: AccountOperation = ({ store, env, account, id, request }) => {
+  const webhook = account.webhooks.get(id);
+  if (webhook === undefined) throw recordNotFound();
+  const chaos = readChaosInput(request.body, env.randomBytes);
+  store.put(account, 'webhooks', { ...webhook, chaos });
+  return { status: 200, body: { data: renderWebhookState(account.webhooks.get(id)!) } };
+};
+
+/**
+ * `DELETE /_sandbox/webhooks/{id}/chaos`: clears the endpoint's delivery chaos. Deliveries already
+ * made keep the timing and count they were given.
+ */
+export const deleteWebhookChaos: AccountOperation = ({ store, account, id }) => {
+  const webhook = account.webhooks.get(id);
+  if (webhook === undefined) throw recordNotFound();
+  if (webhook.chaos !== null) store.put(account, 'webhooks', { ...webhook, chaos: null });
+  return { status: 204 };
 };

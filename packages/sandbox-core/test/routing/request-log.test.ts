@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dataOf, withAccount } from '../harness/harness';
+import { dataOf, errorsOf, receiptBody, withAccount } from '../harness/harness';
 
 describe('GET /_sandbox/requests', () => {
   it('lists the service API requests of the account, newest first, with authorization redacted', async () => {
@@ -16,36 +16,141 @@ describe('GET /_sandbox/requests', () => {
         method: 'GET',
         path: '/rest/v1/nothing',
         query: '',
+        operation: null,
         status: 404,
         duration_ms: 0,
         at: '2025-03-14T15:04:06Z',
         headers: { host: 'sandbox.test', authorization: 'Bearer [redacted]' },
+        body: null,
+        fault: null,
       },
       {
         id: 1,
         method: 'GET',
         path: '/rest/v1/receipts',
         query: 'status=on_hand',
+        operation: 'listReceipts',
         status: 200,
         duration_ms: 0,
         at: '2025-03-14T15:04:05Z',
         headers: { host: 'sandbox.test', 'user-agent': 'inventory-sync/2.3', authorization: 'Bearer [redacted]' },
+        body: null,
+        fault: null,
       },
     ]);
   });
 
-  it('keeps the last 100, includes those of revoked tokens, and never moves the version', async () => {
+  it('keeps the last 1,000, includes those of revoked tokens, says what it dropped, and never moves the version', async () => {
     const { api, control, core } = await withAccount({}, { rateLimit: 0 });
     const version = core.version;
-    for (let count = 0; count < 105; count += 1) await api('GET', '/books');
+    for (let count = 0; count < 1005; count += 1) await api('GET', '/books');
     expect(core.version).toBe(version);
     const other = (await control('POST', '/tokens', { body: { permissions: ['read'] } })).body as { data: { id: number }; token: string };
     await control('DELETE', `/tokens/${other.data.id}`);
     await api('GET', '/books', { token: other.token });
-    const entries = dataOf<{ id: number; status: number }[]>(await control('GET', '/requests'));
-    expect(entries).toHaveLength(100);
-    expect(entries[0]).toMatchObject({ id: 106, status: 401 });
-    expect(entries[99]).toMatchObject({ id: 7 });
+    const log = (await control('GET', '/requests')).body as { data: { id: number; status: number }[]; truncated: boolean; dropped: number };
+    expect(log.data).toHaveLength(1000);
+    expect(log.data[0]).toMatchObject({ id: 1006, status: 401 });
+    expect(log.data[999]).toMatchObject({ id: 7 });
+    expect([log.truncated, log.dropped]).toEqual([true, 6]);
+  });
+
+  it('drops the oldest entries past 1 MiB of bodies and headers, keeping the newest whatever its size', async () => {
+    const { api, control } = await withAccount({}, { rateLimit: 0 });
+    const model = 'x'.repeat(300_000);
+    for (let count = 0; count < 4; count += 1) await api('PUT', '/receipts/999999', { body: { model } });
+    const log = (await control('GET', '/requests')).body as { data: { id: number; body: { model: string } }[]; truncated: boolean; dropped: number };
+    expect(log.data.map((entry) => entry.id)).toEqual([4, 3, 2]);
+    expect(log.data[0]?.body.model).toBe(model);
+    expect([log.truncated, log.dropped]).toEqual([true, 1]);
+    await api('PUT', '/receipts/999999', { body: { model: 'y'.repeat(1_048_577) } });
+    const last = (await control('GET', '/requests')).body as { data: { id: number }[]; dropped: number };
+    expect([last.data.map((entry) => entry.id), last.dropped]).toEqual([[5], 4]);
+  });
+
+  it('says truncated only when a dropped entry arrived at or after from', async () => {
+    const { api, control, clock } = await withAccount({}, { rateLimit: 0 });
+    for (let count = 0; count < 1001; count += 1) await api('GET', '/books');
+    clock.ms += 1500;
+    await api('GET', '/inventory');
+    const since = (from: string) => control('GET', '/requests', { query: `from=${encodeURIComponent(from)}` }).then((response) => response.body as { data: unknown[]; truncated: boolean });
+    expect(await since('2025-03-14T15:04:05Z')).toMatchObject({ truncated: true });
+    const later = await since('2025-03-14T15:04:05.001Z');
+    expect([later.truncated, later.data]).toEqual([false, [expect.objectContaining({ path: '/rest/v1/inventory', at: '2025-03-14T15:04:06.500Z' })]]);
+  });
+});
+
+describe('the request log keeps the JSON body of writes', () => {
+  it('keeps a receipt as sent, and redacts tokens, secrets, credential fields and the user of a URL', async () => {
+    const { api, control, token } = await withAccount();
+    const receipt = receiptBody({ serial_number: ' EXA-1 ', note: `copied ${token}` });
+    await api('POST', '/receipts', { body: receipt });
+    await api('POST', '/webhooks', { body: { url: 'https://ops:hunter2@hooks.example.com/a?x=1', events: ['*'], secret: 'whsec_abc', password: null } });
+    await api('POST', '/receipts', { rawBody: '{"book": "Main",' });
+    await api('GET', '/receipts', { rawBody: '{"a":1}' });
+    const [read, malformed, webhook, created] = dataOf<Array<{ body: unknown }>>(await control('GET', '/requests'));
+    expect(created?.body).toEqual({ ...receipt, note: '[redacted]' });
+    expect(webhook?.body).toEqual({ url: 'https://[redacted]@hooks.example.com/a?x=1', events: ['*'], secret: '[redacted]', password: null });
+    expect([malformed?.body, read?.body]).toEqual([null, null]);
+  });
+
+  it('keeps no body nested deeper than 64 levels, and a __proto__ field as a field', async () => {
+    const { api, control } = await withAccount();
+    await api('POST', '/receipts', { rawBody: `{"a":${'['.repeat(70)}${']'.repeat(70)}}` });
+    await api('POST', '/receipts', { rawBody: '{"__proto__":{"polluted":true}}' });
+    const [polluting, deep] = dataOf<Array<{ body: unknown }>>(await control('GET', '/requests'));
+    expect(deep?.body).toBeNull();
+    expect(Object.keys(polluting?.body as object)).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+});
+
+describe('GET /_sandbox/requests filters', () => {
+  async function logged() {
+    const h = await withAccount({}, { rateLimit: 0 });
+    const created = dataOf<{ id: number }>(await h.api('POST', '/receipts', { body: receiptBody({ serial_number: 'EXA-1' }) }));
+    h.clock.ms += 1000;
+    await h.api('POST', '/receipts', { body: receiptBody({ serial_number: 'EXA-2', purchase_amount: 10 }) });
+    await h.api('GET', `/receipts/${created.id}`);
+    h.clock.ms += 1000;
+    await h.api('HEAD', '/receipts/999999');
+    await h.api('POST', '/receipts', { body: { book: 'Main' } });
+    const list = async (query: string) => dataOf<Array<{ id: number }>>(await h.control('GET', '/requests', { query })).map((entry) => entry.id);
+    return { ...h, list };
+  }
+
+  it('by method, path, operation, status and body, newest first', async () => {
+    const { list } = await logged();
+    expect(await list('method=POST')).toEqual([5, 2, 1]);
+    expect(await list('method=HEAD')).toEqual([4]);
+    expect(await list('path=/rest/v1/receipts/1')).toEqual([3]);
+    expect(await list('operation=getReceipt')).toEqual([4, 3]);
+    expect(await list('operation=createReceipt&status=201')).toEqual([2, 1]);
+    expect(await list('status=422')).toEqual([5]);
+    expect(await list(`body=${encodeURIComponent('{"serial_number":"EXA-2"}')}`)).toEqual([2]);
+    expect(await list(`body=${encodeURIComponent('{"serial_number":"EXA-2","purchase_amount":389.5}')}`)).toEqual([]);
+    expect(await list(`body=${encodeURIComponent('{"book":"Main"}')}`)).toEqual([5, 2, 1]);
+    expect(await list('faulted=false')).toEqual([5, 4, 3, 2, 1]);
+    expect(await list('faulted=true')).toEqual([]);
+  });
+
+  it('by time: from at or after, to before, on the account clock', async () => {
+    const { list } = await logged();
+    expect(await list(`from=${encodeURIComponent('2025-03-14T15:04:06Z')}`)).toEqual([5, 4, 3, 2]);
+    expect(await list(`from=${encodeURIComponent('2025-03-14T15:04:06Z')}&to=${encodeURIComponent('2025-03-14T15:04:07Z')}`)).toEqual([3, 2]);
+    expect(await list(`to=${encodeURIComponent('2025-03-14T17:04:06+02:00')}`)).toEqual([1]);
+  });
+
+  it('refuses a filter it cannot read with 422 on its parameter', async () => {
+    const { control } = await logged();
+    const errors = async (query: string) => errorsOf(await control('GET', '/requests', { query }));
+    expect(Object.keys(await errors('method=post'))).toEqual(['method']);
+    expect(Object.keys(await errors('path=receipts'))).toEqual(['path']);
+    expect(Object.keys(await errors('operation=advanceClock'))).toEqual(['operation']);
+    expect(Object.keys(await errors('status=600&from=yesterday'))).toEqual(['status', 'from']);
+    expect(Object.keys(await errors('faulted=yes'))).toEqual(['faulted']);
+    expect(Object.keys(await errors('body=%5B1%5D'))).toEqual(['body']);
+    expect(Object.keys(await errors(`from=${encodeURIComponent('2025-03-14T15:04:06Z')}&to=${encodeURIComponent('2025-03-14T15:04:06Z')}`))).toEqual(['to']);
   });
 });
 

@@ -14,6 +14,7 @@ const webhook: WebhookRecord = {
   account_id: 1,
   secret: 'whsec_3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a',
   consecutive_failures: 0,
+  chaos: null,
 };
 const delivery: DeliveryRecord = {
   id: '5a7c9e1b-3d5f-4a6b-8c0d-2e4f6a8b0c1d',

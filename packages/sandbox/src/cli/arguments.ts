@@ -1,143 +1,218 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { checkReceiverCommand } from './check-receiver-command';
+import { exportCommand } from './export-command';
+import {
+  type CliOption,
+  CliUsageError,
+  formatOptions,
+  listOf,
+  readOptions,
+  type ReadOptions,
+  switchOf,
+  textOf,
+  wholeNumberOf,
+} from './options';
+import { DEFAULT_PORT, formatSubcommandHelp, HELP_OPTION, type Subcommand } from './subcommand';
+import { tailCommand } from './tail-command';
+import { triggerCommand } from './trigger-command';
 
-// The command line of `boundbook-sandbox`: its flags, their reading, and the help text.
+// The command line of `boundbook-sandbox`: which command it asks for, the options of the start
+// (the command without a name), each with its environment variable, the table of subcommands,
+// and the top-level help.
+
+export { CliUsageError } from './options';
 
 /**
- * The command line is wrong: an unknown flag, a missing or malformed value, or flags that
- * contradict each other. The CLI prints the message with a usage hint and exits with code 2.
+ * The subcommands, in the order the help lists them. To add one, write it in a file of its own
+ * (see subcommand.ts) and add it here.
  */
-export class CliUsageError extends Error {
-  override readonly name = 'CliUsageError';
-}
+export const SUBCOMMANDS: readonly Subcommand[] = [exportCommand, triggerCommand, tailCommand, checkReceiverCommand];
+
+/** The width of the commands' column in the help: the longest name and two spaces. */
+const COMMAND_COLUMN = Math.max(...SUBCOMMANDS.map(({ name }) => name.length)) + 2;
 
 /** The default data file, relative to the working directory. */
 export const DEFAULT_DATA_FILE = './.boundbook/sandbox.json';
 
+/** The options of the start, each with the variable it is also read from, in the help's order. */
+export const START_OPTIONS: readonly CliOption[] = [
+  { flag: 'port', kind: 'value', placeholder: '<number>', variable: 'BOUNDBOOK_SANDBOX_PORT', help: [`Port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)`] },
+  { flag: 'host', kind: 'value', placeholder: '<address>', variable: 'BOUNDBOOK_SANDBOX_HOST', help: ['Interface to listen on (default 127.0.0.1)'] },
+  {
+    flag: 'data',
+    kind: 'value',
+    placeholder: '<file>',
+    variable: 'BOUNDBOOK_SANDBOX_DATA',
+    help: ['JSON data file, created with its directories when missing', `(default ${DEFAULT_DATA_FILE})`],
+  },
+  { flag: 'memory', kind: 'switch', variable: 'BOUNDBOOK_SANDBOX_MEMORY', help: ['Keep everything in memory; save nothing'] },
+  {
+    flag: 'fixtures',
+    kind: 'value',
+    placeholder: '<file>',
+    variable: 'BOUNDBOOK_SANDBOX_FIXTURES',
+    help: [
+      'A fixtures file (JSON or YAML) to load before listening: accounts',
+      'with fixed tokens, endpoints with fixed secrets, receipts; loaded',
+      'at every start, adding only what the data file lacks',
+    ],
+  },
+  {
+    flag: 'demo',
+    kind: 'switch',
+    variable: 'BOUNDBOOK_SANDBOX_DEMO',
+    help: ['Add a demo account: books, a few thousand receipts (some disposed,', 'some corrected) and a webhook endpoint; its token is printed'],
+  },
+  { flag: 'seed', kind: 'value', placeholder: '<number>', variable: 'BOUNDBOOK_SANDBOX_SEED', help: ['The demo for this seed (default 1): the same records every time'] },
+  { flag: 'rate-limit', kind: 'value', placeholder: '<number>', variable: 'BOUNDBOOK_SANDBOX_RATE_LIMIT', help: ['Requests per minute per token (default 60; 0 lifts the limit)'] },
+  { flag: 'max-accounts', kind: 'value', placeholder: '<number>', variable: 'BOUNDBOOK_SANDBOX_MAX_ACCOUNTS', help: ['The most accounts the sandbox holds (default 10000)'] },
+  {
+    flag: 'allowed-hosts',
+    kind: 'list',
+    placeholder: '<names>',
+    variable: 'BOUNDBOOK_SANDBOX_ALLOWED_HOSTS',
+    help: [
+      'Host names to answer to besides localhost and IP addresses,',
+      'comma-separated (a CI service name, a LAN name; .example.com',
+      'for a domain and its subdomains; all for any)',
+    ],
+  },
+  {
+    flag: 'cors',
+    kind: 'list',
+    placeholder: '<origins>',
+    variable: 'BOUNDBOOK_SANDBOX_CORS',
+    help: ['Origins allowed to call the sandbox from a browser, with CORS,', 'comma-separated (such as http://localhost:5173)'],
+  },
+  { flag: 'quiet', kind: 'switch', variable: 'BOUNDBOOK_SANDBOX_QUIET', help: ['Do not print a line for each request'] },
+];
+
+const VERSION_OPTION: CliOption = { flag: 'version', short: 'v', kind: 'switch', help: ['Print the version'] };
+
+/** What the start needs, read from the command line and the environment. */
+export interface StartOptions {
+  readonly kind: 'start';
+  readonly port: number;
+  readonly host: string;
+  /** Absolute path of the data file, or `undefined` in memory. */
+  readonly data: string | undefined;
+  /** Requests per minute per token, or `undefined` for the service's default. */
+  readonly rateLimit: number | undefined;
+  /** The most accounts, or `undefined` for the default. */
+  readonly maxAccounts: number | undefined;
+  readonly allowedHosts: readonly string[];
+  readonly cors: readonly string[];
+  /** Absolute path of the fixtures file to load, or `undefined`. */
+  readonly fixtures: string | undefined;
+  /** The seed of the demo account to add, or `undefined` without `--demo`. */
+  readonly demoSeed: number | undefined;
+  readonly quiet: boolean;
+}
+
 /** What the command line asks for. */
 export type CliCommand =
-  | { readonly kind: 'help' }
-  | {
-      readonly kind: 'start';
-      readonly port: number;
-      readonly host: string;
-      /** Absolute path of the data file, or `undefined` with `--memory`. */
-      readonly data: string | undefined;
-      /** Requests per minute per token, or `undefined` for the service's default. */
-      readonly rateLimit: number | undefined;
-      /** The most accounts, or `undefined` for the default. */
-      readonly maxAccounts: number | undefined;
-      readonly allowedHosts: readonly string[];
-      readonly cors: readonly string[];
-      readonly quiet: boolean;
-    };
+  | { readonly kind: 'help'; readonly text: string }
+  | { readonly kind: 'version' }
+  | { readonly kind: 'subcommand'; readonly command: Subcommand; readonly options: ReadOptions }
+  | StartOptions;
 
 /**
- * Reads the CLI's arguments with `node:util`'s `parseArgs`; a mistake throws a
- * {@link CliUsageError} whose message says what is wrong.
+ * Reads the command line (and, for every option not on it, its environment variable): a
+ * subcommand when the first argument is a name, else the start. A mistake throws a
+ * {@link CliUsageError} whose message says what is wrong and whose `usage` is the usage line of
+ * the command concerned.
  */
-export function parseCliArguments(args: readonly string[], cwd = process.cwd()): CliCommand {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        data: { type: 'string' },
-        memory: { type: 'boolean' },
-        'rate-limit': { type: 'string' },
-        'max-accounts': { type: 'string' },
-        'allowed-hosts': { type: 'string', multiple: true },
-        cors: { type: 'string', multiple: true },
-        quiet: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    throw new CliUsageError(error instanceof Error ? error.message : String(error), {
-      cause: error,
-    });
+export function parseCliArguments(args: readonly string[], env: Readonly<Record<string, string | undefined>>, cwd: string): CliCommand {
+  const [first, ...rest] = args;
+  if (first !== undefined && !first.startsWith('-')) {
+    const command = SUBCOMMANDS.find((candidate) => candidate.name === first);
+    if (command === undefined) {
+      throw new CliUsageError(`Unknown command '${first}': the commands are ${SUBCOMMANDS.map(({ name }) => name).join(', ')}`);
+    }
+    const usage = `Usage: boundbook-sandbox ${command.name} ${command.usage}`;
+    const options = withUsage(usage, () => readOptions([...command.options, HELP_OPTION], rest, env, command.positionals ?? 0));
+    if (switchOf(options, 'help')) return { kind: 'help', text: formatSubcommandHelp(command) };
+    return { kind: 'subcommand', command, options };
   }
-  if (values.help === true) return { kind: 'help' };
-  if (values.memory === true && values.data !== undefined) {
-    throw new CliUsageError('--memory and --data exclude each other: pass one of them');
+  const options = readOptions([...START_OPTIONS, HELP_OPTION, VERSION_OPTION], args, env);
+  if (switchOf(options, 'help')) return { kind: 'help', text: usageText };
+  if (switchOf(options, 'version')) return { kind: 'version' };
+  return readStart(options, cwd);
+}
+
+function readStart(options: ReadOptions, cwd: string): StartOptions {
+  const data = textOf(options, 'data');
+  const memory = options.values.get('memory');
+  // A flag wins over a variable: --data overrules BOUNDBOOK_SANDBOX_MEMORY, and --memory
+  // overrules BOUNDBOOK_SANDBOX_DATA. Two flags, or two variables, contradict each other.
+  let inMemory = memory?.value === true;
+  if (inMemory && data !== undefined && memory!.source.startsWith('--') === data.source.startsWith('--')) {
+    throw new CliUsageError(`${memory!.source} and ${data.source} exclude each other: give one of them`);
   }
-  if (values.data === '') throw new CliUsageError('--data needs a file path');
-  if (values.host === '') throw new CliUsageError('--host needs an address, such as 127.0.0.1');
+  if (inMemory && data !== undefined && data.source.startsWith('--')) inMemory = false;
+  const useData = !inMemory && data !== undefined;
+  if (useData && data.value === '') throw new CliUsageError(`${data.source} needs a file path`);
+  const host = textOf(options, 'host');
+  if (host !== undefined && host.value === '') throw new CliUsageError(`${host.source} needs an address, such as 127.0.0.1`);
+  const fixtures = textOf(options, 'fixtures');
+  if (fixtures !== undefined && fixtures.value === '') throw new CliUsageError(`${fixtures.source} needs the path of a JSON or YAML fixtures file`);
+  const demo = switchOf(options, 'demo');
+  const seed = textOf(options, 'seed');
+  if (!demo && seed?.source === '--seed') throw new CliUsageError('--seed chooses the demo of --demo: pass --demo too');
   return {
     kind: 'start',
-    port: wholeNumber('--port', values.port, 4010, 65_535),
-    host: values.host ?? '127.0.0.1',
-    data: values.memory === true ? undefined : resolve(cwd, values.data ?? DEFAULT_DATA_FILE),
-    rateLimit:
-      values['rate-limit'] === undefined
-        ? undefined
-        : wholeNumber('--rate-limit', values['rate-limit'], 0, Number.MAX_SAFE_INTEGER),
-    maxAccounts:
-      values['max-accounts'] === undefined ? undefined : positiveNumber('--max-accounts', values['max-accounts']),
-    allowedHosts: list('--allowed-hosts', values['allowed-hosts']),
-    cors: list('--cors', values.cors).map((origin) => checkedOrigin(origin)),
-    quiet: values.quiet === true,
+    port: wholeNumberOf(textOf(options, 'port'), DEFAULT_PORT, 0, 65_535),
+    host: host?.value ?? '127.0.0.1',
+    data: inMemory ? undefined : resolve(cwd, useData ? data.value : DEFAULT_DATA_FILE),
+    rateLimit: optionalNumber(textOf(options, 'rate-limit'), 0),
+    maxAccounts: optionalNumber(textOf(options, 'max-accounts'), 1),
+    allowedHosts: listOf(options, 'allowed-hosts'),
+    cors: listOf(options, 'cors').map((origin) => checkedOrigin(origin, options.values.get('cors')!.source)),
+    fixtures: fixtures === undefined ? undefined : resolve(cwd, fixtures.value),
+    demoSeed: demo ? wholeNumberOf(seed, 1, 0, 2 ** 32 - 1) : undefined,
+    quiet: switchOf(options, 'quiet'),
   };
 }
 
-function positiveNumber(flag: string, text: string): number {
-  const value = wholeNumber(flag, text, 0, Number.MAX_SAFE_INTEGER);
-  if (value < 1) throw new CliUsageError(`${flag} must be a whole number of 1 or more, not ${JSON.stringify(text)}`);
-  return value;
+function optionalNumber(found: ReturnType<typeof textOf>, min: number): number | undefined {
+  return found === undefined ? undefined : wholeNumberOf(found, min, min, Number.MAX_SAFE_INTEGER);
 }
 
-/** The values of a flag given once or more, each a comma-separated list. */
-function list(flag: string, values: readonly string[] | undefined): string[] {
-  const entries = (values ?? []).flatMap((value) => value.split(',')).map((entry) => entry.trim());
-  if (entries.some((entry) => entry === '')) throw new CliUsageError(`${flag} needs a name after it, and no empty entry between commas`);
-  return entries;
-}
-
-function checkedOrigin(origin: string): string {
+function checkedOrigin(origin: string, source: string): string {
   if (origin === '*' || origin === 'null') return origin;
   if (!URL.canParse(origin) || new URL(origin).origin !== origin.replace(/\/$/, '')) {
-    throw new CliUsageError(`--cors takes an origin, such as http://localhost:5173 (a scheme, a host and a port, no path), not ${JSON.stringify(origin)}`);
+    throw new CliUsageError(`${source} takes an origin, such as http://localhost:5173 (a scheme, a host and a port, no path), not ${JSON.stringify(origin)}`);
   }
   return origin.replace(/\/$/, '');
 }
 
-function wholeNumber(flag: string, text: string | undefined, fallback: number, max: number): number {
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (!/^\d+$/.test(text) || value > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? '0 or more' : `from 0 to ${max}`;
-    throw new CliUsageError(`${flag} must be a whole number ${range}, not ${JSON.stringify(text)}`);
+/** Runs `read`, giving a {@link CliUsageError} it throws the usage line of the command. */
+function withUsage<T>(usage: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof CliUsageError && error.usage === undefined) throw new CliUsageError(error.message, usage, { cause: error });
+    throw error;
   }
-  return value;
 }
 
+/** The usage lines of the whole CLI, as a wrong command line is answered with them. */
+export const USAGE_LINES = `Usage: boundbook-sandbox [options]
+       boundbook-sandbox <command> [options]   (commands: ${SUBCOMMANDS.map(({ name }) => name).join(', ')})`;
+
 /** The text of `boundbook-sandbox --help`. */
-export const usageText = `Usage: boundbook-sandbox [options]
+export const usageText = `${USAGE_LINES}
 
 Starts a local sandbox of the A&D Logbook Service: the API under /rest/v1 and the sandbox
-control API under /_sandbox, saved to one JSON file.
+control API under /_sandbox, saved to one JSON file. GET /_sandbox/health answers once it serves.
 
-Options:
-  --port <number>        Port to listen on (default 4010; 0 picks a free port)
-  --host <address>       Interface to listen on (default 127.0.0.1)
-  --data <file>          JSON data file, created with its directories when missing
-                         (default ./.boundbook/sandbox.json)
-  --memory               Keep everything in memory; save nothing
-  --rate-limit <number>  Requests per minute per token (default 60; 0 lifts the limit)
-  --max-accounts <n>     The most accounts the sandbox holds (default 10000)
-  --allowed-hosts <names>
-                         Host names to answer to besides localhost and IP addresses,
-                         comma-separated (a CI service name, a LAN name; .example.com
-                         for a domain and its subdomains; all for any)
-  --cors <origins>       Origins allowed to call the sandbox from a browser, with CORS,
-                         comma-separated (such as http://localhost:5173)
-  --quiet                Do not print a line for each request
-  --help                 Show this help
+Options (each also read from the environment variable named under it; a flag wins over its
+variable; a variable that is empty counts as unset; switches take 1, 0, true or false there):
+${formatOptions([...START_OPTIONS, HELP_OPTION, VERSION_OPTION])}
+Commands (boundbook-sandbox <command> --help for each one's options):
+${SUBCOMMANDS.map(({ name, summary }) => `  ${name.padEnd(COMMAND_COLUMN)}${summary}`).join('\n')}
 
-On a new data file the sandbox makes a dealer account with the book Main and prints its token.
-More accounts: curl -X POST http://127.0.0.1:4010/_sandbox/accounts
+On a new data file the sandbox makes a dealer account with the book Main and prints its token
+(unless --fixtures or --demo give accounts). More accounts:
+curl -X POST http://127.0.0.1:${DEFAULT_PORT}/_sandbox/accounts
 `;

@@ -1,45 +1,53 @@
 import { describe, expect, it } from 'vitest';
-import { CliUsageError, parseCliArguments } from '../../src/cli/arguments';
+import { CliUsageError, parseCliArguments, START_OPTIONS, SUBCOMMANDS, usageText } from '../../src/cli/arguments';
+import { formatSubcommandHelp } from '../../src/cli/subcommand';
 
 const cwd = '/work/project';
+const parse = (args: readonly string[], env: Record<string, string> = {}) => parseCliArguments(args, env, cwd);
 
-describe('parseCliArguments(args)', () => {
+const defaults = {
+  kind: 'start',
+  port: 4010,
+  host: '127.0.0.1',
+  data: '/work/project/.boundbook/sandbox.json',
+  rateLimit: undefined,
+  maxAccounts: undefined,
+  allowedHosts: [],
+  cors: [],
+  fixtures: undefined,
+  demoSeed: undefined,
+  quiet: false,
+};
+
+describe('parseCliArguments(args, env, cwd)', () => {
   it('defaults to port 4010 on 127.0.0.1 with ./.boundbook/sandbox.json', () => {
-    expect(parseCliArguments([], cwd)).toEqual({
-      kind: 'start',
-      port: 4010,
-      host: '127.0.0.1',
-      data: '/work/project/.boundbook/sandbox.json',
-      rateLimit: undefined,
-      maxAccounts: undefined,
-      allowedHosts: [],
-      cors: [],
-      quiet: false,
-    });
+    expect(parse([])).toEqual(defaults);
   });
 
   it('reads every flag, in both --flag value and --flag=value forms', () => {
     expect(
-      parseCliArguments(
-        [
-          '--port=0',
-          '--host',
-          '0.0.0.0',
-          '--data',
-          'state/db.json',
-          '--rate-limit',
-          '0',
-          '--max-accounts',
-          '50',
-          '--allowed-hosts',
-          'ci-sandbox,.lan.example',
-          '--allowed-hosts=other',
-          '--cors',
-          'http://localhost:5173/',
-          '--quiet',
-        ],
-        cwd,
-      ),
+      parse([
+        '--port=0',
+        '--host',
+        '0.0.0.0',
+        '--data',
+        'state/db.json',
+        '--rate-limit',
+        '0',
+        '--max-accounts',
+        '50',
+        '--allowed-hosts',
+        'ci-sandbox,.lan.example',
+        '--allowed-hosts=other',
+        '--cors',
+        'http://localhost:5173/',
+        '--fixtures',
+        'test/fixtures.yaml',
+        '--demo',
+        '--seed',
+        '42',
+        '--quiet',
+      ]),
     ).toEqual({
       kind: 'start',
       port: 0,
@@ -49,37 +57,168 @@ describe('parseCliArguments(args)', () => {
       maxAccounts: 50,
       allowedHosts: ['ci-sandbox', '.lan.example', 'other'],
       cors: ['http://localhost:5173'],
+      fixtures: '/work/project/test/fixtures.yaml',
+      demoSeed: 42,
       quiet: true,
     });
   });
 
+  it('reads every option from its BOUNDBOOK_SANDBOX_ variable when the flag is not given', () => {
+    expect(
+      parse([], {
+        BOUNDBOOK_SANDBOX_PORT: '5000',
+        BOUNDBOOK_SANDBOX_HOST: '0.0.0.0',
+        BOUNDBOOK_SANDBOX_DATA: 'ci/db.json',
+        BOUNDBOOK_SANDBOX_RATE_LIMIT: '0',
+        BOUNDBOOK_SANDBOX_MAX_ACCOUNTS: '7',
+        BOUNDBOOK_SANDBOX_ALLOWED_HOSTS: 'sandbox, .ci.example',
+        BOUNDBOOK_SANDBOX_CORS: 'http://localhost:5173,http://localhost:3000',
+        BOUNDBOOK_SANDBOX_FIXTURES: 'ci/fixtures.json',
+        BOUNDBOOK_SANDBOX_DEMO: 'true',
+        BOUNDBOOK_SANDBOX_SEED: '9',
+        BOUNDBOOK_SANDBOX_QUIET: '1',
+      }),
+    ).toEqual({
+      kind: 'start',
+      port: 5000,
+      host: '0.0.0.0',
+      data: '/work/project/ci/db.json',
+      rateLimit: 0,
+      maxAccounts: 7,
+      allowedHosts: ['sandbox', '.ci.example'],
+      cors: ['http://localhost:5173', 'http://localhost:3000'],
+      fixtures: '/work/project/ci/fixtures.json',
+      demoSeed: 9,
+      quiet: true,
+    });
+    expect(parse([], { BOUNDBOOK_SANDBOX_MEMORY: 'TRUE' })).toMatchObject({ data: undefined });
+  });
+
+  it('gives a flag precedence over its variable', () => {
+    const env = { BOUNDBOOK_SANDBOX_PORT: '5000', BOUNDBOOK_SANDBOX_HOST: '0.0.0.0', BOUNDBOOK_SANDBOX_ALLOWED_HOSTS: 'from-env', BOUNDBOOK_SANDBOX_QUIET: '0' };
+    expect(parse(['--port', '6000', '--host', '::1', '--allowed-hosts', 'from-flag', '--quiet'], env)).toMatchObject({
+      port: 6000,
+      host: '::1',
+      allowedHosts: ['from-flag'],
+      quiet: true,
+    });
+  });
+
+  it('takes 0 and false in a switch variable as off, and an empty variable as unset', () => {
+    expect(parse([], { BOUNDBOOK_SANDBOX_MEMORY: '0', BOUNDBOOK_SANDBOX_QUIET: 'False', BOUNDBOOK_SANDBOX_DEMO: 'false' })).toEqual(defaults);
+    expect(parse([], { BOUNDBOOK_SANDBOX_PORT: '', BOUNDBOOK_SANDBOX_DATA: '', BOUNDBOOK_SANDBOX_MEMORY: '' })).toEqual(defaults);
+  });
+
+  it('lets --data overrule BOUNDBOOK_SANDBOX_MEMORY, and --memory overrule BOUNDBOOK_SANDBOX_DATA', () => {
+    expect(parse(['--data', 'x.json'], { BOUNDBOOK_SANDBOX_MEMORY: '1' })).toMatchObject({ data: '/work/project/x.json' });
+    expect(parse(['--memory'], { BOUNDBOOK_SANDBOX_DATA: 'x.json' })).toMatchObject({ data: undefined });
+  });
+
   it('keeps the state in memory with --memory', () => {
-    expect(parseCliArguments(['--memory'], cwd)).toMatchObject({ kind: 'start', data: undefined });
+    expect(parse(['--memory'])).toMatchObject({ kind: 'start', data: undefined });
+  });
+
+  it('gives the demo seed 1 unless --seed says otherwise, and no demo without --demo', () => {
+    expect(parse(['--demo'])).toMatchObject({ demoSeed: 1 });
+    expect(parse(['--demo', '--seed', '0'])).toMatchObject({ demoSeed: 0 });
+    expect(parse([], { BOUNDBOOK_SANDBOX_SEED: '5' })).toMatchObject({ demoSeed: undefined });
   });
 
   it.each([['--help'], ['-h'], ['--port', 'nope', '--help']])('asks for help with %s', (...args) => {
-    expect(parseCliArguments(args, cwd)).toEqual({ kind: 'help' });
+    expect(parse(args)).toEqual({ kind: 'help', text: usageText });
+  });
+
+  it.each([['--version'], ['-v'], ['--memory', '-v']])('asks for the version with %s', (...args) => {
+    expect(parse(args)).toEqual({ kind: 'version' });
   });
 
   it.each([
-    [['--verbose'], /Unknown option '--verbose'/],
-    [['extra'], /Unexpected argument 'extra'/],
-    [['--port'], /--port/],
-    [['--port', 'abc'], /--port must be a whole number from 0 to 65535, not "abc"/],
-    [['--port', '65536'], /--port must be a whole number from 0 to 65535/],
-    [['--port', '-1'], /--port/],
-    [['--port', '1.5'], /--port must be a whole number/],
-    [['--rate-limit', 'many'], /--rate-limit must be a whole number 0 or more, not "many"/],
-    [['--memory', '--data', 'x.json'], /--memory and --data exclude each other/],
-    [['--data='], /--data needs a file path/],
-    [['--host='], /--host needs an address/],
-    [['--quiet=yes'], /--quiet/],
-    [['--max-accounts', '0'], /--max-accounts must be a whole number of 1 or more, not "0"/],
-    [['--allowed-hosts', 'a,,b'], /--allowed-hosts needs a name after it/],
-    [['--cors', 'localhost:5173'], /--cors takes an origin, such as http:\/\/localhost:5173/],
-    [['--cors', 'http://a.example/path'], /--cors takes an origin/],
-  ])('throws a CliUsageError for %j', (args, message) => {
-    expect(() => parseCliArguments(args, cwd)).toThrow(CliUsageError);
-    expect(() => parseCliArguments(args, cwd)).toThrow(message);
+    [['--verbose'], {}, /Unknown option '--verbose'/],
+    [['--port'], {}, /--port/],
+    [['--port', 'abc'], {}, /--port must be a whole number from 0 to 65535, not "abc"/],
+    [['--port', '65536'], {}, /--port must be a whole number from 0 to 65535/],
+    [['--port', '-1'], {}, /--port/],
+    [['--port', '1.5'], {}, /--port must be a whole number/],
+    [['--rate-limit', 'many'], {}, /--rate-limit must be a whole number 0 or more, not "many"/],
+    [['--memory', '--data', 'x.json'], {}, /--memory and --data exclude each other/],
+    [['--data='], {}, /--data needs a file path/],
+    [['--host='], {}, /--host needs an address/],
+    [['--fixtures='], {}, /--fixtures needs the path of a JSON or YAML fixtures file/],
+    [['--quiet=yes'], {}, /--quiet/],
+    [['--max-accounts', '0'], {}, /--max-accounts must be a whole number of 1 or more, not "0"/],
+    [['--allowed-hosts', 'a,,b'], {}, /--allowed-hosts needs a name after it/],
+    [['--cors', 'localhost:5173'], {}, /--cors takes an origin, such as http:\/\/localhost:5173/],
+    [['--cors', 'http://a.example/path'], {}, /--cors takes an origin/],
+    [['--seed', '3'], {}, /--seed chooses the demo of --demo: pass --demo too/],
+    [['--demo', '--seed', '4294967296'], {}, /--seed must be a whole number from 0 to 4294967295/],
+    [[], { BOUNDBOOK_SANDBOX_PORT: 'abc' }, /^BOUNDBOOK_SANDBOX_PORT must be a whole number from 0 to 65535, not "abc"$/],
+    [[], { BOUNDBOOK_SANDBOX_QUIET: 'yes' }, /^BOUNDBOOK_SANDBOX_QUIET must be 1, 0, true or false, not "yes"$/],
+    [[], { BOUNDBOOK_SANDBOX_MEMORY: 'on' }, /^BOUNDBOOK_SANDBOX_MEMORY must be 1, 0, true or false, not "on"$/],
+    [[], { BOUNDBOOK_SANDBOX_MEMORY: '1', BOUNDBOOK_SANDBOX_DATA: 'x.json' }, /BOUNDBOOK_SANDBOX_MEMORY and BOUNDBOOK_SANDBOX_DATA exclude each other/],
+    [[], { BOUNDBOOK_SANDBOX_CORS: 'localhost' }, /^BOUNDBOOK_SANDBOX_CORS takes an origin/],
+    [[], { BOUNDBOOK_SANDBOX_MAX_ACCOUNTS: '0' }, /^BOUNDBOOK_SANDBOX_MAX_ACCOUNTS must be a whole number of 1 or more/],
+    [[], { BOUNDBOOK_SANDBOX_ALLOWED_HOSTS: 'a,' }, /^BOUNDBOOK_SANDBOX_ALLOWED_HOSTS needs a name after it/],
+  ])('throws a CliUsageError for %j with %j', (args, env: Record<string, string>, message) => {
+    expect(() => parse(args, env)).toThrow(CliUsageError);
+    expect(() => parse(args, env)).toThrow(message);
+  });
+
+  it('reads a subcommand by its name, with its options from flags and variables', () => {
+    const command = parse(['trigger', 'receipt.created', '--url', 'http://127.0.0.1:5000'], { BOUNDBOOK_SANDBOX_TOKEN: 'sbx_env' });
+    expect(command.kind).toBe('subcommand');
+    if (command.kind !== 'subcommand') return;
+    expect(command.command.name).toBe('trigger');
+    expect(command.options.positionals).toEqual(['receipt.created']);
+    expect(command.options.values.get('token')).toEqual({ value: 'sbx_env', source: 'BOUNDBOOK_SANDBOX_TOKEN' });
+    expect(command.options.values.get('url')).toEqual({ value: 'http://127.0.0.1:5000', source: '--url' });
+  });
+
+  it.each(SUBCOMMANDS.map(({ name }) => [name]))('answers %s --help with its own help', (name) => {
+    const command = SUBCOMMANDS.find((candidate) => candidate.name === name)!;
+    expect(parse([name, '--help'])).toEqual({ kind: 'help', text: formatSubcommandHelp(command) });
+    expect(parse([name, '-h'])).toEqual({ kind: 'help', text: formatSubcommandHelp(command) });
+  });
+
+  it.each([
+    [['trigr'], /^Unknown command 'trigr': the commands are export, trigger, tail, check-receiver$/, undefined],
+    [['tail', '--bogus'], /Unknown option '--bogus'/, 'Usage: boundbook-sandbox tail --token <token> [--url <url>] [--reconnect <seconds>]'],
+    [['export', 'extra'], /Unexpected argument 'extra'/, 'Usage: boundbook-sandbox export --token <token> [--url <url>] [--out <file>]'],
+    [['trigger', 'ping', 'pong'], /Unexpected argument 'pong'/, 'Usage: boundbook-sandbox trigger <event> --token <token> [--url <url>] [--wait <seconds>]'],
+  ])('throws a CliUsageError for the subcommand line %j, with its usage', (args, message, usage) => {
+    let thrown: unknown;
+    try {
+      parse(args);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(CliUsageError);
+    expect((thrown as CliUsageError).message).toMatch(message);
+    expect((thrown as CliUsageError).usage).toBe(usage);
+  });
+});
+
+describe('the help texts', () => {
+  it('list every option of the start with its variable, and every subcommand', () => {
+    expect(usageText).toMatch(/^Usage: boundbook-sandbox \[options\]\n {7}boundbook-sandbox <command> \[options\]/);
+    for (const option of START_OPTIONS) {
+      expect(usageText).toContain(`--${option.flag}`);
+      expect(usageText).toContain(`(env ${option.variable!})`);
+    }
+    expect(usageText).toContain('--version, -v');
+    for (const { name, summary } of SUBCOMMANDS) expect(usageText).toContain(`  ${name.padEnd(16)}${summary}\n`);
+  });
+
+  it('give each subcommand a usage line, its options with their variables, and --help', () => {
+    const trigger = formatSubcommandHelp(SUBCOMMANDS.find(({ name }) => name === 'trigger')!);
+    expect(trigger).toMatch(/^Usage: boundbook-sandbox trigger <event> --token <token>/);
+    for (const event of ['receipt.created', 'receipt.updated', 'receipt.disposed', 'receipt.deleted', 'ping']) expect(trigger).toContain(`  ${event}`);
+    expect(trigger).toContain('(env BOUNDBOOK_SANDBOX_TOKEN)');
+    expect(trigger).toContain('(env BOUNDBOOK_SANDBOX_URL)');
+    expect(trigger).toContain('--help, -h');
+  });
+
+  it('keep every line within 100 characters', () => {
+    const texts = [usageText, ...SUBCOMMANDS.map(formatSubcommandHelp)];
+    for (const line of texts.flatMap((text) => text.split('\n'))) expect(line.length, line).toBeLessThanOrEqual(100);
   });
 });

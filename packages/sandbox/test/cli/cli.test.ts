@@ -78,15 +78,33 @@ describe('boundbook-sandbox flags', () => {
     }
   });
 
-  it.each([[['--prot', '4010']], [['--port', 'abc']], [['--memory', '--data', 'x.json']]])(
-    'exits 2 with a usage hint for %j',
+  it.each([[['--prot', '4010']], [['--port', 'abc']], [['--memory', '--data', 'x.json']], [['trigr']]])(
+    'exits 2 with the usage for %j',
     async (args) => {
       const cli = start(args);
       expect(await cli.exit).toEqual({ code: 2, signal: null });
-      expect(cli.stderr()).toMatch(/^boundbook-sandbox: .+\nRun boundbook-sandbox --help/);
+      expect(cli.stderr()).toMatch(
+        /^boundbook-sandbox: .+\nUsage: boundbook-sandbox \[options\]\n {7}boundbook-sandbox <command> \[options\] {3}\(commands: export, trigger, tail, check-receiver\)\nRun boundbook-sandbox --help for the options\.\n$/,
+      );
       expect(cli.stdout()).toBe('');
     },
   );
+
+  it('exits 2 with the usage of a subcommand for a wrong flag of it', async () => {
+    const cli = start(['tail', '--tokn', 'sbx_x']);
+    expect(await cli.exit).toEqual({ code: 2, signal: null });
+    // Node words the unknown option itself, differently from one version to another.
+    expect(cli.stderr()).toMatch(
+      /^boundbook-sandbox tail: Unknown option '--tokn'.*\nUsage: boundbook-sandbox tail --token <token> \[--url <url>\] \[--reconnect <seconds>\]\nRun boundbook-sandbox tail --help for the options\.\n$/,
+    );
+  });
+
+  it.each([['--version'], ['-v']])('%s prints the version of the package and exits 0', async (flag) => {
+    const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const cli = start([flag]);
+    expect(await cli.exit).toEqual({ code: 0, signal: null });
+    expect(cli.stdout()).toBe(`${version}\n`);
+  });
 
   it('exits 1 and names the port when the port is taken', async () => {
     const blocker = createServer();

@@ -40,6 +40,9 @@ describe('boundbook-sandbox killed with SIGKILL under write load', () => {
     const file = join(dir, 'sandbox.json');
     const args = ['--port', '0', '--quiet', '--data', file, '--rate-limit', '0'];
     const acknowledged = new Map<number, string>();
+    // Receipts a fault rule failed after they were recorded: kept, so on disk like any other.
+    const keptUnacknowledged = new Set<string>();
+    const faulted = { before: 0, after: 0 };
     let token = '';
     let next = 0;
 
@@ -55,8 +58,19 @@ describe('boundbook-sandbox killed with SIGKILL under write load', () => {
         for (const [id, serial] of acknowledged) {
           expect(serials.get(id), `receipt ${id} after round ${round} (seed ${seed})`).toBe(serial);
         }
+        const held = new Set(serials.values());
+        for (const serial of keptUnacknowledged) expect(held.has(serial), `receipt ${serial}, failed after acting, after round ${round} (seed ${seed})`).toBe(true);
       }
       if (round === ROUNDS) break;
+      // Fault rules live in memory: each start gets them again. They fail some writes before and
+      // after acting; those answers are the rules', outside the rule that every write succeeds.
+      for (const rule of [
+        { operation: 'createReceipt', action: 'status', status: 503, probability: 0.1, seed: seed + round },
+        { operation: 'createReceipt', action: 'status', status: 500, after_acting: true, probability: 0.1, seed: seed + round + 1 },
+      ]) {
+        const added = await fetch(`${origin}/_sandbox/faults`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(rule) });
+        expect(added.status).toBe(201);
+      }
 
       // Kill right after a random number of acknowledgements, while other writes are in flight.
       const killAfter = 1 + Math.floor(random() * 40);
@@ -72,11 +86,18 @@ describe('boundbook-sandbox killed with SIGKILL under write load', () => {
           roundAcknowledged += 1;
           if (roundAcknowledged === killAfter) running.child.kill('SIGKILL');
         },
+        onFaulted: (serial, afterActing) => {
+          faulted[afterActing ? 'after' : 'before'] += 1;
+          if (afterActing) keptUnacknowledged.add(serial);
+        },
       });
       expect(await running.exit).toEqual({ code: null, signal: 'SIGKILL' });
       const text = await readFile(file, 'utf8');
       expect(() => JSON.parse(text), `data file after round ${round} (seed ${seed})`).not.toThrow();
     }
     expect(acknowledged.size).toBeGreaterThanOrEqual(ROUNDS);
+    // The rules did fail writes, both ways, or the kept-after-acting check proved nothing.
+    expect(faulted.before, `seed ${seed}`).toBeGreaterThan(0);
+    expect(faulted.after, `seed ${seed}`).toBeGreaterThan(0);
   }, 60_000);
 });

@@ -9,8 +9,8 @@ export interface CliProcess {
   stdout(): string;
   /** Everything printed on stderr so far. */
   stderr(): string;
-  /** Resolves with the first match of `pattern` on stdout, as soon as it is printed. */
-  waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
+  /** Resolves with the first match of `pattern` on stdout (or stderr), as soon as it is printed. */
+  waitFor(pattern: RegExp, stream?: 'stdout' | 'stderr'): Promise<RegExpMatchArray>;
   /** Resolves when the process ends. */
   readonly exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -34,6 +34,7 @@ export function spawnCli(args: readonly string[], cwd: string, env: NodeJS.Proce
   });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     err += chunk;
+    for (const listener of listeners) listener();
   });
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.on('exit', (code, signal) => {
@@ -41,10 +42,10 @@ export function spawnCli(args: readonly string[], cwd: string, env: NodeJS.Proce
       resolve({ code, signal });
     });
   });
-  const waitFor = (pattern: RegExp) =>
+  const waitFor = (pattern: RegExp, stream: 'stdout' | 'stderr' = 'stdout') =>
     new Promise<RegExpMatchArray>((resolve, reject) => {
       const check = () => {
-        const match = out.match(pattern);
+        const match = (stream === 'stdout' ? out : err).match(pattern);
         if (match !== null) {
           listeners.delete(check);
           resolve(match);

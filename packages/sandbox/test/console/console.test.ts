@@ -146,6 +146,12 @@ describe('the console', () => {
     expect((await call(token, 'GET', '/rest/v1/inventory?book=Main')).status).toBe(200);
     await expect.poll(() => page.getByRole('row', { name: /GET \/rest\/v1\/inventory\?book=Main/ }).count()).toBe(1);
     expect(await page.getByRole('row', { name: /_sandbox/ }).count()).toBe(0);
+    // A request a fault rule failed after acting shows its status and what the rule did.
+    expect((await call(token, 'POST', '/_sandbox/faults', { operation: 'listInventory', action: 'status', status: 503, after_acting: true, times: 1 })).status).toBe(201);
+    expect((await call(token, 'GET', '/rest/v1/inventory?book=Main')).status).toBe(503);
+    const faulted = page.getByRole('row', { name: /rule \d+: error answer after acting \(200 withheld\)/ });
+    await expect.poll(() => faulted.count()).toBe(1);
+    expect(await faulted.getByRole('cell').nth(1).textContent()).toBe('503');
     await checkPage(opened, '05-requests');
   });
 

@@ -4,6 +4,34 @@
  */
 
 export interface paths {
+    "/_sandbox/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check that the sandbox serves
+         * @description Answers 200 with the version of the `@boundbook/sandbox` package, without a token, for
+         *     a readiness check: the sandbox listens only once it is ready (its data file read and
+         *     its journal replayed, its fixtures loaded), so any answer means that every later call
+         *     is served. Until then nothing answers at the address. A wait in CI:
+         *     `curl --retry 30 --retry-delay 1 --retry-connrefused -fsS http://127.0.0.1:4010/_sandbox/health`.
+         *
+         *     Like every call, it is answered only to the sandbox's own host names and origin (see
+         *     Host names and web pages). It is not counted by the rate limit nor written to any
+         *     account's request log, and its answer is never cached (`Cache-Control: no-store`).
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/accounts": {
         parameters: {
             query?: never;
@@ -40,9 +68,9 @@ export interface paths {
          * Delete the account
          * @description Deletes the account of the token with everything it owns: its tokens, books, receipts
          *     (soft-deleted ones and audit trails included), webhook endpoints with their deliveries
-         *     (pending ones are never attempted), clock and request log. Every token of the account
-         *     gets 401 from then on, and the sandbox can hold another account in its place. Ids and
-         *     record numbers are never given again.
+         *     (pending ones are never attempted), clock, request log and fault rules. Every token of
+         *     the account gets 401 from then on, and the sandbox can hold another account in its
+         *     place. Ids and record numbers are never given again.
          */
         delete: operations["deleteAccount"];
         options?: never;
@@ -246,7 +274,8 @@ export interface paths {
          * List endpoints with their failures
          * @description The account's webhook endpoints in id order, as the dashboard shows them: each as
          *     `GET /rest/v1/webhooks` lists it, with its count of consecutive failed attempts (the
-         *     10th disables it; a 2xx or re-enabling resets it). Never their secrets.
+         *     10th disables it; a 2xx or re-enabling resets it) and its delivery chaos (`null` when
+         *     none is set). Never their secrets.
          */
         get: operations["listWebhookStates"];
         put?: never;
@@ -324,6 +353,72 @@ export interface paths {
          */
         post: operations["enableWebhook"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/webhooks/{id}/chaos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set delivery chaos
+         * @description Makes the endpoint's deliveries misbehave as a real network and a real service may, so
+         *     that a receiver proves it is order-tolerant and idempotent: deliveries held and sent in
+         *     a shuffled order (`reorder`), sent twice with the same `X-SVC-Delivery` (`duplicate`),
+         *     or late (`delay_ms`), each drawn from `seed`, so that a failing run repeats. The body
+         *     replaces the endpoint's settings whole (a field left out is off) and starts their
+         *     count afresh; settings that are all off clear them, as `DELETE` does.
+         *
+         *     Chaos changes when attempts are made and how many, never what is recorded of their
+         *     outcomes:
+         *
+         *     - **reorder**: the deliveries of the endpoint are gathered in windows. A window opens at
+         *       a delivery and takes those made after it, up to `window` deliveries, for at most
+         *       `hold_ms`; it is released when it is full or when its hold ends, whichever comes
+         *       first. Its deliveries then fall due at that moment, in an order drawn from `seed`,
+         *       and are sent one at a time, each once the one before it is answered, so the receiver
+         *       gets them in exactly that order. Retries of these deliveries are also sent one at a time.
+         *     - **duplicate**: the share of deliveries, from 0 to 1, drawn from `seed` when each is
+         *       made, whose every attempt is sent twice: once, then again once the first is answered,
+         *       with the same `X-SVC-Delivery`, body and signature, as the service does when an
+         *       answer is lost on its way back. The second sending is recorded in `attempts` with
+         *       `duplicate: true`, its status or error as any attempt; it leaves the delivery's
+         *       state, its retries and the endpoint's count of consecutive failures as the first
+         *       sending left them.
+         *     - **delay_ms**: the first attempt of each delivery falls due this long after its event
+         *       (after its window's release, with `reorder`). The delay is spent before the attempt
+         *       begins, never within the receiver's 5 seconds, so a delay longer than the time-out
+         *       makes no attempt time out. Retries keep the service's delays.
+         *
+         *     Every delivery the endpoint gets is made under the settings of that moment and keeps
+         *     the timing and count it was given: changing or clearing the settings does not release a
+         *     window already held. A `ping` (the dashboard's Test) is made at once, since its answer
+         *     reports its attempt: it is never held nor delayed, but may be duplicated. The sandbox
+         *     and the MSW handlers hold no timer of their own for this: the sandbox sends a held or
+         *     delayed delivery when it falls due on the account's clock, and the MSW handlers at the
+         *     first request they answer after it fell due; `POST /_sandbox/clock/advance` sends them
+         *     on both.
+         *
+         *     A disabled endpoint takes settings too, for the deliveries made once it is enabled again.
+         *     The settings are shown in `GET /_sandbox/webhooks` and go with the endpoint when it is
+         *     deleted and with the account's reset. Unlike other control calls, a field this call
+         *     does not know is 422, so that a misspelt setting cannot pass unnoticed.
+         */
+        put: operations["putWebhookChaos"];
+        post?: never;
+        /**
+         * Clear delivery chaos
+         * @description Clears the endpoint's delivery chaos: deliveries made from now on are sent as the service
+         *     sends them. Deliveries already made keep the timing and count they were given. Clearing
+         *     an endpoint without chaos is not an error.
+         */
+        delete: operations["deleteWebhookChaos"];
         options?: never;
         head?: never;
         patch?: never;
@@ -483,14 +578,66 @@ export interface paths {
         };
         /**
          * List recent requests
-         * @description The last 100 service API requests (under `/rest/v1`) made with a token of the account,
-         *     revoked ones included, whatever their answer; newest first. Control calls are not
-         *     listed.
+         * @description The account's service API requests (under `/rest/v1`) that the log still holds and that
+         *     match every filter given, newest first (see "The request log" above). An invalid filter
+         *     is 422, on its parameter.
          */
         get: operations["listRequests"];
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/faults": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List fault rules
+         * @description The account's fault rules in id order, spent ones included, each with how often it fired.
+         */
+        get: operations["listFaults"];
+        put?: never;
+        /**
+         * Add a fault rule
+         * @description Adds a rule after the account's others (see "Faults" above). The body is held strictly:
+         *     a field this schema does not know is 422, as is an operation or path the service API
+         *     does not have, a control call, a field that does not fit the action (`retry_after` on a
+         *     500, `after_acting` on a 429 or a delay), a `times` of 0, a probability outside 0 to 1
+         *     and a delay over 300,000 ms, each on its field. An account that holds 100 rules is 409.
+         */
+        post: operations["createFault"];
+        /**
+         * Delete every fault rule
+         * @description Deletes every fault rule of the account; the requests it made keep their marks in the log.
+         */
+        delete: operations["clearFaults"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/_sandbox/faults/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a fault rule
+         * @description Deletes one fault rule of the account; an id the account has no rule of is 404.
+         */
+        delete: operations["deleteFault"];
         options?: never;
         head?: never;
         patch?: never;
@@ -585,8 +732,8 @@ export interface paths {
          * Reset the account
          * @description Empties the account: its receipts (with their audit trails, dispositions, documents and
          *     E4473 data), its books (a new, empty `Main` is made, so record numbers start from 1
-         *     again) and its webhook endpoints with their deliveries. Tokens, the clock and the
-         *     request log are kept.
+         *     again), its webhook endpoints with their deliveries, and its fault rules. Tokens, the
+         *     clock and the request log are kept.
          */
         post: operations["resetAccount"];
         delete?: never;
@@ -698,7 +845,8 @@ export interface components {
              * Format: date-time
              * @description When the next attempt falls due, to the millisecond (no fraction when it is zero):
              *     the moment the failed attempt began plus the retry's delay, so a retry falls due
-             *     exactly when its delay has passed, never earlier. `null` unless pending.
+             *     exactly when its delay has passed, never earlier. The first attempt falls due with
+             *     the event, or later under the endpoint's delivery chaos. `null` unless pending.
              */
             next_attempt_at: string | null;
             /**
@@ -722,6 +870,12 @@ export interface components {
             /** @description Why the attempt failed without a status, or `null`. */
             error: string | null;
             duration_ms: number;
+            /**
+             * @description Present on the second sending of an attempt that the endpoint's delivery chaos
+             *     duplicated; the receiver's answer to it changes nothing else of the delivery.
+             * @constant
+             */
+            duplicate?: true;
         };
         /** @description Deliveries, newest first. */
         DeliveryList: {
@@ -791,7 +945,7 @@ export interface components {
         EventStream: string;
         /**
          * @description A webhook endpoint as the dashboard shows it: every field of `WebhookEndpoint` (see
-         *     `openapi.yaml`), plus its count of consecutive failed attempts.
+         *     `openapi.yaml`), plus its count of consecutive failed attempts and its delivery chaos.
          */
         WebhookEndpointState: {
             id: number;
@@ -808,10 +962,66 @@ export interface components {
              *     disables it.
              */
             consecutive_failures: number;
+            /**
+             * @description The endpoint's delivery chaos (`PUT /_sandbox/webhooks/{id}/chaos`), or `null` when
+             *     its deliveries are sent as the service sends them.
+             */
+            chaos: components["schemas"]["WebhookChaos"] | null;
         };
         /** @description The account's endpoints, in id order. */
         WebhookEndpointStateList: {
             data: components["schemas"]["WebhookEndpointState"][];
+        };
+        /** @description One webhook endpoint with its failures and delivery chaos. */
+        WebhookEndpointStateResponse: {
+            data: components["schemas"]["WebhookEndpointState"];
+        };
+        /**
+         * @description How the sandbox makes an endpoint's deliveries misbehave; see
+         *     `PUT /_sandbox/webhooks/{id}/chaos`. Every setting is shown, off ones included.
+         */
+        WebhookChaos: {
+            /** @description Windows of deliveries sent in a shuffled order, or `null` when off. */
+            reorder: components["schemas"]["WebhookChaosReorder"] | null;
+            /** @description The share of deliveries whose every attempt is sent twice; 0 when off. */
+            duplicate: number;
+            /** @description How long after its event (or its window's release) a delivery's first attempt falls due; 0 when off. */
+            delay_ms: number;
+            /**
+             * @description What the order of each window and the choice of duplicated deliveries are drawn
+             *     from: the same settings and the same events give the same order and choice.
+             */
+            seed: number;
+        };
+        /** @description Deliveries gathered in windows and sent in a shuffled order. */
+        WebhookChaosReorder: {
+            /** @description The most deliveries a window takes; a full window is released at once. */
+            window: number;
+            /**
+             * @description The longest a window is held, from its first delivery, before it is released however
+             *     few deliveries it took. 1000 unless given.
+             */
+            hold_ms: number;
+        };
+        /**
+         * @description Delivery chaos to set: every field is optional and off (or, for `seed`, drawn at random
+         *     and shown in the answer) when left out. A field not named here is 422.
+         */
+        WebhookChaosPut: {
+            /** @description Windows of deliveries sent in a shuffled order; `null` or left out for none. */
+            reorder?: components["schemas"]["WebhookChaosReorderPut"] | null;
+            /** @description The share of deliveries, from 0 (none) to 1 (every one), whose every attempt is sent twice. */
+            duplicate?: number;
+            /** @description How long after its event a delivery's first attempt falls due, up to an hour. */
+            delay_ms?: number;
+            /** @description What the shuffles and duplicates are drawn from; random when left out. */
+            seed?: number;
+        };
+        WebhookChaosReorderPut: {
+            /** @description The most deliveries a window takes. */
+            window: number;
+            /** @description The longest a window is held before it is released; 1000 when left out. */
+            hold_ms?: number;
         };
         /** @description One webhook endpoint. */
         WebhookEndpointResponse: {
@@ -905,14 +1115,20 @@ export interface components {
             method: string;
             /** @description The request path without the query string. */
             path: string;
-            /** @description The raw query string without `?`; `""` when there is none. */
+            /**
+             * @description The raw query string without `?`; `""` when there is none. Credentials are
+             *     redacted (see "The request log").
+             */
             query: string;
-            /** @description The status of the answer. */
+            /** @description The operationId of `openapi.yaml` the request addressed; `null` when its method and path name none. */
+            operation: string | null;
+            /** @description The status of the answer; 0 when a fault rule dropped the connection. */
             status: number;
+            /** @description How long the request took to answer, a fault rule's delay left out. */
             duration_ms: number;
             /**
              * Format: date-time
-             * @description When the request arrived.
+             * @description When the request arrived, on the account's clock, to the millisecond (no fraction when it is zero).
              */
             at: string;
             /**
@@ -923,10 +1139,128 @@ export interface components {
             headers: {
                 [key: string]: string;
             };
+            /**
+             * @description The request's JSON body as sent, credentials redacted (see "The request log");
+             *     `null` when it had none, or a body that is not JSON.
+             */
+            body: unknown;
+            /** @description The fault rule that acted on the request; `null` when none did. */
+            fault: components["schemas"]["RequestLogFault"] | null;
         };
-        /** @description Requests, newest first, at most 100. */
+        /** @description What a fault rule did to a request. */
+        RequestLogFault: {
+            /** @description The rule's id. */
+            rule: number;
+            action: components["schemas"]["FaultAction"];
+            /** @description Whether the operation ran, and its change was kept, before the answer failed. */
+            after_acting: boolean;
+            /** @description How long the answer (or the drop) was held back. */
+            delay_ms: number;
+            /**
+             * @description The status the operation answered, which a rule after acting kept from the client;
+             *     `null` when the rule acted before the operation, or only delayed its answer.
+             */
+            withheld_status: number | null;
+        };
+        /** @description Requests, newest first, at most 1,000. */
         RequestLogList: {
             data: components["schemas"]["RequestLogEntry"][];
+            /**
+             * @description Whether the log dropped entries that the filters could have matched: when true, a
+             *     count of `data` may be short.
+             */
+            truncated: boolean;
+            /** @description Entries the account's log has dropped, the oldest first, since the account was made. */
+            dropped: number;
+        };
+        /**
+         * @description `status`: an error answer of the rule's status. `drop`: the connection is closed without
+         *     an answer. `delay`: the usual answer, `delay_ms` late.
+         * @enum {string}
+         */
+        FaultAction: "status" | "drop" | "delay";
+        /** @description A fault rule of the account, as added, with how often it fired. */
+        Fault: {
+            id: number;
+            /** @description The operationId the rule matches; `null` when it matches by path or method. */
+            operation: string | null;
+            /** @enum {string|null} */
+            method: "GET" | "POST" | "PUT" | "DELETE" | null;
+            /** @description The path template of `openapi.yaml` the rule matches, such as `/receipts/{id}`. */
+            path: string | null;
+            action: components["schemas"]["FaultAction"];
+            /**
+             * @description The status of a `status` rule; `null` for the others.
+             * @enum {integer|null}
+             */
+            status: 429 | 500 | 502 | 503 | 504 | null;
+            /** @description The `Retry-After` of the answer, in seconds; `null` when it carries none. */
+            retry_after: number | null;
+            delay_ms: number;
+            after_acting: boolean;
+            /** @description How many times the rule fires at most; `null` for no limit. */
+            times: number | null;
+            probability: number;
+            seed: number;
+            /** @description How many requests the rule acted on; it is spent when this reaches `times`. */
+            fired: number;
+            /** Format: date-time */
+            created_at: string;
+        };
+        /**
+         * @description Body of `POST /_sandbox/faults`. `operation`, or `path` with or without `method`, or
+         *     `method` alone, or none of them for every request; `operation` goes with neither.
+         */
+        FaultCreate: {
+            /** @description An operationId of `openapi.yaml`, such as `createReceipt`. */
+            operation?: string;
+            /** @enum {string} */
+            method?: "GET" | "POST" | "PUT" | "DELETE";
+            /**
+             * @description A path template of `openapi.yaml`, written as the contract writes it, without
+             *     `/rest/v1`: `/receipts/{id}/dispose`.
+             */
+            path?: string;
+            action: components["schemas"]["FaultAction"];
+            /**
+             * @description Required with `status`, refused with the other actions.
+             * @enum {integer}
+             */
+            status?: 429 | 500 | 502 | 503 | 504;
+            /** @description Seconds of `Retry-After`, with a 429 (1 when absent) or a 503 only. */
+            retry_after?: number;
+            /** @description Milliseconds to hold the answer back; required (at least 1) with `delay`, 0 by default with the others. */
+            delay_ms?: number;
+            /** @description Run the operation and keep its change, then fail; with `drop`, or a `status` other than 429. False when absent. */
+            after_acting?: boolean;
+            /** @description Fire at most this many times; no limit when absent. */
+            times?: number;
+            /** @description The chance that the rule fires on each request it matches; 1 when absent. */
+            probability?: number;
+            /** @description Seeds the draws of `probability`, so that a run repeats; 0 when absent. */
+            seed?: number;
+        };
+        /** @description One fault rule. */
+        FaultResponse: {
+            data: components["schemas"]["Fault"];
+        };
+        /** @description The account's fault rules, in id order. */
+        FaultList: {
+            data: components["schemas"]["Fault"][];
+        };
+        /** @description The sandbox serves. */
+        Health: {
+            /**
+             * @description Always `ok`, since a sandbox that is not ready does not answer at all.
+             * @constant
+             */
+            status: "ok";
+            /** @description The version of the `@boundbook/sandbox` package that runs. */
+            version: string;
+        };
+        /** @description The answer to `GET /_sandbox/health`. */
+        HealthResponse: {
+            data: components["schemas"]["Health"];
         };
         /**
          * @description A fixtures file (`POST /_sandbox/fixtures`, `--fixtures`, `startSandbox({ fixtures })`,
@@ -1001,12 +1335,6 @@ export interface components {
             };
         };
         /**
-         * @description Type of the account that owns a token. The API is available to dealer, manufacturer and
-         *     importer accounts; any other type (such as collector) gets 403 on every call.
-         * @enum {string}
-         */
-        AccountType: "dealer" | "manufacturer" | "importer" | "collector";
-        /**
          * @description Not shown in the service's interface document; this contract's choice: the body of every
          *     error answer.
          */
@@ -1018,6 +1346,12 @@ export interface components {
                 [key: string]: string[];
             };
         };
+        /**
+         * @description Type of the account that owns a token. The API is available to dealer, manufacturer and
+         *     importer accounts; any other type (such as collector) gets 403 on every call.
+         * @enum {string}
+         */
+        AccountType: "dealer" | "manufacturer" | "importer" | "collector";
         /**
          * @description Not shown in the service's interface document; this contract's choice: the body of a 422.
          *     `errors` is keyed by request field (nested fields joined with dots, such as
@@ -1423,6 +1757,39 @@ export interface components {
                 "application/json": components["schemas"]["DeliveryResponse"];
             };
         };
+        /** @description The endpoint, as `GET /_sandbox/webhooks` lists it. */
+        WebhookEndpointStateOk: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "data": {
+                 *         "id": 7,
+                 *         "url": "http://127.0.0.1:3000/webhooks",
+                 *         "events": [
+                 *           "*"
+                 *         ],
+                 *         "enabled": true,
+                 *         "created_at": "2025-03-01T10:00:00Z",
+                 *         "updated_at": "2025-03-01T10:00:00Z",
+                 *         "consecutive_failures": 0,
+                 *         "chaos": {
+                 *           "reorder": {
+                 *             "window": 4,
+                 *             "hold_ms": 1000
+                 *           },
+                 *           "duplicate": 0,
+                 *           "delay_ms": 0,
+                 *           "seed": 7
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["WebhookEndpointStateResponse"];
+            };
+        };
         /** @description Missing, unknown or revoked token. */
         Unauthenticated: {
             headers: {
@@ -1601,6 +1968,52 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sandbox serves. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "status": "ok",
+                     *         "version": "0.4.0"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+            /**
+             * @description A host name the sandbox does not answer to, or a web page of another origin. A
+             *     readiness check from another container (a CI service reached as `sandbox`) gets
+             *     this until the sandbox is started with `--allowed-hosts sandbox`.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This sandbox does not answer to the host name sandbox: a web page could reach it that way (DNS rebinding). Start the sandbox with --allowed-hosts sandbox to allow it, such as a CI service name or a LAN name."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     createAccount: {
         parameters: {
             query?: never;
@@ -2070,7 +2483,16 @@ export interface operations {
                      *           "enabled": true,
                      *           "created_at": "2025-03-01T10:00:00Z",
                      *           "updated_at": "2025-03-01T10:00:00Z",
-                     *           "consecutive_failures": 2
+                     *           "consecutive_failures": 2,
+                     *           "chaos": {
+                     *             "reorder": {
+                     *               "window": 4,
+                     *               "hold_ms": 1000
+                     *             },
+                     *             "duplicate": 0.5,
+                     *             "delay_ms": 0,
+                     *             "seed": 7
+                     *           }
                      *         },
                      *         {
                      *           "id": 8,
@@ -2082,7 +2504,8 @@ export interface operations {
                      *           "enabled": false,
                      *           "created_at": "2025-03-02T11:15:00Z",
                      *           "updated_at": "2025-03-09T18:42:10Z",
-                     *           "consecutive_failures": 10
+                     *           "consecutive_failures": 10,
+                     *           "chaos": null
                      *         }
                      *       ]
                      *     }
@@ -2225,6 +2648,55 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["WebhookEndpointResponse"];
                 };
+            };
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["NotSaved"];
+        };
+    };
+    putWebhookChaos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id. */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookChaosPut"];
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookEndpointStateOk"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            503: components["responses"]["NotSaved"];
+        };
+    };
+    deleteWebhookChaos: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook endpoint's id. */
+                id: components["parameters"]["WebhookEndpointId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint has no delivery chaos. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             401: components["responses"]["Unauthenticated"];
             404: components["responses"]["NotFound"];
@@ -2643,7 +3115,32 @@ export interface operations {
     };
     listRequests: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The method as logged, in capitals (`HEAD` is not `GET`). */
+                method?: string;
+                /** @description The path as sent, without the query string, such as `/rest/v1/receipts/12`. */
+                path?: string;
+                /**
+                 * @description An operationId of `openapi.yaml` (`createReceipt`): the requests that addressed it,
+                 *     whatever their path parameters.
+                 */
+                operation?: string;
+                /** @description The status answered; 0 for a connection a fault rule dropped. */
+                status?: number;
+                /** @description Requests that arrived at this moment or later, on the account's clock. */
+                from?: string;
+                /** @description Requests that arrived before this moment, on the account's clock; after `from`. */
+                to?: string;
+                /** @description `true` for the requests a fault rule acted on, `false` for the others. */
+                faulted?: boolean;
+                /**
+                 * @description A JSON object: the requests whose body holds it, each of its fields equal to the
+                 *     body's (an object within it matched the same way, field by field; any other value,
+                 *     arrays included, equal as a whole). Compared with the body as logged, redacted and
+                 *     untrimmed: `{"serial_number":"EXA0012345"}`.
+                 */
+                body?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2660,10 +3157,43 @@ export interface operations {
                      * @example {
                      *       "data": [
                      *         {
+                     *           "id": 3121,
+                     *           "method": "POST",
+                     *           "path": "/rest/v1/receipts",
+                     *           "query": "",
+                     *           "operation": "createReceipt",
+                     *           "status": 0,
+                     *           "duration_ms": 1.2,
+                     *           "at": "2025-03-14T15:06:01.250Z",
+                     *           "headers": {
+                     *             "authorization": "Bearer [redacted]",
+                     *             "content-type": "application/json"
+                     *           },
+                     *           "body": {
+                     *             "book": "Main",
+                     *             "serial_number": "EXA0012345",
+                     *             "manufacturer": "Example Arms Co.",
+                     *             "model": "EX-9 Compact",
+                     *             "type": "Pistol",
+                     *             "caliber": "9mm Luger",
+                     *             "receipt_date": "2025-03-14",
+                     *             "received_from": "Example Firearms Wholesale LLC",
+                     *             "ffl_license": "9-99-999-01-6A-00001"
+                     *           },
+                     *           "fault": {
+                     *             "rule": 4,
+                     *             "action": "drop",
+                     *             "after_acting": true,
+                     *             "delay_ms": 0,
+                     *             "withheld_status": 201
+                     *           }
+                     *         },
+                     *         {
                      *           "id": 3120,
                      *           "method": "GET",
                      *           "path": "/rest/v1/receipts",
                      *           "query": "status=on_hand&per_page=50",
+                     *           "operation": "listReceipts",
                      *           "status": 200,
                      *           "duration_ms": 3.8,
                      *           "at": "2025-03-14T15:06:00Z",
@@ -2671,15 +3201,188 @@ export interface operations {
                      *             "accept": "application/json",
                      *             "authorization": "Bearer [redacted]",
                      *             "user-agent": "inventory-sync/2.3"
-                     *           }
+                     *           },
+                     *           "body": null,
+                     *           "fault": null
                      *         }
-                     *       ]
+                     *       ],
+                     *       "truncated": false,
+                     *       "dropped": 0
                      *     }
                      */
                     "application/json": components["schemas"]["RequestLogList"];
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rules. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": 4,
+                     *           "operation": "createReceipt",
+                     *           "method": null,
+                     *           "path": null,
+                     *           "action": "drop",
+                     *           "status": null,
+                     *           "retry_after": null,
+                     *           "delay_ms": 0,
+                     *           "after_acting": true,
+                     *           "times": 1,
+                     *           "probability": 1,
+                     *           "seed": 0,
+                     *           "fired": 1,
+                     *           "created_at": "2025-03-14T15:05:00Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FaultList"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+        };
+    };
+    createFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FaultCreate"];
+            };
+        };
+        responses: {
+            /** @description The rule. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": 4,
+                     *         "operation": "createReceipt",
+                     *         "method": null,
+                     *         "path": null,
+                     *         "action": "drop",
+                     *         "status": null,
+                     *         "retry_after": null,
+                     *         "delay_ms": 0,
+                     *         "after_acting": true,
+                     *         "times": 1,
+                     *         "probability": 1,
+                     *         "seed": 0,
+                     *         "fired": 0,
+                     *         "created_at": "2025-03-14T15:05:00Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["FaultResponse"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description The account holds 100 fault rules, the most it may. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The account holds 100 fault rules, the most it may: delete those it no longer needs (DELETE /_sandbox/faults/{id}, or DELETE /_sandbox/faults for all)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The rule is invalid; `errors` maps each field to its messages. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"];
+                };
+            };
+        };
+    };
+    clearFaults: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account has no fault rule. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+        };
+    };
+    deleteFault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The rule's id. */
+                id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rule is deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description The account has no rule of this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "The account has no fault rule 7: GET /_sandbox/faults lists its rules."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     exportFixtures: {

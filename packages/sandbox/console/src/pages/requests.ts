@@ -7,13 +7,13 @@ import { errorAlert, heading, type PageContext } from '../page';
 // included), newest first, as the sandbox logged them; new ones appear as they are answered.
 // The console's own calls are control calls, which are not logged, so they never crowd it.
 
-/** How many requests the sandbox keeps per account, and the page shows. */
-const KEPT = 100;
+/** The most requests the sandbox keeps per account (fewer when they pass 1 MiB), and the page shows. */
+const KEPT = 1000;
 
 /** Draws the requests page into `view`. */
 export async function showRequests(view: HTMLElement, context: PageContext): Promise<void> {
   const list = h('div', { 'aria-busy': 'true' });
-  view.append(heading('Requests'), h('p', { class: 'lede' }, `The last ${KEPT} API requests of the account, newest first, with their answers. New requests appear as they are answered.`), list);
+  view.append(heading('Requests'), h('p', { class: 'lede' }, 'The recent API requests of the account (up to 1,000), newest first, with their answers and any fault a rule injected. New requests appear as they are answered.'), list);
   let entries: SandboxRequestLogEntry[];
   try {
     ({ data: entries } = await context.api.get<{ data: SandboxRequestLogEntry[] }>('/_sandbox/requests'));
@@ -35,7 +35,7 @@ export async function showRequests(view: HTMLElement, context: PageContext): Pro
             'table',
             {},
             h('caption', {}, 'API requests, newest first'),
-            h('thead', {}, h('tr', {}, ['Time', 'Request', 'Status', 'Duration', 'Client'].map((text) => h('th', { scope: 'col' }, text)))),
+            h('thead', {}, h('tr', {}, ['Time', 'Request', 'Status', 'Duration', 'Fault', 'Client'].map((text) => h('th', { scope: 'col' }, text)))),
             body,
           ),
         ),
@@ -60,8 +60,17 @@ function requestRow(entry: SandboxRequestLogEntry): HTMLTableRowElement {
     {},
     h('td', {}, formatTime(entry.at)),
     h('th', { scope: 'row' }, h('code', {}, `${entry.method} ${target}`)),
-    h('td', {}, h('span', { class: entry.status < 400 ? 'badge good' : 'badge bad' }, String(entry.status))),
+    // A dropped connection has no status: 0 in the log.
+    h('td', {}, h('span', { class: entry.status > 0 && entry.status < 400 ? 'badge good' : 'badge bad' }, entry.status === 0 ? 'dropped' : String(entry.status))),
     h('td', {}, formatDuration(entry.duration_ms)),
+    h('td', {}, entry.fault === null ? '' : describeFault(entry.fault)),
     h('td', {}, entry.headers['user-agent'] ?? ''),
   );
+}
+
+/** What a fault rule did, in a few words: "rule 3: 503 after acting (201 withheld)". */
+function describeFault(fault: NonNullable<SandboxRequestLogEntry['fault']>): string {
+  const what = fault.action === 'drop' ? 'dropped' : fault.action === 'delay' ? `delayed ${formatDuration(fault.delay_ms)}` : 'error answer';
+  const when = fault.after_acting ? ` after acting${fault.withheld_status === null ? '' : ` (${fault.withheld_status} withheld)`}` : '';
+  return `rule ${fault.rule}: ${what}${when}`;
 }
