@@ -150,12 +150,15 @@ export interface RouteMatch {
 const ID_SEGMENT = /^\d+$/;
 
 /**
- * The routes without an `:id` or `:key` segment, by method and path: most requests (the lists,
- * making a receipt) find their route in one lookup, not a walk of every route (the reads
- * benchmark). The first route of a method and path wins, as in the walk.
+ * The matches of the routes without an `:id` or `:key` segment, by method and path, each made
+ * once: most requests (the lists, making a receipt) find theirs in one lookup, not a walk of
+ * every route (the reads benchmark). The first route of a method and path wins, as in the walk.
  */
-const FIXED_ROUTES: ReadonlyMap<string, Route> = new Map(
-  [...ROUTES].reverse().filter((route) => !route.segments.some((segment) => segment.startsWith(':'))).map((route) => [`${route.method} ${route.path}`, route]),
+const FIXED_ROUTES: ReadonlyMap<string, RouteMatch> = new Map(
+  [...ROUTES]
+    .reverse()
+    .filter((route) => !route.segments.some((segment) => segment.startsWith(':')))
+    .map((route) => [`${route.method} ${route.path}`, Object.freeze({ route, id: 0, key: '' })]),
 );
 
 /**
@@ -165,7 +168,7 @@ const FIXED_ROUTES: ReadonlyMap<string, Route> = new Map(
  */
 export function matchRoute(method: string, path: string): RouteMatch | undefined {
   const fixed = FIXED_ROUTES.get(`${method} ${path}`);
-  if (fixed !== undefined) return { route: fixed, id: 0, key: '' };
+  if (fixed !== undefined) return fixed;
   const segments = path.split('/');
   for (const route of ROUTES) {
     if (route.method !== method) continue;
