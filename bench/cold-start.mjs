@@ -1,13 +1,17 @@
 // Cold start: time from spawn to the first authenticated 200, median of several runs per server,
-// the servers taking turns so that drift in the machine's load hits them alike.
-// Target: the sandbox no slower than json-server, and at most a third of Prism's time.
+// the servers taking turns so that drift in the machine's load hits them alike. The sandbox
+// starts twice per round: with V8's compile cache that an earlier start left (every start but
+// the first), and with none (a new cache folder each time, as at the first start after an
+// install, which every newcomer meets).
+// Targets: the sandbox with its cache at most 0.75x json-server's time, without it no slower
+// than json-server, and at most a third of Prism's time.
 import { join } from 'node:path';
 import { startJsonServer, startPrism } from './peer-servers.mjs';
 import { writeJsonServerDb } from './receipt-fixtures.mjs';
 import { num, printHeading, printNote, printTable, printTargets, progress, ratio, target, times } from './report.mjs';
 import { sandboxBuilt, startSandbox } from './sandbox-server.mjs';
 
-export const description = 'spawn to first authenticated 200 (sandbox, json-server, Prism)';
+export const description = 'spawn to first authenticated 200 (sandbox with and without its compile cache, json-server, Prism)';
 
 const RUNS = 5;
 
@@ -15,12 +19,25 @@ export async function run({ scratchDir }) {
   const dbFile = join(scratchDir, 'cold-start-db.json');
   await writeJsonServerDb(dbFile, 25);
 
+  // Node 22 and later would also keep a compile cache of their own when told to: never here.
+  const cacheEnv = (dir) => ({ BOUNDBOOK_SANDBOX_COMPILE_CACHE: dir, NODE_COMPILE_CACHE: '' });
   const servers = [
     {
       name: 'sandbox',
-      how: 'CLI on a fresh data file; token read from its output; GET /rest/v1/books',
+      how: 'CLI on a fresh data file, with the compile cache of earlier starts; GET /rest/v1/books',
       built: sandboxBuilt(),
-      start: (round) => startSandbox({ dataFile: join(scratchDir, `cold-start-sandbox-${round}.json`) }),
+      start: (round) =>
+        startSandbox({ dataFile: join(scratchDir, `cold-start-sandbox-${round}.json`), env: cacheEnv(join(scratchDir, 'compile-cache')) }),
+    },
+    {
+      name: 'sandbox, no cache',
+      how: 'the same, with a new compile cache folder: the first start after an install',
+      built: sandboxBuilt(),
+      start: (round) =>
+        startSandbox({
+          dataFile: join(scratchDir, `cold-start-sandbox-first-${round}.json`),
+          env: cacheEnv(join(scratchDir, `compile-cache-first-${round}`)),
+        }),
     },
     { name: 'json-server', how: 'db of 25 receipts; GET /receipts?_page=1&_per_page=1', built: true, start: () => startJsonServer(dbFile) },
     { name: 'Prism', how: 'prism mock openapi.yaml; GET /books with a bearer', built: true, start: () => startPrism() },
@@ -43,7 +60,7 @@ export async function run({ scratchDir }) {
   }
 
   for (const server of servers) server.median = server.failure ? NaN : median(server.times);
-  const sandbox = servers[0];
+  const [sandbox, firstStart, jsonServer, prism] = servers;
 
   printHeading('Cold start', `Spawn to first authenticated 200, median of ${RUNS} runs each (after one warm-up run), polling every 5 ms.`);
   printTable(
@@ -58,11 +75,16 @@ export async function run({ scratchDir }) {
     ]),
   );
   printNote('sandbox / server is a ratio of times: below 1.00x the sandbox starts faster.');
+  printNote(`without its compile cache the sandbox takes ${ratio(firstStart.median, jsonServer.median)} of json-server's time.`);
 
   const unmeasured = sandbox.built ? 'sandbox failed' : 'sandbox not built';
   printTargets([
-    target('sandbox no slower than json-server (time ratio <= 1.00x)', sandbox.median / servers[1].median, '<=', 1, { unmeasured, show: times }),
-    target('sandbox at most a third of Prism (time ratio <= 0.33x)', sandbox.median / servers[2].median, '<=', 1 / 3, { unmeasured, show: times }),
+    target('sandbox with its cache at most 0.75x json-server', sandbox.median / jsonServer.median, '<=', 0.75, { unmeasured, show: times }),
+    target('sandbox without a cache no slower than json-server (<= 1.00x)', firstStart.median / jsonServer.median, '<=', 1, {
+      unmeasured: firstStart.built ? 'sandbox failed' : 'sandbox not built',
+      show: times,
+    }),
+    target('sandbox at most a third of Prism (<= 0.33x)', sandbox.median / prism.median, '<=', 1 / 3, { unmeasured, show: times }),
   ]);
 
   return { failures: servers.filter((server) => server.failure).map((server) => `cold start, ${server.name}: ${server.failure}`) };

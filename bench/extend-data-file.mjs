@@ -1,9 +1,14 @@
 // Grows a sandbox data file to many receipts by copying one receipt that the sandbox itself made
 // through its API, with its audit entries: far faster than posting each one, and every field
-// other than the id, record number and serial number is the sandbox's own.
+// other than the id, record number and serial number is the sandbox's own. The copies are
+// written as they are made, a batch at a time, so that a million of them take a few seconds and
+// little memory.
 import { numberedReceiptBody } from '@boundbook/test-fixtures';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+
+/** Copies serialised and written at a time. */
+const BATCH = 10_000;
 
 /**
  * Rewrites `file` (a stopped sandbox's data file, format 1 or 2) so that the account of receipt
@@ -37,18 +42,27 @@ export async function extendDataFile(file, { templateId, count }) {
     throw new TypeError(`${file} holds no receipt ${templateId} with serial ${serial}, a record number and an audit trail`);
   }
 
-  // Copies are written as lines; the serial number is swapped in the serialised text so that
-  // it changes in the audit entries' `changes` too.
-  const quotedSerial = JSON.stringify(serial);
-  const copies = { receipts: [], audit: [] };
-  for (let n = 2; n <= count; n++) {
-    const id = ++sequences.receipt;
-    const quoted = JSON.stringify(numberedReceiptBody(n).serial_number);
-    copies.receipts.push(JSON.stringify({ ...template, id, record: template.record + n - 1 }).replaceAll(quotedSerial, quoted));
-    for (const entry of trail) {
-      copies.audit.push(JSON.stringify({ ...entry, id: ++sequences.audit, receipt_id: id }).replaceAll(quotedSerial, quoted));
-    }
-  }
+  // Each copy is the template's text with its id, record number and serial number (in the
+  // audit entries' `changes` too) put in, as a list of text parts and the values between them.
+  const receiptText = textTemplate({ ...template, id: ID, record: RECORD }, serial);
+  const trailTexts = trail.map((entry) => textTemplate({ ...entry, id: AUDIT_ID, receipt_id: ID }, serial));
+  const firstReceipt = sequences.receipt + 1;
+  const firstAudit = sequences.audit + 1;
+  const copies = {
+    receipts: function* () {
+      for (let n = 2; n <= count; n++) {
+        yield receiptText({ [ID]: firstReceipt + n - 2, [RECORD]: template.record + n - 1, [SERIAL]: numberedReceiptBody(n).serial_number });
+      }
+    },
+    audit: function* () {
+      for (let n = 2; n <= count; n++) {
+        const values = { [ID]: firstReceipt + n - 2, [SERIAL]: numberedReceiptBody(n).serial_number };
+        for (const [at, text] of trailTexts.entries()) yield text({ ...values, [AUDIT_ID]: firstAudit + (n - 2) * trail.length + at });
+      }
+    },
+  };
+  sequences.receipt += count - 1;
+  sequences.audit += (count - 1) * trail.length;
   // Books keep the last record number they gave, which the copies move on.
   for (const book of snapshot.books ?? []) {
     if (book.account_id === template.user_id && book.name === template.book && 'last_record' in book) {
@@ -57,6 +71,43 @@ export async function extendDataFile(file, { templateId, count }) {
   }
   if (typeof snapshot.version === 'number') snapshot.version += count - 1;
   await writeSnapshot(file, snapshot, copies);
+}
+
+const ID = '\u0000id';
+const RECORD = '\u0000record';
+const AUDIT_ID = '\u0000audit';
+const SERIAL = '\u0000serial';
+
+/**
+ * A function of placeholder values giving the JSON text of `record`, whose members hold the
+ * placeholders (as strings) and whose string `serial` is the serial number to swap.
+ */
+function textTemplate(record, serial) {
+  const names = [ID, RECORD, AUDIT_ID, SERIAL];
+  let text = JSON.stringify(record).replaceAll(JSON.stringify(serial), JSON.stringify(SERIAL));
+  const parts = [];
+  const slots = [];
+  for (;;) {
+    let next = -1;
+    let name;
+    for (const candidate of names) {
+      const at = text.indexOf(JSON.stringify(candidate));
+      if (at !== -1 && (next === -1 || at < next)) [next, name] = [at, candidate];
+    }
+    if (next === -1) break;
+    parts.push(text.slice(0, next));
+    slots.push(name);
+    text = text.slice(next + JSON.stringify(name).length);
+  }
+  parts.push(text);
+  return (values) => {
+    let out = parts[0];
+    for (let at = 0; at < slots.length; at++) {
+      const value = values[slots[at]];
+      out += (typeof value === 'string' ? JSON.stringify(value) : String(value)) + parts[at + 1];
+    }
+    return out;
+  };
 }
 
 /** Bytes in the journal segments (`NAME.journal.N`) beside the data file `file`. */
@@ -71,33 +122,44 @@ async function journalBytes(file) {
 
 /**
  * Writes the snapshot in the sandbox's own layout (one record per line, see the sandbox's
- * persistence/data-file.ts), with `extra[key]`, serialised records, appended to array `key`.
+ * persistence/data-file.ts), with the serialised records of `extra[key]()` appended to array
+ * `key`, a batch at a time.
  */
 async function writeSnapshot(file, snapshot, extra) {
   const handle = await open(file, 'w');
   try {
-    const members = [];
-    for (const [key, value] of Object.entries(snapshot)) {
-      const lines = Array.isArray(value) ? [...value.map((record) => JSON.stringify(record)), ...(extra[key] ?? [])] : null;
-      members.push({ key, value, lines });
-    }
+    const entries = Object.entries(snapshot);
     await handle.write('{\n');
-    for (const [index, { key, value, lines }] of members.entries()) {
-      const separator = index < members.length - 1 ? ',\n' : '\n';
-      if (!lines?.length) {
+    for (const [index, [key, value]] of entries.entries()) {
+      const separator = index < entries.length - 1 ? ',\n' : '\n';
+      if (!Array.isArray(value) || (value.length === 0 && extra[key] === undefined)) {
         await handle.write(`${JSON.stringify(key)}: ${JSON.stringify(value)}${separator}`);
         continue;
       }
       await handle.write(`${JSON.stringify(key)}: [\n`);
-      for (let start = 0; start < lines.length; start += 10_000) {
-        const last = start + 10_000 >= lines.length;
-        await handle.write(lines.slice(start, start + 10_000).join(',\n') + (last ? '\n' : ',\n'));
+      let batch = [];
+      let first = true;
+      const flush = async () => {
+        await handle.write(`${first ? '' : ',\n'}${batch.join(',\n')}`);
+        first = false;
+        batch = [];
+      };
+      for (const line of recordLines(value, extra[key])) {
+        batch.push(line);
+        if (batch.length === BATCH) await flush();
       }
-      await handle.write(`]${separator}`);
+      if (batch.length) await flush();
+      await handle.write(`\n]${separator}`);
     }
     await handle.write('}\n');
     await handle.sync();
   } finally {
     await handle.close();
   }
+}
+
+/** The serialised records of a collection, then those its copies add. */
+function* recordLines(records, copies) {
+  for (const record of records) yield JSON.stringify(record);
+  if (copies !== undefined) yield* copies();
 }

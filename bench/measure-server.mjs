@@ -1,5 +1,6 @@
 // Measures one server under load: starts it, warms it up, runs the load, reads its peak memory
-// and stops it. A server that fails is reported in its row instead of ending the benchmark.
+// and stops it; or several side by side, in interleaved rounds. A server that fails is reported
+// in its row instead of ending the benchmark.
 import { loadProblems, runLoad } from './load.mjs';
 import { progress } from './report.mjs';
 
@@ -43,4 +44,69 @@ export function rowNote(row, fallback = '') {
   if (row.skipped) return row.skipped;
   if (row.failure) return `FAILED: ${row.failure.split('\n')[0]}`;
   return fallback;
+}
+
+/**
+ * Measures servers side by side: starts each (as {@link measureServer} does), warms each up,
+ * then runs `rounds` rounds of `seconds` of load on each in turn, each round beginning with
+ * another server, so that drift in the machine's load hits them alike. Resolves with a row per
+ * server, as {@link measureServer} gives, its `result` holding the medians of the rounds
+ * (`rps`, `p50`, `p99`) and `cpuPerRequestUs`, the server process's CPU time per answered
+ * request (every thread's): what a shared machine inflates least.
+ */
+export async function measureInterleaved({ servers, rounds, seconds, connections, timeoutSeconds }) {
+  const rows = servers.map(({ name }) => ({ name, facts: {}, rounds: [] }));
+  const started = [];
+  try {
+    for (const [at, server] of servers.entries()) {
+      const row = rows[at];
+      try {
+        progress(`${server.name}: starting`);
+        const handle = await server.start();
+        if (handle.skipped) {
+          row.skipped = handle.skipped;
+          continue;
+        }
+        started[at] = handle;
+        row.facts = handle.facts ?? {};
+        row.options = { ...server.load(handle), connections, timeoutSeconds };
+        const warmUp = await runLoad({ ...row.options, seconds: 1 });
+        const problems = loadProblems(warmUp);
+        if (problems) throw new Error(`warm-up: ${problems}`);
+      } catch (error) {
+        row.failure = error.message;
+      }
+    }
+    for (let round = 0; round < rounds; round++) {
+      progress(`side by side: round ${round + 1} of ${rounds}, ${seconds} s per server`);
+      for (let turn = 0; turn < servers.length; turn++) {
+        const at = (round + turn) % servers.length;
+        const row = rows[at];
+        if (row.skipped || row.failure) continue;
+        try {
+          const cpuBefore = started[at].server.cpuMs();
+          const result = await runLoad({ ...row.options, seconds });
+          const problems = loadProblems(result);
+          if (problems) throw new Error(problems);
+          row.rounds.push({ ...result, cpuPerRequestUs: ((started[at].server.cpuMs() - cpuBefore) * 1000) / result.ok });
+        } catch (error) {
+          row.failure = error.message;
+        }
+      }
+    }
+    for (const [at, row] of rows.entries()) {
+      if (started[at]) row.peakRss = started[at].server.peakRssBytes();
+      if (row.rounds.length === 0) continue;
+      row.result = Object.fromEntries(['rps', 'p50', 'p99', 'cpuPerRequestUs'].map((key) => [key, median(row.rounds.map((one) => one[key]))]));
+    }
+  } finally {
+    for (const handle of started) await handle?.server?.stop();
+  }
+  return rows;
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }

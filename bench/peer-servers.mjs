@@ -1,5 +1,5 @@
 // Starts the peers the sandbox is measured against: json-server 1.x, Prism's mock of the
-// contract, and the bare node:http server. Each resolves once the server answers a 200, with the
+// contract, and the bare node:http and Hapi servers. Each resolves once the server answers a 200, with the
 // time from spawn to that answer (`readyMs`).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -9,6 +9,7 @@ import { freePort, spawnServer } from './spawn-server.mjs';
 const JSON_SERVER_BIN = fileURLToPath(new URL('node_modules/json-server/lib/bin.js', import.meta.url));
 const PRISM_BIN = fileURLToPath(new URL('node_modules/@stoplight/prism-cli/dist/index.js', import.meta.url));
 const BARE_SERVER = fileURLToPath(new URL('bare-server.mjs', import.meta.url));
+const BARE_HAPI_SERVER = fileURLToPath(new URL('bare-hapi-server.mjs', import.meta.url));
 
 /** The contract Prism mocks. */
 export const OPENAPI_FILE = fileURLToPath(new URL('../openapi/openapi.yaml', import.meta.url));
@@ -50,15 +51,27 @@ export async function startPrism({ timeoutMs = 60_000 } = {}) {
  * The bare node:http server answering `recorded` (`{ status, headers, body }`, body a Buffer)
  * to every request. `scratchDir` holds the recording for the child process.
  */
-export async function startBareServer(recorded, scratchDir, { timeoutMs = 10_000 } = {}) {
-  const responseFile = `${scratchDir}/bare-response.json`;
+export function startBareServer(recorded, scratchDir, options) {
+  return startRecordingServer('bare node:http', BARE_SERVER, recorded, scratchDir, options);
+}
+
+/**
+ * A bare Hapi route answering `recorded` to `GET /rest/v1/receipts` (see bare-hapi-server.mjs).
+ * `scratchDir` holds the recording for the child process.
+ */
+export function startBareHapiServer(recorded, scratchDir, options) {
+  return startRecordingServer('bare Hapi', BARE_HAPI_SERVER, recorded, scratchDir, options);
+}
+
+async function startRecordingServer(label, script, recorded, scratchDir, { timeoutMs = 10_000 } = {}) {
+  const responseFile = `${scratchDir}/recorded-response.json`;
   await writeFile(
     responseFile,
     JSON.stringify({ status: recorded.status, headers: recorded.headers, body_base64: recorded.body.toString('base64') }),
   );
   const port = await freePort();
-  const server = spawnServer('bare node:http', [BARE_SERVER, '--port', String(port), '--response', responseFile]);
+  const server = spawnServer(label, [script, '--port', String(port), '--response', responseFile]);
   const baseUrl = `http://127.0.0.1:${port}`;
-  const readyMs = await server.pollUntil(`${baseUrl}/`, { accept: (status) => status === recorded.status, timeoutMs });
+  const readyMs = await server.pollUntil(`${baseUrl}/rest/v1/receipts`, { accept: (status) => status === recorded.status, timeoutMs });
   return { server, baseUrl, readyMs };
 }

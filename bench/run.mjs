@@ -12,6 +12,7 @@ const BENCHMARKS = {
   'cold-start': () => import('./cold-start.mjs'),
   reads: () => import('./reads.mjs'),
   writes: () => import('./writes.mjs'),
+  million: () => import('./million.mjs'),
   webhooks: () => import('./webhooks.mjs'),
   verifier: () => import('./verifier.mjs'),
   'sdk-size': () => import('./sdk-size.mjs'),

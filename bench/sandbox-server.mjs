@@ -26,15 +26,16 @@ export function sandboxBuilt() {
  * The token is `token` when given (an existing data file), else the one the CLI prints on a
  * fresh file or, with `quiet`, a new account's from `POST /_sandbox/accounts`.
  * Resolves with `{ server, origin, api, token, readyMs }`, `readyMs` from spawn to that 200.
+ * `env` adds to the child's environment.
  */
-export async function startSandbox({ dataFile, token, quiet = false, rateLimit, timeoutMs = 60_000 }) {
+export async function startSandbox({ dataFile, token, quiet = false, rateLimit, timeoutMs = 60_000, env }) {
   const port = await freePort();
   // No data file: the sandbox keeps its state in memory (--memory).
   const where = dataFile === undefined ? ['--memory'] : ['--data', dataFile];
   const args = [SANDBOX_CLI, '--port', String(port), '--host', '127.0.0.1', ...where];
   if (rateLimit !== undefined) args.push('--rate-limit', String(rateLimit));
   if (quiet) args.push('--quiet');
-  const server = spawnServer('sandbox', args);
+  const server = spawnServer('sandbox', args, { env });
   const origin = `http://127.0.0.1:${port}`;
   const api = `${origin}/rest/v1`;
   try {

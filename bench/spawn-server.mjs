@@ -63,6 +63,7 @@ export function spawnServer(label, args, { env = {}, cwd } = {}) {
 
   const handle = {
     label,
+    args,
     pid: child.pid,
     startedAt,
     get output() {
@@ -117,6 +118,15 @@ export function spawnServer(label, args, { env = {}, cwd } = {}) {
         }
         await sleep(5);
       }
+    },
+
+    /**
+     * CPU time of the server process so far, every thread's, in milliseconds: utime and stime of
+     * /proc/PID/stat, counted in the kernel's USER_HZ ticks (100 a second on Linux).
+     */
+    cpuMs() {
+      const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(fields[11]) + Number(fields[12])) * 10;
     },
 
     /** Peak resident set size of the server process so far (VmHWM), in bytes. */

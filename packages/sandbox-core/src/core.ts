@@ -15,7 +15,7 @@ import { FixedWindowLimiter } from './routing/rate-limiter';
 import { logRequest, renderRequest } from './routing/request-log';
 import { isApiPath } from './routing/routes';
 import type { CoreChangeSet, CoreSnapshot, SandboxSnapshot } from './state/records';
-import { applyChanges, restoreStore, snapshotStore } from './state/snapshot';
+import { applyChanges, restoreStore, type SnapshotOptions, snapshotStore } from './state/snapshot';
 import { type Activity, CoreStore } from './state/store';
 import {
   type HmacSha256Hex,
@@ -111,8 +111,12 @@ export interface SandboxCore {
   exportFixtures(token: string): SandboxFixtures;
   /** Increases by one with every handled request (or delivery attempt) that changed the state. */
   readonly version: number;
-  /** The persistent state: arrays of the stored records and the id sequences. */
-  snapshot(): CoreSnapshot;
+  /**
+   * The persistent state: arrays of the stored records and the id sequences. With
+   * `{ jsonOnly: true }` the records kept in a compact form come as they are kept, each
+   * serialising as its record, so the snapshot costs one pass of references (a persister's).
+   */
+  snapshot(options?: SnapshotOptions): CoreSnapshot;
   /**
    * The record-level changes since the last call (or since the core was made), leading to the
    * current `version`. Needs {@link SandboxCoreOptions.recordChanges}; throws a `TypeError`
@@ -245,7 +249,7 @@ export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore
     get version() {
       return store.version;
     },
-    snapshot: () => snapshotStore(store),
+    snapshot: (options) => snapshotStore(store, options),
     takeChanges: () => store.takeChanges(),
     confirmChanges: (changeSet) => store.confirm(changeSet),
     revertChanges: () => store.revert(),

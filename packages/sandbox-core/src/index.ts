@@ -27,7 +27,10 @@ export type {
 } from './state/records';
 
 // Changes to the persistent state, record by record, for persisters.
-export { applyChanges, ChangeReplay, SNAPSHOT_FORMAT } from './state/snapshot';
+export { applyChanges, ChangeReplay, createSnapshotStringifier, SNAPSHOT_FORMAT } from './state/snapshot';
+export type { SnapshotOptions } from './state/snapshot';
+export { createSnapshotReviver } from './state/snapshot-reviver';
+export type { SnapshotReviver } from './state/snapshot-reviver';
 export { CORE_COLLECTIONS } from './state/records';
 export type {
   CoreChange,

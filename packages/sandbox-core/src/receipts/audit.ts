@@ -60,6 +60,5 @@ export function renderAuditEntry(record: AuditRecord): AuditEntry {
  */
 export const getReceiptAudit: AccountOperation = ({ account, id }) => {
   if (!account.receipts.has(id) && !account.deletedReceipts.has(id)) throw recordNotFound();
-  const trail = account.audit.get(id) ?? [];
-  return { status: 200, body: { data: trail.map(renderAuditEntry) } };
+  return { status: 200, body: { data: account.audit.records(id).map(renderAuditEntry) } };
 };

@@ -150,11 +150,25 @@ export interface RouteMatch {
 const ID_SEGMENT = /^\d+$/;
 
 /**
+ * The matches of the routes without an `:id` or `:key` segment, by method and path, each made
+ * once: most requests (the lists, making a receipt) find theirs in one lookup, not a walk of
+ * every route (the reads benchmark). The first route of a method and path wins, as in the walk.
+ */
+const FIXED_ROUTES: ReadonlyMap<string, RouteMatch> = new Map(
+  [...ROUTES]
+    .reverse()
+    .filter((route) => !route.segments.some((segment) => segment.startsWith(':')))
+    .map((route) => [`${route.method} ${route.path}`, Object.freeze({ route, id: 0, key: '' })]),
+);
+
+/**
  * Finds the route of a method and path; `undefined` when none answers them. An `:id` segment
  * matches digits only, so `/receipts/abc` is an unknown route; a `:key` segment matches any
  * text, which its operation checks (a delivery's id).
  */
 export function matchRoute(method: string, path: string): RouteMatch | undefined {
+  const fixed = FIXED_ROUTES.get(`${method} ${path}`);
+  if (fixed !== undefined) return fixed;
   const segments = path.split('/');
   for (const route of ROUTES) {
     if (route.method !== method) continue;

@@ -1,4 +1,4 @@
-import type { SandboxSnapshot } from '@boundbook/sandbox-core';
+import { createSandboxCore, type SandboxSnapshot } from '@boundbook/sandbox-core';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import {
   nodeFileSystem,
   SnapshotLineParser,
 } from '../../src/persistence/data-file';
+import { receiptBody } from '../support/receipt-body';
 
 /** A snapshot with every kind of member the encoder meets. */
 const sampleSnapshot = (): SandboxSnapshot => ({
@@ -219,5 +220,27 @@ describe('readLines(file, nodeFileSystem, onLine)', () => {
     });
     await expect(reading).rejects.toThrow('enough');
     expect(seen).toEqual(['a', 'b']);
+  });
+});
+
+describe('SnapshotFile and the core', () => {
+  it('writes a snapshot taken for writing, and reads it back in the form the core keeps, to the same state', async () => {
+    const core = createSandboxCore({ rateLimit: 0 });
+    const { token } = core.createAccount();
+    for (const n of [1, 2, 3]) {
+      const response = await core.handle({
+        method: 'POST',
+        path: '/rest/v1/receipts',
+        query: '',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: receiptBody(n),
+      });
+      expect(response.status).toBe(201);
+    }
+    await new SnapshotFile(file).write(core.snapshot({ jsonOnly: true }));
+    const read = await new SnapshotFile(file).read();
+    expect((read?.['audit'] as unknown[]).every((entry) => !Object.hasOwn(entry as object, 'changes'))).toBe(true);
+    expect(JSON.parse(JSON.stringify(read))).toEqual(JSON.parse(JSON.stringify(core.snapshot())));
+    expect(createSandboxCore({ snapshot: read! }).snapshot()).toEqual(core.snapshot());
   });
 });
