@@ -1,0 +1,144 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, relative } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+// The import rules of ARCHITECTURE.md, checked on the sources: who may import whom between the
+// packages, what the transport-free core may import, and that no two folders of a package
+// import each other. Imports are read with TypeScript's scanner, so those in comments and
+// JSDoc examples are not counted.
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** The workspace packages each package may import, besides itself. */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  types: [],
+  sdk: ['@boundbook/types'],
+  webhooks: ['@boundbook/types'],
+  'sandbox-core': ['@boundbook/types'],
+  sandbox: ['@boundbook/types', '@boundbook/sandbox-core'],
+  msw: ['@boundbook/types', '@boundbook/sandbox-core'],
+};
+
+/** Development dependencies a package's build bundles into its output, so its users need none. */
+const BUNDLED: Record<string, readonly string[]> = {
+  // ESM-only: bundled so that the CommonJS build loads on every Node 20 (tsup.config.ts).
+  'sandbox-core': ['@noble/hashes'],
+  // ESM-only and small: bundled for the same reason (packages/sandbox/tsup.config.ts).
+  sandbox: ['lowdb'],
+};
+
+/** The one file of the core that may touch a file system: the Node-only `fixtures-file` entry. */
+const CORE_NODE_ENTRY = 'fixtures/fixtures-file.ts';
+
+interface SourceFile {
+  /** The path inside the package's `src/`. */
+  readonly path: string;
+  readonly imports: readonly string[];
+}
+
+function sourcesOf(name: string): SourceFile[] {
+  const src = join(ROOT, 'packages', name, 'src');
+  const files: SourceFile[] = [];
+  const walk = (folder: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) {
+        if (entry.name !== 'generated') walk(path);
+      } else if (/\.tsx?$/.test(entry.name)) {
+        const { importedFiles } = ts.preProcessFile(readFileSync(path, 'utf8'), true, true);
+        files.push({ path: relative(src, path), imports: importedFiles.map((file) => file.fileName) });
+      }
+    }
+  };
+  walk(src);
+  return files;
+}
+
+/** `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+function manifestOf(name: string): Record<string, Record<string, string> | undefined> {
+  return JSON.parse(readFileSync(join(ROOT, 'packages', name, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+}
+
+/** The top folder of a path inside `src/` ('.' for the files at its root). */
+function folderOf(path: string): string {
+  const [first, ...rest] = normalize(path).split(/[\\/]/);
+  return rest.length === 0 ? '.' : first!;
+}
+
+/** Which top folders of `src/` the files of each import. */
+function folderImports(files: readonly SourceFile[]): Map<string, Set<string>> {
+  const edges = new Map<string, Set<string>>();
+  for (const { path, imports } of files) {
+    const from = folderOf(path);
+    for (const specifier of imports.filter((imported) => imported.startsWith('.'))) {
+      const to = folderOf(join(dirname(path), specifier));
+      if (to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+    }
+  }
+  return edges;
+}
+
+describe.each(Object.keys(MAY_IMPORT))('the sources of @boundbook/%s', (name) => {
+  const files = sourcesOf(name);
+  const self = `@boundbook/${name}`;
+
+  it('import only the workspace packages ARCHITECTURE.md allows', () => {
+    const workspace = files.flatMap(({ path, imports }) =>
+      imports.filter((specifier) => specifier.startsWith('@boundbook/')).map((specifier) => ({ path, imported: packageOf(specifier) })),
+    );
+    const refused = workspace.filter(({ imported }) => imported !== self && !MAY_IMPORT[name]!.includes(imported));
+    expect(refused).toEqual([]);
+  });
+
+  it('import only packages their package.json declares (or their build bundles)', () => {
+    const manifest = manifestOf(name);
+    const declared = new Set([
+      ...Object.keys(manifest['dependencies'] ?? {}),
+      ...Object.keys(manifest['peerDependencies'] ?? {}),
+      ...(BUNDLED[name] ?? []),
+      self,
+    ]);
+    const undeclared = files.flatMap(({ path, imports }) =>
+      imports
+        .filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:'))
+        .map(packageOf)
+        .filter((imported) => !declared.has(imported))
+        .map((imported) => ({ path, imported })),
+    );
+    expect(undeclared).toEqual([]);
+  });
+
+  it('have no two folders that import each other, directly or through others', () => {
+    const edges = folderImports(files);
+    // A folder that reaches itself through the edges is on a cycle.
+    const reaches = (from: string, target: string, seen = new Set<string>()): boolean =>
+      [...(edges.get(from) ?? [])].some((next) => next === target || (!seen.has(next) && (seen.add(next), reaches(next, target, seen))));
+    expect([...edges.keys()].filter((folder) => reaches(folder, folder))).toEqual([]);
+  });
+});
+
+describe('the sandbox core', () => {
+  it('imports no Node module (no transport, no storage) outside its Node-only fixtures-file entry', () => {
+    const nodeImports = sourcesOf('sandbox-core').flatMap(({ path, imports }) =>
+      imports.filter((specifier) => specifier.startsWith('node:') && path !== CORE_NODE_ENTRY).map((imported) => ({ path, imported })),
+    );
+    expect(nodeImports).toEqual([]);
+    // The exception is real: were the entry moved, this rule would silently cover nothing.
+    expect(sourcesOf('sandbox-core').find(({ path }) => path === CORE_NODE_ENTRY)?.imports).toContain('node:fs');
+  });
+});
+
+describe('the scan of imports', () => {
+  it('reads the imports of real sources, without those in comments', () => {
+    const core = sourcesOf('sandbox-core');
+    expect(folderImports(core).get('routing')).toContain('state');
+    // core.ts shows `import ... from '@boundbook/sandbox-core'` only in a JSDoc example.
+    expect(core.find(({ path }) => path === 'core.ts')?.imports).not.toContain('@boundbook/sandbox-core');
+  });
+});
