@@ -94,7 +94,7 @@ export async function run({ scratchDir, reseed }) {
         total ??= JSON.parse(answer.body.toString('utf8')).meta?.total;
       }
       times.sort((a, b) => a - b);
-      rows.push([label, '', num(times[Math.floor(SCANS / 2)], 1), num(times.at(-1), 1), '', '', `${SCANS} requests one at a time, each a new query (the first matched ${num(total)})`]);
+      rows.push([label, '', num(times[Math.floor(SCANS / 2)], 1), num(times.at(-1), 1), '', mb(server.peakRssBytes()), `${SCANS} requests one at a time, each a new query (the first matched ${num(total)})`]);
     }
 
     progress(`${num(RECEIPTS)} receipts: stopping`);

@@ -1,8 +1,8 @@
-import { RECEIPT_STATUSES, SEARCH_FIELDS, type Receipt, type SearchField } from '@boundbook/types';
+import { type Page, RECEIPT_STATUSES, SEARCH_FIELDS, type Receipt, type SearchField } from '@boundbook/types';
 import type { AccountOperation } from '../state/operation';
 import type { AccountState } from '../state/store';
 import { recordNotFound } from '../support/errors';
-import { QueryReader, paginate } from '../support/request';
+import { type PageParams, type PageRequest, QueryReader, pageOf, paginate } from '../support/request';
 import { formatTimestamp } from '../support/time';
 
 // The reads of receipts: one, the lists and the search. Unfiltered pages come straight from the
@@ -33,7 +33,7 @@ export const listReceipts: AccountOperation = ({ request, account }) => {
   const filter = readFilter(query, false);
   const page = query.page();
   query.assertValid(LIST_PARAMS);
-  return { status: 200, body: paginate(selectMatching(account, filter), page, request) };
+  return { status: 200, body: matchingPage(account, filter, page, request) };
 };
 
 /** The most receipts a page of the control API's list holds: pages for people and exports. */
@@ -50,7 +50,7 @@ export const browseReceipts: AccountOperation = ({ request, account }) => {
   const perPage = query.integer('per_page', 1, BROWSE_MAX_PER_PAGE);
   const page = { page: query.integer('page', 1, Number.MAX_SAFE_INTEGER) ?? 1, perPage: perPage ?? 50 };
   query.assertValid([...LIST_PARAMS, 'q', 'field']);
-  return { status: 200, body: paginate(selectMatching(account, filter), page, request) };
+  return { status: 200, body: matchingPage(account, filter, page, request) };
 };
 
 /**
@@ -62,7 +62,8 @@ export const exportReceipts: AccountOperation = ({ request, account }) => {
   const query = new QueryReader(request.query);
   const filter = readFilter(query, true);
   query.assertValid([...LIST_PARAMS.slice(0, 5), 'q', 'field']);
-  const receipts = [...selectMatching(account, filter)].sort(
+  const matches = matcherOf(filter);
+  const receipts = selectReceipts(account, filter.book, filter.status).filter((receipt) => matches?.(receipt) ?? true).sort(
     (a, b) => (a.book === b.book ? a.record - b.record : a.book < b.book ? -1 : 1),
   );
   const lines = [BOUND_BOOK_COLUMNS.map(([header]) => csvField(header)).join(',')];
@@ -100,26 +101,51 @@ function readFilter(query: QueryReader, withSearch: boolean): ReceiptFilter {
   return term === undefined ? filter : { ...filter, search: { term, fields: field === undefined ? SEARCH_FIELDS : [field] } };
 }
 
-/** The account's live receipts that match a filter, by ascending id, from the narrowest index. */
-function selectMatching(account: AccountState, filter: ReceiptFilter): readonly Receipt[] {
+/**
+ * The page `page` of the account's live receipts that pass `filter`, by ascending id. A filtered
+ * list is one scan of the narrowest index that counts the matches and keeps only the page's: a
+ * query over a million receipts makes no list of its matches (the million benchmark's peak RSS).
+ */
+function matchingPage(account: AccountState, filter: ReceiptFilter, page: PageParams, request: PageRequest): Page<Receipt> {
   const receipts = selectReceipts(account, filter.book, filter.status);
+  const matches = matcherOf(filter);
+  return matches === undefined ? paginate(receipts, page, request) : scannedPage(receipts, matches, page, request);
+}
+
+/** The page of the receipts that pass `matches`, with their count, in one scan. */
+function scannedPage(
+  receipts: readonly Receipt[],
+  matches: (receipt: Receipt) => boolean,
+  page: PageParams,
+  request: PageRequest,
+): Page<Receipt> {
+  const start = (page.page - 1) * page.perPage;
+  const end = start + page.perPage;
+  const data: Receipt[] = [];
+  let total = 0;
+  for (const receipt of receipts) {
+    if (!matches(receipt)) continue;
+    if (total >= start && total < end) data.push(receipt);
+    total += 1;
+  }
+  return pageOf(total, data, page, request);
+}
+
+/** The test of the filters beyond book and status (which the indexes answer); none without them. */
+function matcherOf(filter: ReceiptFilter): ((receipt: Receipt) => boolean) | undefined {
   const { serial, manufacturer, since, search } = filter;
-  if (serial === undefined && manufacturer === undefined && since === undefined && search === undefined) return receipts;
+  if (serial === undefined && manufacturer === undefined && since === undefined && search === undefined) return undefined;
   const serialMatches = serial === undefined ? undefined : substringMatcher(serial);
   const manufacturerMatches = manufacturer === undefined ? undefined : substringMatcher(manufacturer);
   const searchMatches = search === undefined ? undefined : substringMatcher(search.term);
   // Stored timestamps are whole UTC seconds in one fixed-width form, so "updated strictly after
   // since" is a string comparison with since floored to its second.
   const after = since === undefined ? undefined : formatTimestamp(since);
-  const matches: Receipt[] = [];
-  for (const receipt of receipts) {
-    if (serialMatches !== undefined && !serialMatches(receipt.serial_number)) continue;
-    if (manufacturerMatches !== undefined && !manufacturerMatches(receipt.manufacturer)) continue;
-    if (after !== undefined && receipt.updated_at <= after) continue;
-    if (searchMatches !== undefined && !search!.fields.some((name) => searchMatches(receipt[name]))) continue;
-    matches.push(receipt);
-  }
-  return matches;
+  return (receipt) =>
+    (serialMatches === undefined || serialMatches(receipt.serial_number)) &&
+    (manufacturerMatches === undefined || manufacturerMatches(receipt.manufacturer)) &&
+    (after === undefined || receipt.updated_at > after) &&
+    (searchMatches === undefined || search!.fields.some((name) => searchMatches(receipt[name])));
 }
 
 /** The columns of a bound-book export: the heading and the value of each receipt. */
@@ -179,11 +205,8 @@ export const searchReceipts: AccountOperation = ({ request, account }) => {
   query.assertValid(['q', 'field', 'page', 'per_page']);
   const fields = field === undefined ? SEARCH_FIELDS : [field];
   const contains = substringMatcher(q);
-  const matches: Receipt[] = [];
-  for (const receipt of account.index.all) {
-    if (fields.some((name) => contains(receipt[name]))) matches.push(receipt);
-  }
-  return { status: 200, body: paginate(matches, page, request) };
+  const matches = (receipt: Receipt): boolean => fields.some((name) => contains(receipt[name]));
+  return { status: 200, body: scannedPage(account.index.all, matches, page, request) };
 };
 
 /**

@@ -210,20 +210,28 @@ function decode(text: string): string | undefined {
   }
 }
 
+/** What a page's links are made of: the request's origin, path and query. */
+export type PageRequest = Pick<SandboxRequest, 'path' | 'query' | 'headers'>;
+
 /**
  * One page of a list in Laravel's envelope: `data`, `links` (absolute URLs that keep the
  * request's other query parameters) and `meta`. Only the page's items are copied, so an
  * unfiltered page costs the same at any list size.
  */
-export function paginate<Item>(
-  items: readonly Item[],
-  { page, perPage }: PageParams,
-  request: Pick<SandboxRequest, 'path' | 'query' | 'headers'>,
-): Page<Item> {
-  const total = items.length;
+export function paginate<Item>(items: readonly Item[], params: PageParams, request: PageRequest): Page<Item> {
+  const start = (params.page - 1) * params.perPage;
+  return pageOf(items.length, items.slice(start, start + params.perPage), params, request);
+}
+
+/**
+ * The page `params` asks for of a list of `total` items, given only the items of that page
+ * (`data`): for a scan that counts its matches and keeps only the page's, rather than listing
+ * them all (a million receipts' filtered lists, whose every query would otherwise make a list of
+ * a million).
+ */
+export function pageOf<Item>(total: number, data: Item[], { page, perPage }: PageParams, request: PageRequest): Page<Item> {
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   const start = (page - 1) * perPage;
-  const data = items.slice(start, start + perPage);
   const path = `${requestOrigin(request.headers)}${request.path}`;
   const link = (target: number): string => pageUrl(path, request.query, target);
   return {

@@ -45,6 +45,24 @@ describe('GET /rest/v1/receipts', () => {
     expect(Object.keys(page(response))).toEqual(['data', 'links', 'meta']);
   });
 
+  it('pages a filtered list by its matches: the page asked for, their count, and an empty page past the last', async () => {
+    const { api } = await withReceipts(9);
+    const filtered = (query: string) => api('GET', '/receipts', { query }).then(page);
+    const second = await filtered('manufacturer=odd&per_page=2&page=2');
+    expect(second.data.map((receipt) => receipt.id)).toEqual([5, 7]);
+    expect(second.meta).toMatchObject({ current_page: 2, from: 3, to: 4, last_page: 3, total: 5 });
+    const last = await filtered('manufacturer=odd&per_page=2&page=3');
+    expect(last.data.map((receipt) => receipt.id)).toEqual([9]);
+    expect(last.meta).toMatchObject({ from: 5, to: 5, total: 5 });
+    const past = await filtered('manufacturer=odd&per_page=2&page=4');
+    expect(past.data).toEqual([]);
+    expect(past.meta).toMatchObject({ from: null, to: null, last_page: 3, total: 5 });
+    // With the book's index narrowing first: receipts 3, 6 and 9 are in Consignment; 3 and 9 odd.
+    const book = await filtered('book=Consignment&manufacturer=odd&per_page=1&page=2');
+    expect(book.data.map((receipt) => receipt.id)).toEqual([9]);
+    expect(book.meta.total).toBe(2);
+  });
+
   it('orders by id, appends page to the links and answers an empty page past the last', async () => {
     const { api, call, token } = await withReceipts(3);
     const first = page(await api('GET', '/receipts', { query: 'per_page=2' }));

@@ -27,6 +27,16 @@ describe('GET /rest/v1/search', () => {
     expect(body.links.first).toBe('http://sandbox.test/rest/v1/search?q=exa&per_page=1&page=1');
   });
 
+  it('pages its matches: the page asked for and their count', async () => {
+    const { api } = await withAccount({}, { rateLimit: 0 });
+    for (let index = 1; index <= 6; index += 1) {
+      await api('POST', '/receipts', { body: receiptBody({ serial_number: `SN-${index}`, model: index % 2 === 0 ? 'Match' : 'Other' }) });
+    }
+    const body = (await api('GET', '/search', { query: 'q=match&per_page=2&page=2' })).body as Page<Receipt>;
+    expect(body.data.map((receipt) => receipt.id)).toEqual([6]);
+    expect(body.meta).toMatchObject({ current_page: 2, from: 3, to: 3, last_page: 2, total: 3 });
+  });
+
   it('needs q of 1 to 100 characters and a known field', async () => {
     const { api } = await withAccount();
     const errors = async (query: string) => errorsOf(await api('GET', '/search', { query }));
