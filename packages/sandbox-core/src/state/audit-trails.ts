@@ -120,21 +120,15 @@ export class CreationTexts {
   matches(entry: CreationEntry, text: string): boolean {
     const { receipt } = entry;
     const template = this.#templateOf(receipt);
-    const parts = [
-      `{"id":${entry.id}`,
-      template.head,
-      template.serialAt === -1 ? '' : JSON.stringify(receipt.serial_number),
-      template.tail,
-      tokenText(entry.token_id),
-      ',"occurred_at":',
-      JSON.stringify(entry.occurred_at),
-      `,"receipt_id":${receipt.id}}`,
-    ];
-    let at = 0;
-    for (const part of parts) {
-      if (text.substring(at, at + part.length) !== part) return false;
-      at += part.length;
-    }
+    // Part by part, each compared where the one before ended, without joining them.
+    let at = matchAt(text, 0, `{"id":${entry.id}`);
+    at = matchAt(text, at, template.head);
+    if (template.serialAt !== -1) at = matchAt(text, at, JSON.stringify(receipt.serial_number));
+    at = matchAt(text, at, template.tail);
+    at = matchAt(text, at, tokenText(entry.token_id));
+    at = matchAt(text, at, ',"occurred_at":');
+    at = matchAt(text, at, JSON.stringify(entry.occurred_at));
+    at = matchAt(text, at, `,"receipt_id":${receipt.id}}`);
     return at === text.length;
   }
 
@@ -185,16 +179,39 @@ function changesTemplate(receipt: Receipt): ChangesTemplate {
     : { receipt, head, tail: `${tail}},"token_id":`, serialAt };
 }
 
-/** Whether two receipts hold the same values in every request field but the serial number. */
+/**
+ * Whether two receipts hold the same values in every request field but the serial number. The
+ * fields are named one by one, which the engine reads faster than fields looked up by name in a
+ * loop (a million receipts' open); `CREATION_FIELDS` lists the same fields.
+ */
 function sameButSerial(a: Receipt, b: Receipt): boolean {
-  for (const field of CREATION_FIELDS) {
-    if (field !== 'serial_number' && a[field] !== b[field]) return false;
-  }
-  return (a.serial_number === null) === (b.serial_number === null);
+  return (
+    a.book === b.book &&
+    a.manufacturer === b.manufacturer &&
+    a.importer === b.importer &&
+    a.country_of_origin === b.country_of_origin &&
+    a.model === b.model &&
+    a.type === b.type &&
+    a.caliber === b.caliber &&
+    a.receipt_date === b.receipt_date &&
+    a.purchase_amount === b.purchase_amount &&
+    a.received_from === b.received_from &&
+    a.ffl_license === b.ffl_license &&
+    a.address === b.address &&
+    a.city === b.city &&
+    a.state === b.state &&
+    a.zip === b.zip &&
+    (a.serial_number === null) === (b.serial_number === null)
+  );
 }
 
 function tokenText(tokenId: number | null): string {
   return tokenId === null ? 'null' : String(tokenId);
+}
+
+/** Where `part` ends when `text` holds it at `at`; -1 when it does not (or `at` is -1 already). */
+function matchAt(text: string, at: number, part: string): number {
+  return at !== -1 && text.substring(at, at + part.length) === part ? at + part.length : -1;
 }
 
 /** What opens the change of each of the {@link CREATION_FIELDS}: first, or after another. */

@@ -95,6 +95,19 @@ describe('CreationTexts', () => {
       expect(texts.text(entry)).toBe(JSON.stringify(createdRecord(100 + at, stored, at % 2 === 0 ? null : 3)));
     }
   });
+  it.each(CREATION_FIELDS.filter((field) => field !== 'serial_number'))(
+    'text(entry) starts a new run when %s differs from the receipt before',
+    (field) => {
+      const texts = new CreationTexts();
+      const before = receipt(1);
+      const value = field === 'purchase_amount' ? 99.5 : `${String(before[field] ?? 'was null')} changed`;
+      const after = receipt(2, { [field]: value });
+      for (const [at, stored] of [before, after].entries()) {
+        const entry = new CreationEntry(at + 1, 3, stored.created_at, stored);
+        expect(texts.text(entry)).toBe(JSON.stringify(createdRecord(at + 1, stored, 3)));
+      }
+    },
+  );
 });
 
 describe('CreationTexts.matches(entry, text)', () => {
