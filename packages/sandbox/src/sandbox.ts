@@ -1,5 +1,6 @@
 import * as crypto from 'node:crypto';
-import { resolve } from 'node:path';
+import { readlink, realpath } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import {
   ApiError,
   createSandboxCore,
@@ -147,6 +148,24 @@ async function loadFixtures(core: SandboxCore, persister: CorePersister, fixture
   return loaded;
 }
 
+/**
+ * The real path of a data file, through every symbolic link: to the file, or, when it does not
+ * exist yet, to where a link to it points, or to its folder.
+ */
+async function realFile(file: string, links = 0): Promise<string> {
+  try {
+    return await realpath(file);
+  } catch {
+    // A link to a file not yet written: follow it by hand (within the system's own depth).
+    const target = links < 40 ? await readlink(file).catch(() => undefined) : undefined;
+    if (target !== undefined) return realFile(resolve(dirname(file), target), links + 1);
+    return realpath(dirname(file)).then(
+      (folder) => join(folder, basename(file)),
+      () => file,
+    );
+  }
+}
+
 /** A data file opened: its lock held, its snapshot read and brought up to date with its journal. */
 interface OpenedDataFile {
   readonly lock: DataFileLock;
@@ -154,8 +173,11 @@ interface OpenedDataFile {
   readonly snapshot: SandboxSnapshot | null;
 }
 
-async function openDataFile(file: string, files: FileSystem): Promise<OpenedDataFile> {
-  await makeFolder(file, files);
+async function openDataFile(given: string, files: FileSystem): Promise<OpenedDataFile> {
+  await makeFolder(given, files);
+  // The file itself, not the path to it: a symbolic link to a data file must meet that file's
+  // lock, and a write must replace the file, not the link.
+  const file = await realFile(given);
   const lock = await DataFileLock.acquire(file, files);
   try {
     const database = await openDatabase(file, files);

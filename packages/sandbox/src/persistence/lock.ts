@@ -55,7 +55,7 @@ export class DataFileLock {
           `the data file ${dataFile} is in use by another sandbox: process ${held.pid} on ${held.host}, started at ${held.started_at}, holds ${path}. Stop that sandbox first, or give this one another data file (--data); if no sandbox runs on it, delete ${path}.`,
         );
       }
-      await files.rm(path, { force: true });
+      await takeOver(path, held, files, dataFile);
     }
     try {
       await files.writeFile(path, `${JSON.stringify(record)}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
@@ -84,6 +84,35 @@ export class DataFileLock {
 }
 
 /** The lock record at `path`; `undefined` when there is none or it is unreadable (a crash while it was written). */
+/**
+ * Takes away the lock `held` of a process that is gone. It is moved aside under a name of this
+ * process's own, which only one process can do to one file: of two sandboxes taking over one
+ * stale lock at once, the second finds nothing to move, or moves the first one's new lock, sees
+ * it and puts it back, then refuses, as a plain delete could not tell.
+ */
+async function takeOver(path: string, held: LockRecord, files: FileSystem, dataFile: string): Promise<void> {
+  const aside = `${path}.${process.pid}.stale`;
+  try {
+    await files.rename(path, aside);
+  } catch (error) {
+    // Gone already: another sandbox moved it first, and the exclusive write that follows tells.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  const text = await files.readFile(aside, 'utf8').catch(() => '');
+  const moved = parseLock(text);
+  if (moved.pid === held.pid && moved.host === held.host && moved.started_at === held.started_at) {
+    await files.rm(aside, { force: true });
+    return;
+  }
+  // Another sandbox's new lock: it goes back where it was, whole.
+  await files.rename(aside, path);
+  throw new DataFileError(
+    dataFile,
+    `another sandbox (process ${moved.pid} on ${moved.host}) took ${path} at the same moment: start one sandbox per data file`,
+  );
+}
+
 async function readLock(path: string, files: FileSystem): Promise<LockRecord | undefined> {
   let text: string;
   try {
@@ -92,6 +121,11 @@ async function readLock(path: string, files: FileSystem): Promise<LockRecord | u
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+  return parseLock(text);
+}
+
+/** A lock file's record; one that cannot be read names no process, which counts as gone. */
+function parseLock(text: string): LockRecord {
   try {
     const record = JSON.parse(text) as Partial<LockRecord>;
     if (typeof record.pid === 'number' && typeof record.host === 'string') return record as LockRecord;
