@@ -709,6 +709,10 @@ export interface paths {
          *     while nothing happens, so that proxies and clients keep it open. Authenticated with the
          *     bearer token in the `Authorization` header, as every control call (a token never goes in
          *     a URL: read the stream with `fetch`, as a browser's `EventSource` cannot send a header).
+         *
+         *     Bounded, so that a stalled reader cannot hold the sandbox's memory: a client that falls
+         *     4 MiB behind its stream (events sent but not yet read) is cut off, and follows again to
+         *     go on (`boundbook-sandbox tail` does); the sandbox serves at most 64 streams at once.
          */
         get: operations["followAccount"];
         put?: never;
@@ -3516,6 +3520,22 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthenticated"];
+            /** @description The sandbox already serves 64 event streams; close one and follow again. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before following again. */
+                    "Retry-After": "1";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This sandbox already serves 64 event streams: close one (a console tab or a tail) and follow again."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     resetAccount: {
