@@ -51,8 +51,9 @@ export function logRequest(store: CoreStore, account: AccountState, answered: An
   const query = redactQuery(request.query);
   // The body of a write; the API's reads and deletes take none.
   const method = request.method.toUpperCase();
-  const body = method === 'POST' || method === 'PUT' ? readBody(request.body) : null;
-  let size = byteLength(request.path) + byteLength(query) + (body === null ? 0 : byteLength(request.body!));
+  const kept = method === 'POST' || method === 'PUT' ? readBody(request.body) : undefined;
+  const body = kept === undefined ? null : kept.body;
+  let size = byteLength(request.path) + byteLength(query) + (kept === undefined ? 0 : kept.weight);
   for (const name in headers) size += byteLength(headers[name]!);
   const record: RequestLogRecord = Object.freeze({
     id: (store.lastRequestId += 1),
@@ -107,9 +108,19 @@ function redactQuery(query: string): string {
       if (equals === -1) return part;
       const name = part.slice(0, equals);
       const value = part.slice(equals + 1);
-      return SECRET_NAMES.test(name) || SECRET_VALUE.test(value) ? `${name}=${REDACTED}` : part;
+      // Judged as the service reads them, percent-decoded: `%73bx_` is a token all the same.
+      return SECRET_NAMES.test(decoded(name)) || SECRET_VALUE.test(decoded(value)) ? `${name}=${REDACTED}` : part;
     })
     .join('&');
+}
+
+/** A query component percent-decoded (`+` as a space); as sent when it does not decode. */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return text;
+  }
 }
 
 function redactHeaders(headers: SandboxRequest['headers']): Record<string, string> {
@@ -118,26 +129,28 @@ function redactHeaders(headers: SandboxRequest['headers']): Record<string, strin
     const value = headers[name];
     if (value === undefined) continue;
     const lower = name.toLowerCase();
-    copy[lower] = lower === 'authorization' ? REDACTED_BEARER : SECRET_HEADERS.has(lower) ? REDACTED : value;
+    copy[lower] = lower === 'authorization' ? REDACTED_BEARER : SECRET_HEADERS.has(lower) || SECRET_VALUE.test(value) ? REDACTED : value;
   }
   return copy;
 }
 
 /**
- * The JSON body of a write, credentials redacted; `null` without a body, or for one that is
- * not JSON (its 422 tells the rest). A receipt, a disposition or an endpoint is kept as sent:
- * only a field named like a credential, a string holding a token or a secret, and the user and
- * password of a URL are replaced.
+ * The JSON body of a write, credentials redacted, with its weight in the log; `null` without a
+ * body, for one that is not JSON (its 422 tells the rest), or for one too large to keep. A
+ * receipt, a disposition or an endpoint is kept as sent: only a field named like a credential, a
+ * string holding a token or a secret, and the user and password of a URL are replaced.
  */
-function readBody(text: string | undefined): unknown {
-  if (text === undefined || text.trim() === '') return null;
+function readBody(text: string | undefined): { body: unknown; weight: number } | undefined {
+  if (text === undefined || text.trim() === '') return undefined;
   let parsed: unknown;
   try {
     parsed = JSON.parse(text.startsWith('\uFEFF') ? text.slice(1) : text);
   } catch {
-    return null;
+    return undefined;
   }
-  return nestedWithin(parsed, MAX_BODY_DEPTH) ? redactValue(parsed) : null;
+  const nodes = nodesWithin(parsed, MAX_BODY_DEPTH);
+  const weight = byteLength(text) + nodes * NODE_BYTES;
+  return nodes === -1 || weight > MAX_LOGGED_BODY_WEIGHT ? undefined : { body: redactValue(parsed), weight };
 }
 
 /**
@@ -146,12 +159,30 @@ function readBody(text: string | undefined): unknown {
  */
 const MAX_BODY_DEPTH = 64;
 
-/** Whether no object or array of `value` lies deeper than `levels`; a deeper branch ends the walk. */
-function nestedWithin(value: unknown, levels: number): boolean {
-  if (typeof value !== 'object' || value === null) return true;
-  if (levels === 0) return false;
-  for (const member of Object.values(value)) if (!nestedWithin(member, levels - 1)) return false;
-  return true;
+/**
+ * What each object or array of a kept body costs beyond its text, about: the log's budget is one
+ * of memory, and a body of many small objects (`[{},{},...]`) weighs far more than its text.
+ */
+const NODE_BYTES = 64;
+
+/**
+ * The heaviest body kept, a quarter of the log's budget: far above any of the API's (a receipt
+ * weighs about 2 KB), so that one request never takes the budget alone (the newest entry always
+ * stays, whatever its weight).
+ */
+export const MAX_LOGGED_BODY_WEIGHT = REQUEST_LOG_BYTES / 4;
+
+/** The objects and arrays of `value`; -1 when one lies deeper than `levels` (the walk ends there). */
+function nodesWithin(value: unknown, levels: number): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  if (levels === 0) return -1;
+  let nodes = 1;
+  for (const member of Object.values(value)) {
+    const inner = nodesWithin(member, levels - 1);
+    if (inner === -1) return -1;
+    nodes += inner;
+  }
+  return nodes;
 }
 
 function redactValue(value: unknown): unknown {

@@ -1,3 +1,4 @@
+import { MAX_LOGGED_BODY_WEIGHT } from '../../src/routing/request-log';
 import { describe, expect, it } from 'vitest';
 import { dataOf, errorsOf, receiptBody, withAccount } from '../harness/harness';
 
@@ -55,17 +56,27 @@ describe('GET /_sandbox/requests', () => {
     expect([log.truncated, log.dropped]).toEqual([true, 6]);
   });
 
-  it('drops the oldest entries past 1 MiB of bodies and headers, keeping the newest whatever its size', async () => {
+  it('drops the oldest entries past 1 MiB of bodies and headers, and keeps no body over a quarter of it', async () => {
     const { api, control } = await withAccount({}, { rateLimit: 0 });
-    const model = 'x'.repeat(300_000);
-    for (let count = 0; count < 4; count += 1) await api('PUT', '/receipts/999999', { body: { model } });
-    const log = (await control('GET', '/requests')).body as { data: { id: number; body: { model: string } }[]; truncated: boolean; dropped: number };
-    expect(log.data.map((entry) => entry.id)).toEqual([4, 3, 2]);
-    expect(log.data[0]?.body.model).toBe(model);
+    const model = 'x'.repeat(200_000);
+    for (let count = 0; count < 6; count += 1) await api('PUT', '/receipts/999999', { body: { model } });
+    const log = (await control('GET', '/requests')).body as { data: { id: number; body: { model: string } | null }[]; truncated: boolean; dropped: number };
+    expect(log.data.map((entry) => entry.id)).toEqual([6, 5, 4, 3, 2]);
+    expect(log.data[0]?.body?.model).toBe(model);
     expect([log.truncated, log.dropped]).toEqual([true, 1]);
-    await api('PUT', '/receipts/999999', { body: { model: 'y'.repeat(1_048_577) } });
-    const last = (await control('GET', '/requests')).body as { data: { id: number }[]; dropped: number };
-    expect([last.data.map((entry) => entry.id), last.dropped]).toEqual([[5], 4]);
+    // Too heavy to keep: the entry stays, without its body, and drops nothing.
+    await api('PUT', '/receipts/999999', { body: { model: 'y'.repeat(MAX_LOGGED_BODY_WEIGHT) } });
+    const heavy = (await control('GET', '/requests')).body as typeof log;
+    expect([heavy.data[0]?.id, heavy.data[0]?.body, heavy.dropped]).toEqual([7, null, 1]);
+  });
+
+  it('weighs a body by its objects too, so that a body of many small ones cannot outgrow the budget', async () => {
+    const { api, control } = await withAccount({}, { rateLimit: 0 });
+    // 3,500 empty objects: 10 KB of text, about 230 KB of memory; five of them are over 1 MiB.
+    const objects = { items: Array.from({ length: 3500 }, () => ({})) };
+    for (let count = 0; count < 5; count += 1) await api('PUT', '/receipts/999999', { body: objects });
+    const log = (await control('GET', '/requests')).body as { data: { id: number }[]; dropped: number };
+    expect([log.data.map((entry) => entry.id), log.dropped]).toEqual([[5, 4, 3, 2], 1]);
   });
 
   it('says truncated only when a dropped entry arrived at or after from', async () => {
@@ -162,5 +173,22 @@ describe('the request log redacts credentials in the query string', () => {
     const [second, first] = dataOf<Array<{ query: string }>>(await control('GET', '/requests'));
     expect(first?.query).toBe('status=on_hand&access_token=[redacted]&page=1');
     expect(second?.query).toBe('q=[redacted]&api_key=[redacted]');
+  });
+
+  it('judges a parameter percent-decoded, as the service reads it', async () => {
+    const { api, control, token } = await withAccount();
+    const hidden = `%73${token.slice(1)}`;
+    await api('GET', '/receipts', { query: `x=${hidden}&pass%77ord=hunter2&y=whsec%5Fabc&page=1` });
+    const [entry] = dataOf<Array<{ query: string }>>(await control('GET', '/requests'));
+    expect(entry?.query).toBe('x=[redacted]&pass%77ord=[redacted]&y=[redacted]&page=1');
+  });
+});
+
+describe('the request log redacts credentials in any header', () => {
+  it('hides a header of any name that holds a token or a secret', async () => {
+    const { api, control, token } = await withAccount();
+    await api('GET', '/books', { headers: { 'X-Auth-Token': token, 'X-Webhook-Secret': 'whsec_abcdef', 'X-Trace': 'abc' } });
+    const [entry] = dataOf<Array<{ headers: Record<string, string> }>>(await control('GET', '/requests'));
+    expect(entry?.headers).toMatchObject({ 'x-auth-token': '[redacted]', 'x-webhook-secret': '[redacted]', 'x-trace': 'abc' });
   });
 });

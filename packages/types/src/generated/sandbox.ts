@@ -1145,7 +1145,7 @@ export interface components {
             };
             /**
              * @description The request's JSON body as sent, credentials redacted (see "The request log");
-             *     `null` when it had none, or a body that is not JSON.
+             *     `null` when it had none, a body that is not JSON, or one too heavy to keep.
              */
             body: unknown;
             /** @description The fault rule that acted on the request; `null` when none did. */
