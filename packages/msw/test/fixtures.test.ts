@@ -140,14 +140,16 @@ describe('createMockBoundBook({ fixtures })', () => {
     const error = thrownBy(() => createMockBoundBook({ baseUrl: BASE_URL, fixtures: broken }));
     expect(error).toBeInstanceOf(MockBoundBookError);
     expect((error as MockBoundBookError).status).toBe(422);
+    // Every fault at once: the token's, and the receipt's, checked although the token is at fault.
     expect(Object.keys((error as MockBoundBookError & { body: { errors: object } }).body.errors).sort()).toEqual([
+      'accounts[0].receipts[1].zip',
       'accounts[0].tokens[0].token',
     ]);
     expect((error as Error).message).toMatch(
       /^\[@boundbook\/msw\] createMockBoundBook\(\): the fixtures object was refused \(422\) and nothing was loaded: accounts\[0\]\.tokens\[0\]\.token: must be sbx_/,
     );
 
-    // With valid tokens, the receipt's own fault shows, under the receipt's path.
+    // With valid tokens, the receipt's fault alone, under the receipt's path, from a file too.
     const path = scratchFile('broken.json', JSON.stringify({ accounts: [{ ...broken.accounts[0], tokens: [{ token: TOKEN }] }] }));
     const refused = thrownBy(() => createMockBoundBook({ baseUrl: BASE_URL, fixtures: path })) as MockBoundBookError;
     expect(refused).toBeInstanceOf(MockBoundBookError);
