@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import type { ApiError } from '@boundbook/sandbox-core';
 
 // Fixtures files on disk: reading one (JSON or YAML) for `--fixtures` and
@@ -61,10 +61,17 @@ export async function readFixturesFile(path: string): Promise<Record<string, unk
 
 /**
  * Writes a fixtures file, readable by its owner alone (mode 0600): it holds a token and the
- * secrets of webhook endpoints.
+ * secrets of webhook endpoints. A file already there is made private before anything is written
+ * in it, as a mode given to `open` applies only to a file it creates.
  */
 export async function writeFixturesFile(path: string, text: string): Promise<void> {
-  await writeFile(path, text, { mode: 0o600 });
+  const handle = await open(path, 'w', 0o600);
+  try {
+    await handle.chmod(0o600);
+    await handle.writeFile(text);
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

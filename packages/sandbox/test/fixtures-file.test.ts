@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError } from '@boundbook/sandbox-core';
@@ -132,6 +132,15 @@ describe('formatFixtures(fixtures, format) and writeFixturesFile(path, text)', (
     const path = join(dir, 'secret.json');
     await writeFixturesFile(path, '{}');
     expect((await stat(path)).mode & 0o777).toBe(0o600);
+  });
+
+  it('makes a file already there readable by its owner alone, and replaces its text', async () => {
+    const path = join(dir, 'shared.yaml');
+    await writeFile(path, 'a much longer text than the new one', { mode: 0o644 });
+    await chmod(path, 0o644);
+    await writeFixturesFile(path, '{}');
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+    expect(await readFile(path, 'utf8')).toBe('{}');
   });
 });
 
