@@ -57,14 +57,14 @@ describe('DataFileLock.acquire(dataFile, files)', () => {
 describe('one sandbox per data file', () => {
   it('refuses a second sandbox on a symbolic link to the data file of a running one', async () => {
     const file = join(dir, 'real', 'sandbox.json');
-    const first = await startSandbox({ data: file, quiet: true });
+    const first = await startSandbox({ data: file });
     try {
       await mkdir(join(dir, 'elsewhere'));
       await symlink(file, join(dir, 'elsewhere', 'sandbox.json'));
-      await expect(startSandbox({ data: join(dir, 'elsewhere', 'sandbox.json'), quiet: true })).rejects.toThrow(/is in use by another sandbox/);
+      await expect(startSandbox({ data: join(dir, 'elsewhere', 'sandbox.json') })).rejects.toThrow(/is in use by another sandbox/);
       // The same through a link to the folder.
       await symlink(join(dir, 'real'), join(dir, 'linked'));
-      await expect(startSandbox({ data: join(dir, 'linked', 'sandbox.json'), quiet: true })).rejects.toThrow(/is in use by another sandbox/);
+      await expect(startSandbox({ data: join(dir, 'linked', 'sandbox.json') })).rejects.toThrow(/is in use by another sandbox/);
     } finally {
       await first.stop();
     }
