@@ -17,33 +17,14 @@ import {
   stateCode,
   trimmedString,
 } from '../support/input';
+import { RECEIPT_FIELDS } from '../state/records';
 
 // The input of the receipt operations: the fields of a receipt and of a disposition, their
 // rules, and the rules across fields that 27 CFR 478.125(e) and 478.122 set. Every failing field
 // is reported in one 422; a `null` field counts as not given.
 
-/**
- * Fields of `POST /receipts` and `PUT /receipts/{id}`, in the contract's order, which is also
- * the order of the fields in a 422's `errors`.
- */
-export const RECEIPT_FIELDS = [
-  'book',
-  'serial_number',
-  'manufacturer',
-  'importer',
-  'country_of_origin',
-  'model',
-  'type',
-  'caliber',
-  'receipt_date',
-  'purchase_amount',
-  'received_from',
-  'ffl_license',
-  'address',
-  'city',
-  'state',
-  'zip',
-] as const;
+// The request fields are those the stored receipt declares (state/records.ts).
+export { RECEIPT_FIELDS };
 
 /** A field of a receipt request. */
 export type ReceiptField = (typeof RECEIPT_FIELDS)[number];

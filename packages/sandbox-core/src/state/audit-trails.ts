@@ -1,5 +1,5 @@
 import type { Receipt } from '@boundbook/types';
-import type { AuditRecord } from './records';
+import { type AuditRecord, RECEIPT_FIELDS } from './records';
 
 // The audit trails of an account's receipts: every entry, by receipt, oldest first.
 //
@@ -12,30 +12,6 @@ import type { AuditRecord } from './records';
 // so the record it gives back never changes. A trail of one entry is held without a list. The
 // peak RSS targets of the million benchmark (at most 1.5 GB for a million receipts) and of the
 // writes benchmark (under 400 MB at 100,000) rest on it.
-
-/**
- * The request fields of a receipt (those of `POST /receipts`, `RECEIPT_FIELDS` in
- * receipt-input.ts) in the contract's order, which is the order of an entry `created`'s changes.
- * A field missing here only makes entries that name it be held whole.
- */
-export const CREATION_FIELDS = [
-  'book',
-  'serial_number',
-  'manufacturer',
-  'importer',
-  'country_of_origin',
-  'model',
-  'type',
-  'caliber',
-  'receipt_date',
-  'purchase_amount',
-  'received_from',
-  'ffl_license',
-  'address',
-  'city',
-  'state',
-  'zip',
-] as const satisfies readonly (keyof Receipt)[];
 
 /** The members of an audit record, in the order the core writes them (see appendAudit). */
 const RECORD_MEMBERS = ['id', 'action', 'changes', 'token_id', 'occurred_at', 'receipt_id'] as const;
@@ -69,7 +45,7 @@ export class CreationEntry implements AuditRecord {
 
   get changes(): AuditRecord['changes'] {
     const changes: Record<string, { from: null; to: unknown }> = {};
-    for (const field of CREATION_FIELDS) {
+    for (const field of RECEIPT_FIELDS) {
       const value = this.receipt[field];
       if (value !== null) changes[field] = { from: null, to: value };
     }
@@ -158,8 +134,8 @@ function changesTemplate(receipt: Receipt): ChangesTemplate {
   let tail = '';
   let serialAt = -1;
   let first = true;
-  for (let at = 0; at < CREATION_FIELDS.length; at += 1) {
-    const field = CREATION_FIELDS[at]!;
+  for (let at = 0; at < RECEIPT_FIELDS.length; at += 1) {
+    const field = RECEIPT_FIELDS[at]!;
     const value = receipt[field];
     if (value === null) continue;
     const opening = first ? FIRST_CHANGE_HEADS[at]! : CHANGE_HEADS[at]!;
@@ -182,7 +158,7 @@ function changesTemplate(receipt: Receipt): ChangesTemplate {
 /**
  * Whether two receipts hold the same values in every request field but the serial number. The
  * fields are named one by one, which the engine reads faster than fields looked up by name in a
- * loop (a million receipts' open); `CREATION_FIELDS` lists the same fields.
+ * loop (a million receipts' open); `RECEIPT_FIELDS` lists the same fields.
  */
 function sameButSerial(a: Receipt, b: Receipt): boolean {
   return (
@@ -214,8 +190,8 @@ function matchAt(text: string, at: number, part: string): number {
   return at !== -1 && text.substring(at, at + part.length) === part ? at + part.length : -1;
 }
 
-/** What opens the change of each of the {@link CREATION_FIELDS}: first, or after another. */
-const FIRST_CHANGE_HEADS = CREATION_FIELDS.map((field) => `${JSON.stringify(field)}:{"from":null,"to":`);
+/** What opens the change of each of the {@link RECEIPT_FIELDS}: first, or after another. */
+const FIRST_CHANGE_HEADS = RECEIPT_FIELDS.map((field) => `${JSON.stringify(field)}:{"from":null,"to":`);
 const CHANGE_HEADS = FIRST_CHANGE_HEADS.map((head) => `,${head}`);
 
 /** Where an account's receipts are, live and soft-deleted, by id. */
@@ -315,16 +291,16 @@ export function creationEntry(record: AuditRecord, receipt: Receipt | undefined)
   // for...in rather than Object.keys: it allocates nothing, and these records are plain objects
   // (from JSON or the core), whose prototype has no enumerable member.
   for (const name in changes) {
-    while (field < CREATION_FIELDS.length && receipt[CREATION_FIELDS[field]!] === null) field += 1;
-    const expected = CREATION_FIELDS[field];
+    while (field < RECEIPT_FIELDS.length && receipt[RECEIPT_FIELDS[field]!] === null) field += 1;
+    const expected = RECEIPT_FIELDS[field];
     if (name !== expected) return undefined;
     const change = changes[name] as { from?: unknown; to?: unknown } | null;
     if (typeof change !== 'object' || change === null || !hasMembers(change, CHANGE_MEMBERS)) return undefined;
     if (change.from !== null || change.to !== receipt[expected]) return undefined;
     field += 1;
   }
-  while (field < CREATION_FIELDS.length && receipt[CREATION_FIELDS[field]!] === null) field += 1;
-  if (field !== CREATION_FIELDS.length) return undefined;
+  while (field < RECEIPT_FIELDS.length && receipt[RECEIPT_FIELDS[field]!] === null) field += 1;
+  if (field !== RECEIPT_FIELDS.length) return undefined;
   // The entry and its receipt are made in one transaction: they mostly share the moment's text.
   return new CreationEntry(id, tokenId, occurredAt === receipt.created_at ? receipt.created_at : occurredAt, receipt);
 }

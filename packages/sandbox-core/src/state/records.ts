@@ -11,6 +11,29 @@ import type {
   WebhookEndpoint,
 } from '@boundbook/types';
 
+/**
+ * Fields of `POST /receipts` and `PUT /receipts/{id}`, in the contract's order, which is also
+ * the order of the fields in a 422's `errors`.
+ */
+export const RECEIPT_FIELDS = [
+  'book',
+  'serial_number',
+  'manufacturer',
+  'importer',
+  'country_of_origin',
+  'model',
+  'type',
+  'caliber',
+  'receipt_date',
+  'purchase_amount',
+  'received_from',
+  'ffl_license',
+  'address',
+  'city',
+  'state',
+  'zip',
+] as const satisfies readonly (keyof Receipt)[];
+
 // The records a core stores, as its snapshots and change sets carry them: the contract's
 // resources plus what the store needs besides (owners, hashes, secrets, counters). Records are
 // immutable: a change puts a new object in place of the old one.
