@@ -22,7 +22,7 @@ import { type AccountState, CoreStore } from './store';
  */
 export const SNAPSHOT_FORMAT = 2;
 
-/** How {@link snapshotStore} hands out the records the store keeps in a compact form. */
+/** How a snapshot (`core.snapshot()`) hands out the records the store keeps in a compact form. */
 export interface SnapshotOptions {
   /**
    * Hand out such records (audit entries `created`) as they are kept, objects that
