@@ -381,6 +381,17 @@ const controlCases: Case[] = [
   ['viewReceipt', 404, async () => { const t = await account(); const id = await receipt(t); await api('DELETE', `/receipts/${id}`, { token: t }); return control('GET', `/_sandbox/receipts/${id}`, { token: t }); }],
   ['followAccount', 200, async () => { const t = await account(); return follow(t, () => api('GET', '/books', { token: t })); }],
   ['followAccount', 401, () => follow('sbx_unknown')],
+  ['followAccount', 429, async () => {
+    // The contract's limit: 64 streams at once; the 65th is refused.
+    const t = await account();
+    const aborts = Array.from({ length: 64 }, () => new AbortController());
+    await Promise.all(aborts.map((abort) => fetch(`${sandbox.url}/_sandbox/events`, { headers: { authorization: `Bearer ${t}` }, signal: abort.signal })));
+    try {
+      return await follow(t);
+    } finally {
+      for (const abort of aborts) abort.abort();
+    }
+  }],
   ['redeliverDelivery', 200, async () => { const t = await account(); const { deliveryId } = await pinged(t); return control('POST', `/_sandbox/deliveries/${deliveryId}/redeliver`, { token: t }); }],
   ['redeliverDelivery', 401, () => control('POST', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f/redeliver')],
   ['redeliverDelivery', 404, async () => control('POST', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f/redeliver', { token: await account() })],
