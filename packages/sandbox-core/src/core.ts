@@ -23,6 +23,7 @@ import {
   type Sha256Hex,
   checkedHmacSha256Hex,
   checkedSha256Hex,
+  rememberedSha256Hex,
   pooledRandomBytes,
   webRandomBytes,
 } from './support/crypto';
@@ -47,7 +48,8 @@ export interface SandboxCoreOptions {
   /**
    * The lowercase hex SHA-256 of a string's UTF-8 bytes, with which tokens are hashed for
    * storage and lookup. Defaults to a plain JavaScript implementation that runs everywhere; a
-   * server on Node passes `node:crypto`'s, which is faster.
+   * server on Node passes `node:crypto`'s, which is faster. Either way the core remembers the
+   * hashes of recent tokens, so a client's repeated requests hash its token once.
    */
   sha256Hex?: Sha256Hex | undefined;
   /** Requests per minute per token; `0` lifts the limit. Defaults to 60, as the service. */
@@ -190,7 +192,7 @@ export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore
     env: {
       now: options.now ?? (() => Date.now()),
       randomBytes: options.randomBytes ?? pooledRandomBytes(webRandomBytes),
-      sha256Hex: checkedSha256Hex(options.sha256Hex),
+      sha256Hex: rememberedSha256Hex(checkedSha256Hex(options.sha256Hex)),
       hmacSha256Hex: checkedHmacSha256Hex(options.hmacSha256Hex),
       maxAccounts,
     },

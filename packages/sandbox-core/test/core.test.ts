@@ -30,7 +30,7 @@ describe('createSandboxCore(options)', () => {
     expect(random.createAccount().token).not.toBe(random.createAccount().token);
   });
 
-  it('hashes tokens with the injected sha256Hex, for storage and for every lookup', async () => {
+  it('hashes tokens with the injected sha256Hex for storage, and a token it knows once only', async () => {
     const hashed: string[] = [];
     const sha256Hex = (text: string): string => {
       hashed.push(text);
@@ -40,8 +40,15 @@ describe('createSandboxCore(options)', () => {
     const { token } = core.createAccount();
     expect(hashed.at(-1)).toBe(token);
     const before = hashed.length;
+    // The token was hashed when it was made: its lookups take the remembered hash.
     expect((await call('GET', '/rest/v1/books', { token })).status).toBe(200);
-    expect(hashed.slice(before)).toEqual([token]);
+    expect((await call('GET', '/rest/v1/books', { token })).status).toBe(200);
+    expect(hashed.slice(before)).toEqual([]);
+    // A token it never saw is hashed once, then remembered: still refused every time.
+    const unknown = 'sbx_unknown00000000000000000000';
+    expect((await call('GET', '/rest/v1/books', { token: unknown })).status).toBe(401);
+    expect((await call('GET', '/rest/v1/books', { token: unknown })).status).toBe(401);
+    expect(hashed.slice(before)).toEqual([unknown]);
     expect(core.snapshot().tokens[0]?.hash).toBe(referenceSha256Hex(token));
   });
 

@@ -205,7 +205,7 @@ async function assemble(options: SandboxOptions, opened: OpenedDataFile | undefi
     rateLimit: options.rateLimit,
     maxAccounts: options.maxAccounts,
     now: options.now,
-    sha256Hex: rememberedSha256Hex(),
+    sha256Hex: nodeSha256Hex,
     hmacSha256Hex: nodeHmacSha256Hex,
   };
   if (snapshot !== null) coreOptions.snapshot = snapshot;
@@ -308,28 +308,6 @@ const oneShotHash = crypto.hash as typeof crypto.hash | undefined;
 export function nodeSha256Hex(text: string): string {
   if (oneShotHash !== undefined) return oneShotHash('sha256', text, 'hex');
   return crypto.createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
-/** Hashes kept by {@link rememberedSha256Hex}: as many tokens as a busy team uses at once. */
-const REMEMBERED_HASHES = 1024;
-
-/**
- * {@link nodeSha256Hex}, remembering the hashes of the last texts it hashed (the tokens of the
- * requests), so that a client's every request looks its token's hash up instead of hashing it
- * again: a tenth of the time, which the reads benchmark measures (0.9x a bare Hapi route). At
- * most {@link REMEMBERED_HASHES} are kept; past them, the memory starts afresh. Token values
- * stay in the process's memory a little longer, as they do in the request being answered.
- */
-function rememberedSha256Hex(): (text: string) => string {
-  let remembered = new Map<string, string>();
-  return (text) => {
-    const known = remembered.get(text);
-    if (known !== undefined) return known;
-    const hash = nodeSha256Hex(text);
-    if (remembered.size >= REMEMBERED_HASHES) remembered = new Map();
-    remembered.set(text, hash);
-    return hash;
-  };
 }
 
 /**

@@ -186,20 +186,25 @@ function nodesWithin(value: unknown, levels: number): number {
 }
 
 function redactValue(value: unknown): unknown {
-  if (typeof value === 'string') return SECRET_VALUE.test(value) ? REDACTED : value.replace(URL_CREDENTIALS, `$1${REDACTED}@`);
+  if (typeof value === 'string') return redactText(value);
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map(redactValue);
   const copy: Record<string, unknown> = {};
-  for (const [name, member] of Object.entries(value)) {
-    // Defined, not assigned, so that a `__proto__` field stays a field.
-    Object.defineProperty(copy, name, {
-      value: SECRET_NAMES.test(name) && member !== null ? REDACTED : redactValue(member),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+  for (const name in value) {
+    const member = (value as Record<string, unknown>)[name];
+    const kept = SECRET_NAMES.test(name) && member !== null ? REDACTED : redactValue(member);
+    // A `__proto__` field is defined, not assigned, so that it stays a field.
+    if (name === '__proto__') Object.defineProperty(copy, name, { value: kept, enumerable: true, writable: true, configurable: true });
+    else copy[name] = kept;
   }
   return copy;
+}
+
+/** A string with a token or secret redacted whole, or the user and password of a URL. */
+function redactText(text: string): string {
+  if (SECRET_VALUE.test(text)) return REDACTED;
+  // Only a URL with credentials holds an `@` after its scheme: most texts need no replace.
+  return text.includes('@') ? text.replace(URL_CREDENTIALS, `$1${REDACTED}@`) : text;
 }
 
 function deepFreeze<T>(value: T): T {
