@@ -76,11 +76,9 @@ async function toSandboxRequest(request: Request): Promise<SandboxRequest | 'too
   headers['x-forwarded-proto'] = url.protocol.slice(0, -1);
   let body: string | undefined;
   if (request.body !== null) {
-    // A declared length within the limit is read in one go (most requests); any other body a
-    // chunk at a time, up to the limit. A length that lies is still measured.
-    const declared = Number(headers['content-length'] ?? NaN);
-    const bytes = declared <= MAX_BODY_BYTES ? new Uint8Array(await request.arrayBuffer()) : await readWithin(request.body, MAX_BODY_BYTES);
-    if (bytes === 'too-large' || bytes.byteLength > MAX_BODY_BYTES) return 'too-large';
+    // A chunk at a time, whatever Content-Length says: a header may lie.
+    const bytes = await readWithin(request.body, MAX_BODY_BYTES);
+    if (bytes === 'too-large') return bytes;
     body = bytes.byteLength === 0 ? undefined : UTF8.decode(bytes);
   }
   return {

@@ -145,6 +145,29 @@ describe('createMockBoundBook(options)', () => {
     expect(pulled).toBeLessThan(100);
   });
 
+  it.each(['10', '0', '-5', ''])('stops reading a streamed body past 1 MB whatever Content-Length says (%j)', async (length) => {
+    const { token } = mock.createAccount();
+    const chunk = new Uint8Array(64 * 1024).fill(0x78);
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 1;
+        if (pulled > 1600) controller.close();
+        else controller.enqueue(chunk);
+      },
+    });
+    const request = new Request(`${BASE_URL}/receipts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    request.headers.set('content-length', length);
+    const response = await fetch(request);
+    expect(response.status).toBe(413);
+    expect(pulled).toBeLessThan(100);
+  });
+
   it('answers a 204 without a body', async () => {
     const { token } = mock.createAccount();
     const created = (await (await call(token, 'POST', '/receipts', receipt)).json()) as { data: { id: number } };

@@ -1,4 +1,5 @@
-import { open } from 'node:fs/promises';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { ApiError } from '@boundbook/sandbox-core';
 
 // Fixtures files on disk: reading one (JSON or YAML) for `--fixtures` and
@@ -61,16 +62,18 @@ export async function readFixturesFile(path: string): Promise<Record<string, unk
 
 /**
  * Writes a fixtures file, readable by its owner alone (mode 0600): it holds a token and the
- * secrets of webhook endpoints. A file already there is made private before anything is written
- * in it, as a mode given to `open` applies only to a file it creates.
+ * secrets of webhook endpoints. The text goes to a new file beside it, which then replaces
+ * whatever had the name: a file (whose readers, and the mode it had, never see the secrets), a
+ * symbolic link (replaced, not followed) or a FIFO (replaced, never waited on).
  */
 export async function writeFixturesFile(path: string, text: string): Promise<void> {
-  const handle = await open(path, 'w', 0o600);
+  const written = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   try {
-    await handle.chmod(0o600);
-    await handle.writeFile(text);
-  } finally {
-    await handle.close();
+    await writeFile(written, text, { mode: 0o600, flag: 'wx' });
+    await rename(written, path);
+  } catch (error) {
+    await rm(written, { force: true });
+    throw error;
   }
 }
 

@@ -156,9 +156,13 @@ async function realFile(file: string, links = 0): Promise<string> {
   try {
     return await realpath(file);
   } catch {
-    // A link to a file not yet written: follow it by hand (within the system's own depth).
+    // A link to a file not yet written: follow it by hand (within the system's own depth), from
+    // the real folder of the link, as the system does (`..` leaves the real folder, not the link's).
     const target = links < 40 ? await readlink(file).catch(() => undefined) : undefined;
-    if (target !== undefined) return realFile(resolve(dirname(file), target), links + 1);
+    if (target !== undefined) {
+      const folder = await realpath(dirname(file)).catch(() => dirname(file));
+      return realFile(resolve(folder, target), links + 1);
+    }
     return realpath(dirname(file)).then(
       (folder) => join(folder, basename(file)),
       () => file,

@@ -189,7 +189,7 @@ describe('connectSandbox(url)', () => {
       const { token } = await limited.createAccount();
       const refused = await limited.createAccount().catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(SandboxControlError);
-      expect(refused).toMatchObject({ status: 409, message: expect.stringMatching(/^\[@boundbook\/sandbox\] POST \/_sandbox\/accounts answered 409: This sandbox holds 1 accounts, its limit: /) as unknown });
+      expect(refused).toMatchObject({ status: 409, message: expect.stringMatching(/^\[@boundbook\/sandbox\] POST \/_sandbox\/accounts answered 409: This sandbox is at its limit of 1 accounts: /) as unknown });
       await limited.deleteAccount(token);
       await expect(limited.clock.now(token)).rejects.toMatchObject({ status: 401 });
       expect((await limited.createAccount()).token).toMatch(/^sbx_/);

@@ -1,4 +1,5 @@
-import { chmod, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiError } from '@boundbook/sandbox-core';
@@ -141,6 +142,21 @@ describe('formatFixtures(fixtures, format) and writeFixturesFile(path, text)', (
     await writeFixturesFile(path, '{}');
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     expect(await readFile(path, 'utf8')).toBe('{}');
+  });
+
+  it('replaces a symbolic link or a FIFO at the path rather than write through it, and leaves nothing beside it', async () => {
+    const elsewhere = join(dir, 'elsewhere.txt');
+    await writeFile(elsewhere, 'untouched', { mode: 0o644 });
+    const link = join(dir, 'link.yaml');
+    await symlink(elsewhere, link);
+    await writeFixturesFile(link, '{}');
+    expect(await readFile(elsewhere, 'utf8')).toBe('untouched');
+    expect((await lstat(link)).isFile()).toBe(true);
+    const fifo = join(dir, 'fifo.yaml');
+    execFileSync('mkfifo', [fifo]);
+    await writeFixturesFile(fifo, '{}');
+    expect((await lstat(fifo)).isFile()).toBe(true);
+    expect((await readdir(dir)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
   });
 });
 

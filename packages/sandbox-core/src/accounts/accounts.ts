@@ -72,7 +72,7 @@ export function openAccount(store: CoreStore, env: CoreEnv, input: SandboxAccoun
 /** 409 for an account over the limit, saying how to get under it. */
 function accountLimitReached(limit: number): ApiError {
   return new ApiError(409, {
-    message: `This sandbox holds ${limit} accounts, its limit: delete the accounts you no longer need (DELETE /_sandbox/account with one of their tokens), or raise the limit (the maxAccounts option; --max-accounts on the sandbox's command line).`,
+    message: `This sandbox is at its limit of ${limit} accounts: delete the accounts you no longer need (DELETE /_sandbox/account with one of their tokens), or raise the limit (the maxAccounts option; --max-accounts on the sandbox's command line).`,
   });
 }
 

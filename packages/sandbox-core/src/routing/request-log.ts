@@ -49,16 +49,19 @@ export function logRequest(store: CoreStore, account: AccountState, answered: An
   const { request } = answered;
   const headers = redactHeaders(request.headers);
   const query = redactQuery(request.query);
+  const path = redactPath(request.path);
   // The body of a write; the API's reads and deletes take none.
   const method = request.method.toUpperCase();
   const kept = method === 'POST' || method === 'PUT' ? readBody(request.body) : undefined;
   const body = kept === undefined ? null : kept.body;
-  let size = byteLength(request.path) + byteLength(query) + (kept === undefined ? 0 : kept.weight);
-  for (const name in headers) size += byteLength(headers[name]!);
+  let size = byteLength(path) + byteLength(query) + (kept === undefined ? 0 : kept.weight);
+  // A header weighs its name and value, and a slot of the object holding them: a request of a
+  // thousand empty headers is not free.
+  for (const name in headers) size += byteLength(name) + byteLength(headers[name]!) + HEADER_BYTES;
   const record: RequestLogRecord = Object.freeze({
     id: (store.lastRequestId += 1),
     method,
-    path: request.path,
+    path,
     query,
     operation: answered.operationId ?? null,
     status: answered.status,
@@ -104,14 +107,24 @@ function redactQuery(query: string): string {
   return query
     .split('&')
     .map((part) => {
+      // Judged as the service reads them, percent-decoded: `%73bx_` is a token all the same.
       const equals = part.indexOf('=');
-      if (equals === -1) return part;
+      if (equals === -1) return SECRET_VALUE.test(decoded(part)) ? REDACTED : part;
       const name = part.slice(0, equals);
       const value = part.slice(equals + 1);
-      // Judged as the service reads them, percent-decoded: `%73bx_` is a token all the same.
+      if (SECRET_VALUE.test(decoded(name))) return `${REDACTED}=${REDACTED}`;
       return SECRET_NAMES.test(decoded(name)) || SECRET_VALUE.test(decoded(value)) ? `${name}=${REDACTED}` : part;
     })
     .join('&');
+}
+
+/** The path as sent, with a segment that holds a token or a secret redacted. */
+function redactPath(path: string): string {
+  if (!SECRET_VALUE.test(decoded(path))) return path;
+  return path
+    .split('/')
+    .map((segment) => (SECRET_VALUE.test(decoded(segment)) ? REDACTED : segment))
+    .join('/');
 }
 
 /** A query component percent-decoded (`+` as a space); as sent when it does not decode. */
@@ -129,7 +142,9 @@ function redactHeaders(headers: SandboxRequest['headers']): Record<string, strin
     const value = headers[name];
     if (value === undefined) continue;
     const lower = name.toLowerCase();
-    copy[lower] = lower === 'authorization' ? REDACTED_BEARER : SECRET_HEADERS.has(lower) || SECRET_VALUE.test(value) ? REDACTED : value;
+    // A name that holds a token is no name to keep: its entry becomes one redacted header.
+    if (SECRET_VALUE.test(lower)) copy[REDACTED] = REDACTED;
+    else copy[lower] = lower === 'authorization' ? REDACTED_BEARER : SECRET_HEADERS.has(lower) || SECRET_VALUE.test(value) ? REDACTED : value;
   }
   return copy;
 }
@@ -152,6 +167,9 @@ function readBody(text: string | undefined): { body: unknown; weight: number } |
   const weight = byteLength(text) + nodes * NODE_BYTES;
   return nodes === -1 || weight > MAX_LOGGED_BODY_WEIGHT ? undefined : { body: redactValue(parsed), weight };
 }
+
+/** What each header of an entry costs beyond its name and value, about: its slot in an object. */
+const HEADER_BYTES = 32;
 
 /**
  * Deeper bodies are not kept (`null`): none of the API's is nested more than a few levels, and a
@@ -190,9 +208,11 @@ function redactValue(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return value.map(redactValue);
   const copy: Record<string, unknown> = {};
-  for (const name in value) {
-    const member = (value as Record<string, unknown>)[name];
-    const kept = SECRET_NAMES.test(name) && member !== null ? REDACTED : redactValue(member);
+  for (const field in value) {
+    const member = (value as Record<string, unknown>)[field];
+    // A field named with a token or a secret keeps neither its name nor its value.
+    const name = SECRET_VALUE.test(field) ? REDACTED : field;
+    const kept = name === REDACTED || (SECRET_NAMES.test(name) && member !== null) ? REDACTED : redactValue(member);
     // A `__proto__` field is defined, not assigned, so that it stays a field.
     if (name === '__proto__') Object.defineProperty(copy, name, { value: kept, enumerable: true, writable: true, configurable: true });
     else copy[name] = kept;

@@ -64,8 +64,8 @@ describe('the account limit and DELETE /_sandbox/account', () => {
     await call('POST', '/_sandbox/accounts');
     const refused = await call('POST', '/_sandbox/accounts');
     expect(refused.status).toBe(409);
-    expect((refused.body as { message: string }).message).toMatch(/holds 2 accounts, its limit: .*DELETE \/_sandbox\/account.*--max-accounts/);
-    expect(() => core.createAccount()).toThrow(/holds 2 accounts/);
+    expect((refused.body as { message: string }).message).toMatch(/at its limit of 2 accounts: .*DELETE \/_sandbox\/account.*--max-accounts/);
+    expect(() => core.createAccount()).toThrow(/at its limit of 2 accounts/);
 
     await call('POST', '/rest/v1/receipts', { token: first.token, body: receiptBody() });
     expect(await call('DELETE', '/_sandbox/account', { token: first.token })).toEqual({ status: 204, headers: {} });

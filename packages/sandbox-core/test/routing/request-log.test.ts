@@ -191,4 +191,28 @@ describe('the request log redacts credentials in any header', () => {
     const [entry] = dataOf<Array<{ headers: Record<string, string> }>>(await control('GET', '/requests'));
     expect(entry?.headers).toMatchObject({ 'x-auth-token': '[redacted]', 'x-webhook-secret': '[redacted]', 'x-trace': 'abc' });
   });
+
+  it('hides a token or a secret in a header name, a query name or part, a path segment and a body field name', async () => {
+    const { api, control, token } = await withAccount();
+    await api('GET', `/books/${token}`, { query: `${token}&whsec_abcdef123=2&page=1`, headers: { [token]: '1' } });
+    await api('POST', '/receipts', { body: { [token]: 1, nested: { whsec_abcdef123: 'v', kept: 'k' } } });
+    const [write, read] = dataOf<Array<{ path: string; query: string; headers: Record<string, string>; body: unknown }>>(await control('GET', '/requests'));
+    expect(read?.path).toBe('/rest/v1/books/[redacted]');
+    expect(read?.query).toBe('[redacted]&[redacted]=[redacted]&page=1');
+    expect(read?.headers).toMatchObject({ '[redacted]': '[redacted]' });
+    expect(JSON.stringify([read, write])).not.toMatch(/sbx_|whsec_/i);
+    expect(write?.body).toEqual({ '[redacted]': '[redacted]', nested: { '[redacted]': '[redacted]', kept: 'k' } });
+  });
+});
+
+describe('the request log weighs headers', () => {
+  it('counts header names too, so that many empty headers do not fill the log for free', async () => {
+    const { api, control } = await withAccount({}, { rateLimit: 0 });
+    // 1,000 empty headers of 5-character names: 37 KB each against the 1 MiB budget.
+    const headers = Object.fromEntries(Array.from({ length: 1000 }, (_, index) => [`x${String(index).padStart(4, '0')}`, '']));
+    for (let count = 0; count < 40; count += 1) await api('GET', '/books', { headers });
+    const log = (await control('GET', '/requests')).body as { data: unknown[]; dropped: number };
+    expect(log.data.length).toBeLessThan(30);
+    expect(log.dropped).toBe(40 - log.data.length);
+  });
 });

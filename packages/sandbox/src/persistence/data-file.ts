@@ -55,6 +55,7 @@ export interface FileSystem {
   readFile(path: string, encoding: 'utf8'): Promise<string>;
   writeFile(path: string, data: string | Buffer, options: { mode: number; flag?: string }): Promise<void>;
   rename(from: string, to: string): Promise<void>;
+  link(existing: string, path: string): Promise<void>;
   rm(path: string, options: { force: boolean }): Promise<void>;
   mkdir(path: string, options: { recursive: boolean }): Promise<string | undefined>;
   readdir(path: string): Promise<string[]>;
@@ -67,6 +68,7 @@ export const nodeFileSystem: FileSystem = {
   readFile: (path, encoding) => nodeFs.readFile(path, encoding),
   writeFile: (path, data, options) => nodeFs.writeFile(path, data, options),
   rename: (from, to) => nodeFs.rename(from, to),
+  link: (existing, path) => nodeFs.link(existing, path),
   rm: (path, options) => nodeFs.rm(path, options),
   mkdir: (path, options) => nodeFs.mkdir(path, options),
   readdir: (path) => nodeFs.readdir(path),

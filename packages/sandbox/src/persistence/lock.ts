@@ -58,7 +58,7 @@ export class DataFileLock {
       await takeOver(path, held, files, dataFile);
     }
     try {
-      await files.writeFile(path, `${JSON.stringify(record)}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+      await createWhole(path, `${JSON.stringify(record)}\n`, files);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       const reason =
@@ -84,6 +84,26 @@ export class DataFileLock {
 }
 
 /** The lock record at `path`; `undefined` when there is none or it is unreadable (a crash while it was written). */
+/**
+ * Makes the lock file with its text in one step, failing with EEXIST when it exists: the text is
+ * written beside it, then linked in place, so that no other sandbox ever reads it empty (an
+ * empty lock names no process, which counts as gone). A file system without hard links gets an
+ * exclusive create, then the text.
+ */
+async function createWhole(path: string, text: string, files: FileSystem): Promise<void> {
+  const written = `${path}.${process.pid}.new`;
+  await files.writeFile(written, text, { mode: PRIVATE_FILE_MODE });
+  try {
+    await files.link(written, path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
+    await files.writeFile(path, text, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
+  } finally {
+    await files.rm(written, { force: true });
+  }
+}
+
 /**
  * Takes away the lock `held` of a process that is gone. It is moved aside under a name of this
  * process's own, which only one process can do to one file: of two sandboxes taking over one

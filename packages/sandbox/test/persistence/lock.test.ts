@@ -29,6 +29,26 @@ describe('DataFileLock.acquire(dataFile, files)', () => {
     await lock.release();
   });
 
+  it('makes the lock file whole in one step, never empty for another sandbox to read', async () => {
+    const file = join(dir, 'sandbox.json');
+    const lockOps: string[] = [];
+    const files: FileSystem = {
+      ...nodeFileSystem,
+      writeFile: async (path, data, options) => {
+        if (path === `${file}.lock`) lockOps.push('writeFile');
+        await nodeFileSystem.writeFile(path, data, options);
+      },
+      link: async (existing, path) => {
+        if (path === `${file}.lock`) lockOps.push(`link of ${JSON.parse(await readFile(existing, 'utf8')).pid}`);
+        await nodeFileSystem.link(existing, path);
+      },
+    };
+    const lock = await DataFileLock.acquire(file, files);
+    expect(lockOps).toEqual([`link of ${process.pid}`]);
+    expect(await readdir(dir)).toEqual(['sandbox.json.lock']);
+    await lock.release();
+  });
+
   it('refuses, and puts it back, when another sandbox took the stale lock over at the same moment', async () => {
     const file = join(dir, 'sandbox.json');
     await writeFile(`${file}.lock`, staleLock());
@@ -65,6 +85,11 @@ describe('one sandbox per data file', () => {
       // The same through a link to the folder.
       await symlink(join(dir, 'real'), join(dir, 'linked'));
       await expect(startSandbox({ data: join(dir, 'linked', 'sandbox.json') })).rejects.toThrow(/is in use by another sandbox/);
+      // A link, not yet written through, whose `..` leaves the real folder of a linked folder.
+      await mkdir(join(dir, 'real', 'deeper'));
+      await symlink('../sandbox.json', join(dir, 'real', 'deeper', 'link.json'));
+      await symlink(join(dir, 'real', 'deeper'), join(dir, 'deep'));
+      await expect(startSandbox({ data: join(dir, 'deep', 'link.json') })).rejects.toThrow(/is in use by another sandbox/);
     } finally {
       await first.stop();
     }

@@ -1898,7 +1898,7 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "This sandbox holds 10000 accounts, its limit: delete the accounts you no longer need (DELETE /_sandbox/account with one of their tokens), or raise the limit (the maxAccounts option; --max-accounts on the sandbox's command line)."
+                 *       "message": "This sandbox is at its limit of 10000 accounts: delete the accounts you no longer need (DELETE /_sandbox/account with one of their tokens), or raise the limit (the maxAccounts option; --max-accounts on the sandbox's command line)."
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorBody"];
