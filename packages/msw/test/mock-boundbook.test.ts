@@ -123,29 +123,9 @@ describe('createMockBoundBook(options)', () => {
     expect(await response.json()).toEqual({ message: 'The request body is larger than 1 MB.' });
   });
 
-  it('stops reading a streamed body once it passes 1 MB', async () => {
-    const { token } = mock.createAccount();
-    const chunk = new Uint8Array(64 * 1024).fill(0x78);
-    let pulled = 0;
-    // A body of 100 MB, made as it is read: the mock must not read it all before its 413.
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        pulled += 1;
-        if (pulled > 1600) controller.close();
-        else controller.enqueue(chunk);
-      },
-    });
-    const response = await fetch(`${BASE_URL}/receipts`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body,
-      duplex: 'half',
-    } as RequestInit);
-    expect(response.status).toBe(413);
-    expect(pulled).toBeLessThan(100);
-  });
-
-  it.each(['10', '0', '-5', ''])('stops reading a streamed body past 1 MB whatever Content-Length says (%j)', async (length) => {
+  // A body of 100 MB, made as it is read: the mock must not read it all before its 413, whatever
+  // Content-Length says (none, or a small one that lies).
+  it.each([undefined, '10', '0', '-5', ''])('stops reading a streamed body once it passes 1 MB (Content-Length %j)', async (length) => {
     const { token } = mock.createAccount();
     const chunk = new Uint8Array(64 * 1024).fill(0x78);
     let pulled = 0;
@@ -162,7 +142,7 @@ describe('createMockBoundBook(options)', () => {
       body,
       duplex: 'half',
     } as RequestInit);
-    request.headers.set('content-length', length);
+    if (length !== undefined) request.headers.set('content-length', length);
     const response = await fetch(request);
     expect(response.status).toBe(413);
     expect(pulled).toBeLessThan(100);
