@@ -3,38 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { RECEIPT_FIELDS } from '../../src/receipts/receipt-input';
 import { AuditTrails, CreationEntry, creationEntry, CreationTexts } from '../../src/state/audit-trails';
 import type { AuditRecord } from '../../src/state/records';
+import { receiptResource } from '@boundbook/test-fixtures';
 import { dataOf, dispositionBody, receiptBody, withAccount } from '../harness/harness';
 
-/** A stored receipt with the given request fields, the others null. */
+/** A stored receipt of the shared sample, numbered `id`, with the given fields. */
 const receipt = (id: number, fields: Partial<Receipt> = {}): Receipt =>
-  ({
-    id,
-    user_id: 1,
-    record: id,
-    book: 'Main',
-    status: 'on_hand',
-    serial_number: `S${id}`,
-    manufacturer: 'Example Arms Co.',
-    importer: null,
-    country_of_origin: null,
-    model: 'EX-9',
-    type: 'Pistol',
-    caliber: '9mm',
-    receipt_date: '2025-03-14',
-    purchase_amount: null,
-    received_from: 'Wholesale LLC',
-    ffl_license: '9-99-999-01-6A-00001',
-    address: null,
-    city: null,
-    state: null,
-    zip: null,
-    disposition: null,
-    documents: [],
-    e4473: null,
-    created_at: '2025-03-14T15:04:05Z',
-    updated_at: '2025-03-14T15:04:05Z',
-    ...fields,
-  }) as Receipt;
+  receiptResource({ id, user_id: 1, record: id, serial_number: `S${id}`, ...fields }) as Receipt;
 
 /** The entry `created` the core writes for `stored` (see appendAudit and recordReceipt). */
 const createdRecord = (id: number, stored: Receipt, tokenId: number | null = 1): AuditRecord => {
@@ -60,9 +34,9 @@ describe('creationEntry(record, receipt)', () => {
     ['another action', (r: AuditRecord) => ({ ...r, action: 'updated' as const })],
     ['a member more', (r: AuditRecord) => ({ ...r, note: 'x' })],
     ['members in another order', ({ id, action, changes, occurred_at, token_id, receipt_id }: AuditRecord) => ({ id, action, changes, occurred_at, token_id, receipt_id })],
-    ['a change from a value', (r: AuditRecord) => ({ ...r, changes: { ...r.changes, model: { from: 'X', to: 'EX-9' } } })],
+    ['a change from a value', (r: AuditRecord) => ({ ...r, changes: { ...r.changes, model: { from: 'X', to: 'EX-9 Compact' } } })],
     ['a change to another value', (r: AuditRecord) => ({ ...r, changes: { ...r.changes, model: { from: null, to: 'EX-10' } } })],
-    ['a change with a member more', (r: AuditRecord) => ({ ...r, changes: { ...r.changes, model: { from: null, to: 'EX-9', by: 1 } } })],
+    ['a change with a member more', (r: AuditRecord) => ({ ...r, changes: { ...r.changes, model: { from: null, to: 'EX-9 Compact', by: 1 } } })],
     ['a field missing', (r: AuditRecord) => ({ ...r, changes: Object.fromEntries(Object.entries(r.changes).filter(([field]) => field !== 'type')) })],
     ['a field of a null value', (r: AuditRecord) => ({ ...r, changes: { ...r.changes, city: { from: null, to: null } } })],
     ['fields in another order', (r: AuditRecord) => ({ ...r, changes: Object.fromEntries(Object.entries(r.changes).reverse()) })],
