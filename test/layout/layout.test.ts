@@ -123,7 +123,23 @@ describe.each(Object.keys(MAY_IMPORT))('the sources of @boundbook/%s', (name) =>
   });
 });
 
+/**
+ * sandbox-core's folders in ARCHITECTURE.md's order: each may import only those before it (and
+ * `core.ts` and `index.ts`, at the root, any of them).
+ */
+const CORE_FOLDERS = ['support', 'state', 'webhooks', 'accounts', 'receipts', 'fixtures', 'routing'];
+/** Folders of one rank, which ARCHITECTURE.md lists together: neither imports the other. */
+const CORE_RANK: Record<string, number> = { support: 0, state: 1, webhooks: 2, accounts: 3, receipts: 3, fixtures: 4, routing: 5, '.': 6 };
+
 describe('the sandbox core', () => {
+  it("has the folders ARCHITECTURE.md lists, each importing only the folders before it", () => {
+    const edges = folderImports(sourcesOf('sandbox-core'));
+    const folders = new Set([...edges.keys(), ...[...edges.values()].flatMap((to) => [...to])]);
+    expect([...folders].filter((folder) => folder !== '.').sort()).toEqual([...CORE_FOLDERS].sort());
+    const upward = [...edges].flatMap(([from, to]) => [...to].filter((target) => CORE_RANK[target]! >= CORE_RANK[from]!).map((target) => `${from} -> ${target}`));
+    expect(upward).toEqual([]);
+  });
+
   it('imports no Node module (no transport, no storage) outside its Node-only fixtures-file entry', () => {
     const nodeImports = sourcesOf('sandbox-core').flatMap(({ path, imports }) =>
       imports.filter((specifier) => specifier.startsWith('node:') && path !== CORE_NODE_ENTRY).map((imported) => ({ path, imported })),
