@@ -57,6 +57,12 @@ function markdownExamples(file) {
   const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
   const found = [];
   for (let index = 0; index < lines.length; index += 1) {
+    // A TypeScript fence this reader would not take (```ts title, ```tsx) must not slip by unchecked.
+    const info = /^```\s*(\S.*)?$/.exec(lines[index])?.[1]?.trim() ?? '';
+    if (/^(ts|typescript)/i.test(info) && info !== 'ts' && info !== 'typescript') {
+      found.push({ at: `${file}:${index + 1}`, code: '', problem: 'a TypeScript fence is written ```ts alone, so that it is checked' });
+      continue;
+    }
     if (!/^```(ts|typescript)\s*$/.test(lines[index])) continue;
     const { context, modules } = splitContext(/^<!--\s*ts-context:\s*([\s\S]*?)\s*-->$/.exec(lines[index - 1] ?? '')?.[1] ?? '');
     let close = index + 1;
@@ -85,6 +91,11 @@ function jsdocExamples(file) {
   const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
   const found = [];
   for (let index = 0; index < lines.length; index += 1) {
+    // An @example in any other form (with a title, say) would be skipped: it is refused instead.
+    if (/^\s*\*\s*@example\b/.test(lines[index]) && lines[index].trim() !== '* @example') {
+      found.push({ at: `${file}:${index + 1}`, code: '', problem: 'an @example tag stands alone on its line, so that it is checked' });
+      continue;
+    }
     if (lines[index].trim() !== '* @example') continue;
     const open = index + 1;
     if (lines[open]?.trim() !== '* ```ts') {
@@ -186,6 +197,8 @@ function moduleText(code) {
 }
 
 const { problems, count } = check();
+// Run on the whole repository, finding none means the readers broke, not that all is well.
+if (process.argv.length <= 2 && count === 0) problems.push('no TypeScript example was found: the readers of READMEs and @example tags are broken');
 if (problems.length > 0) {
   console.error(`${problems.length} problem(s) in the ${count} TypeScript examples of the documentation:\n`);
   for (const problem of problems) console.error(`- ${problem}`);
