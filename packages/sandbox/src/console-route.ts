@@ -94,7 +94,7 @@ export function consoleRoutes(folder: string | undefined): ServerRoute[] {
         if (built === undefined) return notBuilt(h);
         const asset = built.assets.get(String(request.params['file']));
         if (asset === undefined) {
-          return errorResponse(h, 404, 'The console has no such asset: reload the page, as a newer build of the console names its assets anew.');
+          return errorReply(h, 404, 'The console has no such asset: reload the page, as a newer build of the console names its assets anew.');
         }
         return answer(h, asset, IMMUTABLE);
       },
@@ -131,13 +131,14 @@ function answer(h: ResponseToolkit, file: ConsoleFile, cacheControl: string): Re
 }
 
 function notBuilt(h: ResponseToolkit): ResponseObject {
-  return errorResponse(
+  return errorReply(
     h,
     404,
     'The console is not built: run pnpm --filter @boundbook/sandbox build (the package as published includes it).',
   );
 }
 
-function errorResponse(h: ResponseToolkit, status: number, message: string): ResponseObject {
+/** An answer in the contract's error shape, `{"message": string}`; the server's answers use it too. */
+export function errorReply(h: ResponseToolkit, status: number, message: string): ResponseObject {
   return h.response(JSON.stringify({ message })).type('application/json; charset=utf-8').code(status);
 }

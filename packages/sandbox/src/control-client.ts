@@ -495,7 +495,8 @@ function readOrigin(url: string): string {
   return parsed.origin;
 }
 
-function parseJson(text: string): unknown {
+/** The JSON value of an answer's text; the text itself when it is not JSON, to show as it came. */
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

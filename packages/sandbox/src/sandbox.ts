@@ -15,16 +15,11 @@ import type { Server } from '@hapi/hapi';
 import { formatOrigin } from './control-client';
 import { DeliveryDispatcher } from './deliveries/delivery-dispatcher';
 import { readFixturesFile, refusedFixtures } from './fixtures-file';
-import { createNodeDeliverySender } from './deliveries/node-delivery-sender';
-import { DataFileError, type FileSystem, makeFolder, nodeFileSystem, openDatabase } from './persistence/data-file';
+import { createNodeDeliverySender, type NodeDeliverySender } from './deliveries/node-delivery-sender';
+import { DataFileError, type FileSystem, makeFolder, nodeFileSystem, openDatabase, type SnapshotDatabase } from './persistence/data-file';
 import { Journal, replayJournal } from './persistence/journal';
 import { DataFileLock } from './persistence/lock';
-import {
-  compactAtBytes,
-  CorePersister,
-  DEFAULT_COMPACT_AT_DATA_FILE_SHARE,
-  type PersistenceTarget,
-} from './persistence/persister';
+import { CorePersister, DEFAULT_COMPACT_AT_BYTES, DEFAULT_COMPACT_AT_DATA_FILE_SHARE } from './persistence/persister';
 import { locateConsole } from './console-route';
 import { createSandboxServer } from './server';
 
@@ -41,9 +36,9 @@ export interface SandboxOptions {
   rateLimit?: number | undefined;
   now?: (() => number) | undefined;
   /**
-   * Size of the journal in bytes from which it is folded into the data file; by default
-   * `BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES` from the environment, else 64 MiB or a quarter of the
-   * data file's size, whichever is larger.
+   * Size of the journal in bytes from which it is folded into the data file; by default 64 MiB
+   * or a quarter of the data file's size, whichever is larger. The CLI reads it from
+   * `BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES`; the library reads no environment variable.
    */
   compactAtBytes?: number | undefined;
   /** How long a webhook receiver has to answer, in milliseconds; defaults to 5 s, as the service. */
@@ -118,9 +113,13 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
         ? undefined
         : { file: options.fixtures, path: undefined };
   const opened = options.data === undefined ? undefined : await openDataFile(options.data, options.files ?? nodeFileSystem);
+  const sender = createNodeDeliverySender({ timeoutMs: options.webhookTimeoutMs });
   try {
-    return await assemble(options, opened, fixtures);
+    return await assemble(options, opened, fixtures, sender);
   } catch (error) {
+    // Whatever stopped the start gives back all it took, for a process that goes on.
+    sender.close();
+    await opened?.journal.close();
     await opened?.lock.release();
     throw error;
   }
@@ -173,7 +172,8 @@ async function realFile(file: string, links = 0): Promise<string> {
 /** A data file opened: its lock held, its snapshot read and brought up to date with its journal. */
 interface OpenedDataFile {
   readonly lock: DataFileLock;
-  readonly target: PersistenceTarget;
+  readonly database: SnapshotDatabase;
+  readonly journal: Journal;
   readonly snapshot: SandboxSnapshot | null;
 }
 
@@ -194,15 +194,19 @@ async function openDataFile(given: string, files: FileSystem): Promise<OpenedDat
     }
     const journal = await Journal.open(file, files, lock);
     const snapshot = await replayJournal(journal, database.data, lock.abandoned, files);
-    const target = { database, journal, compactAtBytes: 0 };
-    return { lock, target, snapshot };
+    return { lock, database, journal, snapshot };
   } catch (error) {
     await lock.release();
     throw error;
   }
 }
 
-async function assemble(options: SandboxOptions, opened: OpenedDataFile | undefined, fixtures: StartFixtures | undefined): Promise<Sandbox> {
+async function assemble(
+  options: SandboxOptions,
+  opened: OpenedDataFile | undefined,
+  fixtures: StartFixtures | undefined,
+  sender: NodeDeliverySender,
+): Promise<Sandbox> {
   const snapshot = opened?.snapshot ?? null;
   const coreOptions: SandboxCoreOptions = {
     recordChanges: opened !== undefined,
@@ -213,30 +217,23 @@ async function assemble(options: SandboxOptions, opened: OpenedDataFile | undefi
     hmacSha256Hex: nodeHmacSha256Hex,
   };
   if (snapshot !== null) coreOptions.snapshot = snapshot;
-  const sender = createNodeDeliverySender({ timeoutMs: options.webhookTimeoutMs });
   coreOptions.sendDelivery = sender.send;
   const core = createCore(coreOptions, options.data);
-  // A size set by the option or the environment is taken as it is; the default grows with the
-  // data file (see DEFAULT_COMPACT_AT_DATA_FILE_SHARE).
-  const sizeSet = options.compactAtBytes !== undefined || (process.env['BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES'] ?? '') !== '';
+  // A size given is taken as it is; the default grows with the data file (see
+  // DEFAULT_COMPACT_AT_DATA_FILE_SHARE).
   const persister = new CorePersister(
     core,
     opened && {
-      ...opened.target,
-      compactAtBytes: options.compactAtBytes ?? compactAtBytes(process.env),
-      compactAtDataFileShare: sizeSet ? undefined : DEFAULT_COMPACT_AT_DATA_FILE_SHARE,
+      database: opened.database,
+      journal: opened.journal,
+      compactAtBytes: options.compactAtBytes ?? DEFAULT_COMPACT_AT_BYTES,
+      compactAtDataFileShare: options.compactAtBytes === undefined ? DEFAULT_COMPACT_AT_DATA_FILE_SHARE : undefined,
     },
   );
   if (snapshot !== null && snapshot.format !== SNAPSHOT_FORMAT) await persister.fold();
   let fixturesLoaded: SandboxFixturesLoaded | undefined;
   if (fixtures !== undefined) {
-    try {
-      fixturesLoaded = await loadFixtures(core, persister, fixtures);
-    } catch (error) {
-      sender.close();
-      await opened?.target.journal.close();
-      throw error;
-    }
+    fixturesLoaded = await loadFixtures(core, persister, fixtures);
   }
   const server = createSandboxServer({
     core,

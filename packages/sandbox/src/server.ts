@@ -18,7 +18,7 @@ import {
   type Server,
 } from '@hapi/hapi';
 import { createBodySerializer, type BodySerializer } from './body-serializer';
-import { consoleRoutes } from './console-route';
+import { consoleRoutes, errorReply } from './console-route';
 import { corsHeaders, type GuardOptions, isPreflight, refusalOf } from './request-guard';
 import { DataFileError } from './persistence/data-file';
 import type { CorePersister } from './persistence/persister';
@@ -393,11 +393,6 @@ function shapeErrorResponse(request: Request, h: ResponseToolkit): Lifecycle.Ret
     if (value !== undefined) reply.header(name, String(value));
   }
   return reply;
-}
-
-/** An answer in the contract's error shape, `{"message": string}`. */
-function errorReply(h: ResponseToolkit, status: number, message: string): ResponseObject {
-  return h.response(JSON.stringify({ message })).type('application/json; charset=utf-8').code(status);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_EVENT_STREAMS } from '../src/server';
+import { MAX_EVENT_STREAM_BACKLOG, MAX_EVENT_STREAMS } from '../src/server';
 import { createSandbox, type Sandbox } from '../src/sandbox';
 import { receiptBody } from './support/receipt-body';
 
@@ -96,7 +96,7 @@ describe('GET /_sandbox/events, bounded', () => {
     stalled.resume();
     await closed;
     expect(received).toBeGreaterThan(1_000_000);
-    expect(received).toBeLessThan(4 * 1024 * 1024 + 8 * 1024 * 1024); // the backlog and the kernel's buffers
+    expect(received).toBeLessThan(MAX_EVENT_STREAM_BACKLOG + 8 * 1024 * 1024); // the backlog, and the kernel's buffers
   }, 30_000);
 
   it(`answers 429 past ${MAX_EVENT_STREAMS} streams at once, and serves again once one closes`, async () => {

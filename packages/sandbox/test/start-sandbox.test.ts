@@ -220,11 +220,14 @@ describe('startSandbox() and the environment', () => {
       BOUNDBOOK_SANDBOX_FIXTURES: fixturesFile,
       BOUNDBOOK_SANDBOX_DEMO: '1',
       BOUNDBOOK_SANDBOX_CORS: 'http://localhost:5173',
+      // Not a size at all: read, it would throw.
+      BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES: 'abc',
     };
     const saved = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]));
     Object.assign(process.env, variables);
     try {
-      const sandbox = await start();
+      // On a data file, where the journal's size would be read.
+      const sandbox = await start({ data: join(dir, 'sandbox.json') });
       expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(sandbox.url).not.toBe('http://127.0.0.1:1');
       // No fixtures and no demo: the fixtures' token is unknown, and a second account fits.

@@ -36,7 +36,7 @@ export interface CallInit extends Omit<RequestInit, 'body' | 'headers' | 'signal
 }
 
 /** What a call answers: the parsed body of a success as `data`, of a failure as `error`. */
-export interface CallResult {
+interface CallResult {
   data?: unknown;
   error?: unknown;
   response: Response;

@@ -22,7 +22,7 @@ import { findCreated, findDisposed, needsRead, removeUnseen } from './recovery';
 import type { Clock, Recover } from './transport';
 
 /** What the resources of a client share: its request function, its clock, and whether it recovers. */
-export interface ResourceContext {
+interface ResourceContext {
   readonly call: Call;
   readonly clock: Clock;
   readonly recover: boolean;

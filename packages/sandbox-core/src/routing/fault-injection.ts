@@ -63,7 +63,7 @@ export function faultMark(rule: FaultRecord, withheld?: number): SandboxRequestL
 }
 
 /** What a failing rule (a status or a drop) gives the client, by whom and with what effect. */
-export interface FailedAnswer {
+interface FailedAnswer {
   readonly rule: FaultRecord;
   /** The rate-limit headers of the counted request. */
   readonly rateHeaders: Readonly<Record<string, string>>;

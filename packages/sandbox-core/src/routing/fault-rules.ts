@@ -115,7 +115,7 @@ export const clearFaults: AccountOperation = ({ account }) => {
 };
 
 /** The control API's `Fault` of a rule. */
-export function renderFault(rule: FaultRecord): SandboxFault {
+function renderFault(rule: FaultRecord): SandboxFault {
   const { id, operation, method, path, action, status, retry_after, delay_ms, after_acting, times, probability, seed, fired, created_at } = rule;
   return { id, operation, method, path, action, status, retry_after, delay_ms, after_acting, times, probability, seed, fired, created_at };
 }

@@ -118,7 +118,7 @@ export const ROUTES: readonly Route[] = (
 ).map((route): Route => ({ ...route, segments: route.path.split('/') }));
 
 /** An operation of the service API, as `openapi.yaml` writes it. */
-export interface ServiceOperation {
+interface ServiceOperation {
   readonly operationId: ServiceOperationId;
   readonly method: string;
   /** The contract's path template, without `/rest/v1`: `/receipts/{id}/dispose`. */

@@ -70,7 +70,7 @@ export interface AccountState extends AccountContents {
 }
 
 /** The running totals of an account's request log. */
-export interface RequestLogTally {
+interface RequestLogTally {
   /** The sum of the `size` of the entries it holds. */
   bytes: number;
   /** Entries dropped since the account was made, the oldest first. */

@@ -32,7 +32,7 @@ export function heading(text: string): HTMLHeadingElement {
 }
 
 /** An error as a sentence for a person: the sandbox's own message when it gave one. */
-export function errorText(error: unknown): string {
+function errorText(error: unknown): string {
   if (error instanceof ConsoleApiError) return error.message;
   return error instanceof Error ? `The console failed: ${error.message}` : 'The console failed.';
 }

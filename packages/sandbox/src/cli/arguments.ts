@@ -32,7 +32,7 @@ export const SUBCOMMANDS: readonly Subcommand[] = [exportCommand, triggerCommand
 const COMMAND_COLUMN = Math.max(...SUBCOMMANDS.map(({ name }) => name.length)) + 2;
 
 /** The default data file, relative to the working directory. */
-export const DEFAULT_DATA_FILE = './.boundbook/sandbox.json';
+const DEFAULT_DATA_FILE = './.boundbook/sandbox.json';
 
 /** The options of the start, each with the variable it is also read from, in the help's order. */
 export const START_OPTIONS: readonly CliOption[] = [

@@ -55,7 +55,7 @@ export async function runCli(
     await runSubcommand(command.command, command.options, env, cwd);
     return 'done';
   }
-  return start(command);
+  return start(command, env);
 }
 
 /** Prints a wrong command line's reason, the usage and where the help is, and sets exit code 2. */
@@ -100,7 +100,7 @@ async function runSubcommand(command: Subcommand, options: ReadOptions, env: Rea
 }
 
 /** Starts the sandbox, as `boundbook-sandbox [options]` asks. */
-async function start(command: StartOptions): Promise<CliOutcome> {
+async function start(command: StartOptions, env: Readonly<Record<string, string | undefined>>): Promise<CliOutcome> {
   // Signals are caught before anything starts, so that none arriving during startup is lost.
   let sandbox: Sandbox | undefined;
   let stopRequested = false;
@@ -122,8 +122,8 @@ async function start(command: StartOptions): Promise<CliOutcome> {
   try {
     // Loaded only now, so that --help, the subcommands and a wrong command line answer without
     // loading the server.
-    const { createSandbox } = await import('../sandbox');
-    sandbox = await createSandbox(command);
+    const [{ createSandbox }, { compactAtBytes }] = await Promise.all([import('../sandbox'), import('../persistence/persister')]);
+    sandbox = await createSandbox({ ...command, compactAtBytes: compactAtBytes(env) });
     if (command.demoSeed !== undefined) {
       const { addDemoAccount } = await import('../demo/demo-account');
       demo = await addDemoAccount(sandbox, command.demoSeed);

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Receipt, SandboxDelivery, SandboxWebhookEndpointState } from '@boundbook/types';
-import { connectSandbox, type SandboxControl, SandboxControlError } from '../control-client';
+import { connectSandbox, parseJson, type SandboxControl, SandboxControlError } from '../control-client';
 import { importedReceipt, randomPerson, seededRandom, type Random } from '../demo/demo-catalog';
 import { CliUsageError, textOf, wholeNumberOf } from './options';
 import { describeAttempt, describeFailure, sandboxAddress, type Subcommand, TOKEN_OPTION, URL_OPTION } from './subcommand';
@@ -132,10 +132,14 @@ async function send<T>(apiUrl: string, method: string, path: string, token: stri
     throw new SandboxControlError(0, undefined, `${method} ${path}: no answer`, { cause: error });
   }
   const text = await response.text();
-  const parsed: unknown = text === '' ? undefined : JSON.parse(text);
+  const parsed: unknown = text === '' ? undefined : parseJson(text);
   if (!response.ok) {
     const retryAfter = response.headers.get('retry-after');
     throw new SandboxControlError(response.status, parsed, `${method} ${path} answered ${response.status}${retryAfter === null ? '' : ` (Retry-After: ${retryAfter})`}`);
+  }
+  // A proxy's page, or something other than a sandbox at --url, answers without the JSON asked for.
+  if (response.status !== 204 && (typeof parsed !== 'object' || parsed === null)) {
+    throw new SandboxControlError(response.status, parsed, `${method} ${path} answered ${response.status} without JSON: is ${apiUrl} a BoundBook sandbox?`);
   }
   return parsed as T;
 }

@@ -73,7 +73,7 @@ export interface FirearmModel {
 }
 
 /** Firearms as a US dealer stocks them. */
-export const FIREARMS: readonly FirearmModel[] = [
+const FIREARMS: readonly FirearmModel[] = [
   { manufacturer: 'Glock', model: 'G19 Gen5', type: 'Pistol', caliber: '9mm Luger', importer: 'Glock, Inc.', country: 'Austria', cost: [480, 560], serial: 'AAAA000', weight: 9 },
   { manufacturer: 'Glock', model: 'G17 Gen5', type: 'Pistol', caliber: '9mm Luger', importer: 'Glock, Inc.', country: 'Austria', cost: [480, 560], serial: 'AAAA000', weight: 5 },
   { manufacturer: 'Glock', model: 'G43X', type: 'Pistol', caliber: '9mm Luger', importer: 'Glock, Inc.', country: 'Austria', cost: [430, 500], serial: 'AAAA000', weight: 5 },

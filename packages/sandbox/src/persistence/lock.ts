@@ -83,7 +83,6 @@ export class DataFileLock {
   }
 }
 
-/** The lock record at `path`; `undefined` when there is none or it is unreadable (a crash while it was written). */
 /**
  * Makes the lock file with its text in one step, failing with EEXIST when it exists: the text is
  * written beside it, then linked in place, so that no other sandbox ever reads it empty (an
@@ -133,6 +132,7 @@ async function takeOver(path: string, held: LockRecord, files: FileSystem, dataF
   );
 }
 
+/** The lock record at `path`; `undefined` when there is none (see {@link parseLock} for one that is unreadable). */
 async function readLock(path: string, files: FileSystem): Promise<LockRecord | undefined> {
   let text: string;
   try {

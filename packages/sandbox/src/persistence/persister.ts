@@ -35,13 +35,14 @@ const JSON_ONLY: SnapshotOptions = { jsonOnly: true };
 export const DEFAULT_COMPACT_AT_BYTES = 64 * 2 ** 20;
 
 /**
- * The journal size in bytes from which the sandbox folds the journal into the data file:
- * `BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES` when set, else {@link DEFAULT_COMPACT_AT_BYTES}. A value
- * that is not a whole number of at least 1 is a setup mistake and throws a `TypeError`.
+ * The journal size in bytes from which the CLI's sandbox folds the journal into the data file,
+ * as `BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES` sets it; `undefined` when it is unset (the sandbox's
+ * default then applies). A value that is not a whole number of at least 1 is a setup mistake and
+ * throws a `TypeError`.
  */
-export function compactAtBytes(environment: Readonly<Record<string, string | undefined>>): number {
+export function compactAtBytes(environment: Readonly<Record<string, string | undefined>>): number | undefined {
   const text = environment['BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES'];
-  if (text === undefined || text === '') return DEFAULT_COMPACT_AT_BYTES;
+  if (text === undefined || text === '') return undefined;
   const value = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1) {
     throw new TypeError(

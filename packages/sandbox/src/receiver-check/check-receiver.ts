@@ -1,5 +1,5 @@
-import { createHmac, randomInt, randomUUID } from 'node:crypto';
-import { type DeliveryOutcome, type DeliveryRequest } from '@boundbook/sandbox-core';
+import { randomInt, randomUUID } from 'node:crypto';
+import { type DeliveryOutcome, type DeliveryRequest, signDelivery } from '@boundbook/sandbox-core';
 import { HEADERS, SECRET_PREFIX, WEBHOOK_TIMEOUT_SECONDS, WEBHOOK_USER_AGENT } from '@boundbook/types';
 import { createNodeDeliverySender } from '../deliveries/node-delivery-sender';
 import { type CheckEvent, checkReceipt, largeReceiptEvent, pingEvent, receiptEvent } from './check-events';
@@ -189,7 +189,7 @@ function signedRequest(url: string, secret: string, event: CheckEvent, deliveryI
   };
   // A forged signature is well formed, made with a secret that is not the endpoint's.
   const key = signing === 'forged' ? `${SECRET_PREFIX}${randomUUID().replaceAll('-', '')}` : secret;
-  if (signing !== 'missing') headers[HEADERS.signature] = `sha256=${createHmac('sha256', key).update(event.body, 'utf8').digest('hex')}`;
+  if (signing !== 'missing') headers[HEADERS.signature] = signDelivery(key, event.body);
   return { method: 'POST', url, headers, body: event.body };
 }
 

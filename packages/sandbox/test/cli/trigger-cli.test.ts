@@ -1,4 +1,6 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -133,6 +135,28 @@ describe('boundbook-sandbox trigger EVENT', () => {
       stdout: '',
       stderr: `boundbook-sandbox trigger: the sandbox at ${sandbox.url} refused the token: it is unknown there, revoked, or of a deleted account; pass a token of the account with --token\n`,
     });
+  });
+
+  it('exits 1 saying so when the service API answers without JSON, as a proxy in front of it may', async () => {
+    const owner = await account(['*']);
+    // Control calls pass through to the sandbox; the service API gets a proxy's page.
+    const proxy = createServer(async (request, response) => {
+      if (!request.url!.startsWith('/_sandbox/')) {
+        response.writeHead(200, { 'content-type': 'text/html' }).end('<html>Sign in to the network</html>');
+        return;
+      }
+      const answer = await fetch(`${sandbox.url}${request.url}`, { headers: { authorization: request.headers.authorization ?? '' } });
+      response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(await answer.text());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const result = await trigger(['receipt.created', '--token', owner, '--url', url]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(`POST /receipts answered 200 without JSON: is ${url}/rest/v1 a BoundBook sandbox?`);
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 
   it('exits 1 for a token without the write permission, saying which token to use', async () => {

@@ -285,9 +285,10 @@ describe('GroupCommit', () => {
 });
 
 describe('compactAtBytes(environment)', () => {
-  it('answers 64 MiB when BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES is unset or empty', () => {
-    expect(compactAtBytes({})).toBe(64 * 2 ** 20);
-    expect(compactAtBytes({ BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES: '' })).toBe(DEFAULT_COMPACT_AT_BYTES);
+  it('answers undefined when BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES is unset or empty, so that the default applies', () => {
+    expect(compactAtBytes({})).toBeUndefined();
+    expect(compactAtBytes({ BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES: '' })).toBeUndefined();
+    expect(DEFAULT_COMPACT_AT_BYTES).toBe(64 * 2 ** 20);
   });
 
   it('answers the whole number of bytes it is set to', () => {
