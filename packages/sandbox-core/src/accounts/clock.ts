@@ -9,7 +9,8 @@ import { PendingAnswer } from '../webhooks/deliveries';
 // make a retry fall due or a date pass without waiting.
 
 const MAX_SECONDS = 31_536_000;
-const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
+/** The latest moment an account's clock may show: timestamps have four-digit years. */
+export const LATEST_MS = Date.UTC(9999, 11, 31, 23, 59, 59);
 
 /** `GET /_sandbox/clock`: the account's time and its offset from the wall clock. */
 export const getClock: AccountOperation = ({ account, nowMs }) => {

@@ -1289,7 +1289,8 @@ export interface components {
             books?: string[];
             /**
              * @description How far the account's clock is ahead of the wall clock, in seconds, when the account
-             *     is made (as `POST /_sandbox/clock/advance` moves it); 0 when absent.
+             *     is made (as `POST /_sandbox/clock/advance` moves it); 0 when absent. It may not move
+             *     the clock past 9999-12-31T23:59:59Z (422).
              */
             clock_offset_seconds?: number;
             tokens: components["schemas"]["FixtureToken"][];
