@@ -1,4 +1,5 @@
 import type { AccountContext, AccountOperation, OperationResult } from '../state/operation';
+import { deepFreeze } from '../state/records';
 
 /** Answers kept by default: enough for every page a few clients walk, small next to the state. */
 export const ANSWER_CACHE_LIMIT = 256;
@@ -63,8 +64,3 @@ function freezeAnswer(result: OperationResult): OperationResult {
   return Object.freeze(result);
 }
 
-function deepFreeze(value: unknown): void {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
-  Object.freeze(value);
-  for (const member of Object.values(value)) deepFreeze(member);
-}

@@ -1,6 +1,7 @@
 import { HEADERS, type SandboxRequestLogFault } from '@boundbook/types';
 import type { FaultRecord } from '../state/records';
 import type { AccountState } from '../state/store';
+import { seededDraw } from '../support/crypto';
 import type { SandboxResponse } from '../support/request';
 
 // What an account's fault rules do to a request of the service API: which rule fires, drawn in
@@ -44,11 +45,9 @@ function firstFiring(account: AccountState, operationId: string, afterActing: bo
 function fires(rule: FaultRecord): boolean {
   if (rule.probability >= 1) return true;
   if (rule.probability <= 0) return false;
-  rule.draws = (rule.draws + 0x6d2b79f5) >>> 0;
-  let t = rule.draws;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296 < rule.probability;
+  const [state, value] = seededDraw(rule.draws);
+  rule.draws = state;
+  return value < rule.probability;
 }
 
 /** What the request log says of a rule's act; `withheld` is the status an after-acting rule kept back. */

@@ -1,5 +1,5 @@
 import type { SandboxRequestLogEntry, SandboxRequestLogFault } from '@boundbook/types';
-import type { RequestLogRecord } from '../state/records';
+import { deepFreeze, type RequestLogRecord } from '../state/records';
 import type { AccountState, CoreStore } from '../state/store';
 import type { SandboxRequest } from '../support/request';
 import { formatInstant } from '../support/time';
@@ -227,12 +227,6 @@ function redactText(text: string): string {
   return text.includes('@') ? text.replace(URL_CREDENTIALS, `$1${REDACTED}@`) : text;
 }
 
-function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  Object.freeze(value);
-  for (const member of Object.values(value)) deepFreeze(member);
-  return value;
-}
 
 /** A character that UTF-8 writes in more than one byte. */
 const NOT_ASCII = /[^\x00-\x7f]/;

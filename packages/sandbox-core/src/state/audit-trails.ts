@@ -1,5 +1,5 @@
 import type { Receipt } from '@boundbook/types';
-import { type AuditRecord, RECEIPT_FIELDS } from './records';
+import { type AuditRecord, deepFreeze, RECEIPT_FIELDS } from './records';
 
 // The audit trails of an account's receipts: every entry, by receipt, oldest first.
 //
@@ -54,7 +54,7 @@ export class CreationEntry implements AuditRecord {
 
   /** The plain record, frozen, members in the order the core writes them. */
   record(): AuditRecord {
-    return deepFrozen({
+    return deepFreeze({
       id: this.id,
       action: this.action,
       changes: this.changes,
@@ -317,9 +317,3 @@ function hasMembers(value: object, names: readonly string[]): boolean {
   return at === names.length;
 }
 
-function deepFrozen<T extends object>(value: T): T {
-  for (const member of Object.values(value)) {
-    if (typeof member === 'object' && member !== null) deepFrozen(member);
-  }
-  return Object.freeze(value);
-}

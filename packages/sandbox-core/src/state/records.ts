@@ -250,3 +250,16 @@ export interface CoreSnapshot extends SandboxSnapshot {
   /** Deliveries of every account, oldest first per account. */
   deliveries: DeliveryRecord[];
 }
+
+/**
+ * Freezes `value` and every object in it, and answers it. Stored records, kept answers and logged
+ * bodies are deeply frozen: a change replaces them, so their JSON bytes may be kept by identity
+ * (see the sandbox's body serialiser). An object already frozen is taken as frozen through.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  Object.freeze(value);
+  // for...in rather than Object.values: it allocates nothing, and these are plain objects.
+  for (const key in value) deepFreeze((value as Record<string, unknown>)[key]);
+  return value;
+}

@@ -2,6 +2,7 @@ import type { DeletedReceipt, Receipt } from '@boundbook/types';
 import { AuditTrails } from './audit-trails';
 import { DeliverySchedule } from './delivery-schedule';
 import { ReceiptIndex } from './receipt-index';
+import { deepFreeze } from './records';
 import type {
   AccountRecord,
   AuditRecord,
@@ -523,17 +524,10 @@ function removals(account: AccountState): CoreChange[] {
  * of the record) are not walked again.
  */
 function freeze<R extends CoreRecord>(record: R): R {
-  if (!Object.isFrozen(record)) deepFreeze(record);
+  deepFreeze(record);
   return record;
 }
 
 // Performance: for...in, not Object.values, so that freezing a record allocates nothing; a
 // snapshot of a million receipts freezes each as it is loaded (the million benchmark's open
 // time). Records are plain objects and arrays, whose prototypes have no enumerable member.
-function deepFreeze(value: object): void {
-  Object.freeze(value);
-  for (const key in value) {
-    const member = (value as Record<string, unknown>)[key];
-    if (typeof member === 'object' && member !== null && !Object.isFrozen(member)) deepFreeze(member);
-  }
-}

@@ -92,6 +92,18 @@ export function signDelivery(secret: string, body: string, hmac: HmacSha256Hex =
   return `${SIGNATURE_PREFIX}${hmac(secret, body)}`;
 }
 
+/**
+ * One draw of mulberry32, a small seeded generator that gives the same numbers on every engine:
+ * the state after `state`, and the number in [0, 1) it draws. Fault rules and delivery chaos
+ * draw from it, so that a seed repeats a run.
+ */
+export function seededDraw(state: number): [next: number, value: number] {
+  const next = (state + 0x6d2b79f5) >>> 0;
+  let mixed = Math.imul(next ^ (next >>> 15), next | 1);
+  mixed ^= mixed + Math.imul(mixed ^ (mixed >>> 7), mixed | 61);
+  return [next, ((mixed ^ (mixed >>> 14)) >>> 0) / 2 ** 32];
+}
+
 /** Random bytes from Web Crypto, which Node and browsers both have. */
 export function webRandomBytes(length: number): Uint8Array {
   return globalThis.crypto.getRandomValues(new Uint8Array(length));

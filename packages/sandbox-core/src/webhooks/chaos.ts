@@ -3,7 +3,7 @@ import Joi from 'joi';
 import type { ChangeContext } from '../state/operation';
 import type { DeliveryRecord, WebhookChaosRecord, WebhookRecord } from '../state/records';
 import { findDelivery } from '../state/store';
-import type { RandomBytes } from '../support/crypto';
+import { type RandomBytes, seededDraw } from '../support/crypto';
 import { type FieldErrors, inputShape, readInput, readJsonObject, type RequestBody } from '../support/input';
 import { formatInstant } from '../support/time';
 
@@ -176,13 +176,12 @@ function mix(seed: number, index: number, stream: number): number {
   return (hash ^ (hash >>> 16)) >>> 0;
 }
 
-/** Numbers in [0, 1) from a 32-bit state (mulberry32): small, fast, the same on every engine. */
+/** Numbers in [0, 1) drawn one after another from a 32-bit state. */
 function generator(state: number): () => number {
   let current = state;
   return () => {
-    current = (current + 0x6d2b79f5) >>> 0;
-    let value = Math.imul(current ^ (current >>> 15), current | 1);
-    value ^= value + Math.imul(value ^ (value >>> 7), value | 61);
-    return ((value ^ (value >>> 14)) >>> 0) / 2 ** 32;
+    const [next, value] = seededDraw(current);
+    current = next;
+    return value;
   };
 }
