@@ -1,5 +1,5 @@
 import type { SandboxRequestLogEntry, SandboxRequestLogFault } from '@boundbook/types';
-import { deepFreeze, type RequestLogRecord } from '../state/records';
+import type { RequestLogRecord } from '../state/records';
 import type { AccountState, CoreStore } from '../state/store';
 import type { SandboxRequest } from '../support/request';
 import { formatInstant } from '../support/time';
@@ -68,7 +68,7 @@ export function logRequest(store: CoreStore, account: AccountState, answered: An
     duration_ms: answered.durationMs,
     received_ms: answered.receivedMs,
     headers: Object.freeze(headers),
-    body: deepFreeze(body),
+    body,
     fault: answered.fault === undefined ? null : Object.freeze(answered.fault),
     size,
   });
@@ -150,8 +150,9 @@ function redactHeaders(headers: SandboxRequest['headers']): Record<string, strin
 }
 
 /**
- * The JSON body of a write, credentials redacted, with its weight in the log; `null` without a
- * body, for one that is not JSON (its 422 tells the rest), or for one too large to keep. A
+ * The JSON body of a write, credentials redacted, with its weight in the log; none (logged as
+ * `null`) without a body, for one that is not JSON (its 422 tells the rest), or for one too deep
+ * or too heavy to keep. A
  * receipt, a disposition or an endpoint is kept as sent: only a field named like a credential, a
  * string holding a token or a secret, and the user and password of a URL are replaced.
  */
@@ -163,9 +164,12 @@ function readBody(text: string | undefined): { body: unknown; weight: number } |
   } catch {
     return undefined;
   }
-  const nodes = nodesWithin(parsed, MAX_BODY_DEPTH);
-  const weight = byteLength(text) + nodes * NODE_BYTES;
-  return nodes === -1 || weight > MAX_LOGGED_BODY_WEIGHT ? undefined : { body: redactValue(parsed), weight };
+  // One walk copies, redacts, freezes and weighs the body, and stops as soon as it is too deep or
+  // too heavy to keep: a body of many small objects is never copied whole to be thrown away.
+  const tally = { weight: byteLength(text) };
+  if (tally.weight > MAX_LOGGED_BODY_WEIGHT) return undefined;
+  const body = keptCopy(parsed, MAX_BODY_DEPTH, tally);
+  return body === NOT_KEPT ? undefined : { body, weight: tally.weight };
 }
 
 /** What each header of an entry costs beyond its name and value, about: its slot in an object. */
@@ -190,34 +194,42 @@ const NODE_BYTES = 64;
  */
 export const MAX_LOGGED_BODY_WEIGHT = REQUEST_LOG_BYTES / 4;
 
-/** The objects and arrays of `value`; -1 when one lies deeper than `levels` (the walk ends there). */
-function nodesWithin(value: unknown, levels: number): number {
-  if (typeof value !== 'object' || value === null) return 0;
-  if (levels === 0) return -1;
-  let nodes = 1;
-  for (const member of Object.values(value)) {
-    const inner = nodesWithin(member, levels - 1);
-    if (inner === -1) return -1;
-    nodes += inner;
-  }
-  return nodes;
-}
 
-function redactValue(value: unknown): unknown {
+/** What {@link keptCopy} answers for a body too deep or too heavy to keep. */
+const NOT_KEPT = Symbol('not kept');
+
+/**
+ * A frozen copy of a parsed body with its credentials redacted (a field named like a credential,
+ * a string holding a token or a secret, the user and password of a URL, a field named with a
+ * token), adding each object's weight to `tally`; {@link NOT_KEPT} as soon as an object lies
+ * deeper than `levels` or the weight passes {@link MAX_LOGGED_BODY_WEIGHT}.
+ */
+function keptCopy(value: unknown, levels: number, tally: { weight: number }): unknown {
   if (typeof value === 'string') return redactText(value);
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(redactValue);
+  tally.weight += NODE_BYTES;
+  if (levels === 0 || tally.weight > MAX_LOGGED_BODY_WEIGHT) return NOT_KEPT;
+  if (Array.isArray(value)) {
+    const copy: unknown[] = new Array(value.length);
+    for (let at = 0; at < value.length; at += 1) {
+      const item = keptCopy(value[at], levels - 1, tally);
+      if (item === NOT_KEPT) return NOT_KEPT;
+      copy[at] = item;
+    }
+    return Object.freeze(copy);
+  }
   const copy: Record<string, unknown> = {};
   for (const field in value) {
     const member = (value as Record<string, unknown>)[field];
     // A field named with a token or a secret keeps neither its name nor its value.
     const name = SECRET_VALUE.test(field) ? REDACTED : field;
-    const kept = name === REDACTED || (SECRET_NAMES.test(name) && member !== null) ? REDACTED : redactValue(member);
+    const kept = name === REDACTED || (SECRET_NAMES.test(name) && member !== null) ? REDACTED : keptCopy(member, levels - 1, tally);
+    if (kept === NOT_KEPT) return NOT_KEPT;
     // A `__proto__` field is defined, not assigned, so that it stays a field.
     if (name === '__proto__') Object.defineProperty(copy, name, { value: kept, enumerable: true, writable: true, configurable: true });
     else copy[name] = kept;
   }
-  return copy;
+  return Object.freeze(copy);
 }
 
 /** A string with a token or secret redacted whole, or the user and password of a URL. */
