@@ -5,7 +5,7 @@ import type { FaultRecord } from '../state/records';
 import { ApiError } from '../support/errors';
 import { type FieldErrors, inputShape, readInput, readJsonObject, trimmedString } from '../support/input';
 import { formatTimestamp } from '../support/time';
-import { SERVICE_OPERATIONS } from './routes';
+import { isServiceOperation, SERVICE_OPERATIONS } from './routes';
 
 // An account's fault rules, as the control API manages them (`/_sandbox/faults`): what a rule
 // may say, checked strictly, since a rule that silently matched nothing would let a test pass
@@ -158,7 +158,7 @@ function checkMatch(value: Partial<SandboxFaultCreate>, errors: FieldErrors): vo
   if (operation !== undefined) {
     if (method !== undefined || path !== undefined) {
       errors.add('operation', 'The operation field names a method and a path already: give operation, or path and method, not both.');
-    } else if (!SERVICE_OPERATIONS.some((known) => known.operationId === operation)) {
+    } else if (!isServiceOperation(operation)) {
       errors.add(
         'operation',
         `The operation field must name an operation of the service API, such as createReceipt; ${operation} is none (control calls are never faulted). The operations are ${SERVICE_OPERATIONS.map((known) => known.operationId).join(', ')}.`,

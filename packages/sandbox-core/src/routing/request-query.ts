@@ -4,7 +4,7 @@ import type { RequestLogRecord } from '../state/records';
 import { fieldInvalid } from '../support/input';
 import { QueryReader } from '../support/request';
 import { renderRequest } from './request-log';
-import { SERVICE_OPERATIONS } from './routes';
+import { isServiceOperation } from './routes';
 
 // `GET /_sandbox/requests`: the request log filtered for an assertion, and whether the log
 // dropped entries the filters could have matched, so that no assertion passes on a log that
@@ -60,7 +60,7 @@ function readFilter(query: string): RequestFilter {
   if (path !== undefined && !path.startsWith('/')) {
     throw fieldInvalid('path', `The path field must be a path as sent, starting with /, such as /rest/v1/receipts/12; ${path} is none.`);
   }
-  if (operation !== undefined && !SERVICE_OPERATIONS.some((known) => known.operationId === operation)) {
+  if (operation !== undefined && !isServiceOperation(operation)) {
     throw fieldInvalid('operation', `The operation field must name an operation of the service API, such as createReceipt; ${operation} is none.`);
   }
   if (fromMs !== undefined && toMs !== undefined && toMs <= fromMs) {

@@ -132,6 +132,13 @@ export const SERVICE_OPERATIONS: readonly ServiceOperation[] = ROUTES.flatMap((r
     : [],
 );
 
+const SERVICE_OPERATION_IDS: ReadonlySet<string> = new Set(SERVICE_OPERATIONS.map((known) => known.operationId));
+
+/** Whether `id` is the operationId of an operation of the service API (not of a control call). */
+export function isServiceOperation(id: string): id is ServiceOperationId {
+  return SERVICE_OPERATION_IDS.has(id);
+}
+
 /** Whether a path is under the service API's base path `/rest/v1`. */
 export function isApiPath(path: string): boolean {
   return path === API_PREFIX || path.startsWith(`${API_PREFIX}/`);
