@@ -48,8 +48,8 @@ export interface BoundBookOptions {
    * The client-side limiter: `true` (the default) for the service's 60 requests per minute per
    * token, `{ perMinute }` for another budget (such as a sandbox's), `false` for none (unit tests
    * against a mock, which enforces the service's limit itself). Clients of the process holding the
-   * same token share one queue, whichever build of the SDK made them, and a 429 pauses that
-   * queue. At most 1,000,000.
+   * same token with the same budget share one queue, whichever build of the SDK made them, and a
+   * 429 pauses that queue: give every client of a token the same `rateLimit`. At most 1,000,000.
    */
   rateLimit?: boolean | { perMinute: number } | undefined;
   /**

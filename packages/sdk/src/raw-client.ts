@@ -3,6 +3,7 @@
 // that every resource method calls through it.
 import type { paths } from '@boundbook/types';
 import type { Client } from 'openapi-fetch';
+import { BoundBookError } from './errors';
 import type { Recover, Send } from './transport';
 
 /**
@@ -68,12 +69,17 @@ export function createCall(baseUrl: string, headers: Record<string, string>, sen
     const { ok } = response;
     if (response.status === 204 || response.headers.get('Content-Length') === '0') return { [ok ? 'data' : 'error']: undefined, response };
     if (ok && parseAs !== 'json') return { data: parseAs === 'stream' ? response.body : await response[parseAs](), response };
-    // A success that is not JSON throws (the contract answers JSON); a failure keeps its text as the error.
+    // A success that is not JSON throws (the contract answers JSON: a page such as a proxy's came
+    // back instead); a failure keeps its text as the error.
     let parsed: unknown = await response.text();
     try {
       parsed = parsed ? JSON.parse(parsed as string) : undefined;
     } catch (error) {
-      if (ok) throw error;
+      if (ok) {
+        throw new BoundBookError(`[@boundbook/sdk] ${method} ${url} answered ${response.status} without JSON: check baseUrl (it ends in /rest/v1) and any proxy in between`, {
+          cause: error,
+        });
+      }
     }
     return { [ok ? 'data' : 'error']: parsed, response };
   };

@@ -1,4 +1,4 @@
-import { BoundBook } from '@boundbook/sdk';
+import { BoundBook, BoundBookError } from '@boundbook/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock } from './support/fake-clock';
 import { empty, json, stubFetch } from './support/stub-fetch';
@@ -182,6 +182,19 @@ describe('new BoundBook(options)', () => {
     const removed = await bb.raw.DELETE('/webhooks/{id}', { params: { path: { id: 3 } } });
     expect(removed.data).toBeUndefined();
     expect(removed.response.status).toBe(204);
+  });
+
+  it('throws a BoundBookError naming the call and what to check when a success answers without JSON', async () => {
+    const { bb } = testClient([new Response('<html>Sign in to the network</html>', { status: 200, headers: { 'content-type': 'text/html' } })]);
+    const failure = await bb.receipts.get(7).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(BoundBookError);
+    expect((failure as Error).message).toBe(
+      `[@boundbook/sdk] GET ${BASE_URL}/receipts/7 answered 200 without JSON: check baseUrl (it ends in /rest/v1) and any proxy in between`,
+    );
+    expect((failure as Error).cause).toBeInstanceOf(SyntaxError);
   });
 
   it('exposes the raw openapi-fetch client, which sends with the same token', async () => {
