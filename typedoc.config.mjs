@@ -5,7 +5,7 @@ import { OptionDefaults } from 'typedoc';
 
 /** @type {Partial<import('typedoc').TypeDocOptions>} */
 export default {
-  name: 'BoundBook',
+  name: 'FFLKit',
   entryPointStrategy: 'packages',
   entryPoints: ['packages/*'],
   packageOptions: {

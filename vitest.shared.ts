@@ -1,11 +1,11 @@
 import type { ViteUserConfig } from 'vitest/config';
 
-/** The export condition under which every `@boundbook/*` package names its TypeScript sources. */
-export const SOURCE_CONDITION = '@boundbook/source';
+/** The export condition under which every `@fflkit/*` package names its TypeScript sources. */
+export const SOURCE_CONDITION = '@fflkit/source';
 
 /**
- * Settings every package's test project shares: `@boundbook/*` imports resolve to the sources
- * through the packages' own exports maps (their `@boundbook/source` condition, which the
+ * Settings every package's test project shares: `@fflkit/*` imports resolve to the sources
+ * through the packages' own exports maps (their `@fflkit/source` condition, which the
  * tsconfigs name in `customConditions` too), so the tests run without a build. The other
  * conditions are Vite's defaults, which setting `conditions` replaces. The examples do not use
  * these settings: they import the built packages, as an integrator's project would.

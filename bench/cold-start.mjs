@@ -20,7 +20,7 @@ export async function run({ scratchDir }) {
   await writeJsonServerDb(dbFile, 25);
 
   // Node 22 and later would also keep a compile cache of their own when told to: never here.
-  const cacheEnv = (dir) => ({ BOUNDBOOK_SANDBOX_COMPILE_CACHE: dir, NODE_COMPILE_CACHE: '' });
+  const cacheEnv = (dir) => ({ FFLKIT_SANDBOX_COMPILE_CACHE: dir, NODE_COMPILE_CACHE: '' });
   const servers = [
     {
       name: 'sandbox',

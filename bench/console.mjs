@@ -6,7 +6,7 @@
 // control call, is timed beside it.
 // Targets (shared/DESIGN.md): the console under 60 kB (60,000 bytes) gzip; the bound book of a
 // 100k-receipt account usable at once: its first page within 1.5x of a 50-receipt account's.
-import { numberedReceiptBody } from '@boundbook/test-fixtures';
+import { numberedReceiptBody } from '@fflkit/test-fixtures';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -35,7 +35,7 @@ export async function run({ scratchDir, reseed }) {
   const failures = [];
   const size = consoleSize();
   if (size === undefined) {
-    printNote('packages/sandbox/dist/console is missing: run `pnpm --filter @boundbook/sandbox build` first.');
+    printNote('packages/sandbox/dist/console is missing: run `pnpm --filter @fflkit/sandbox build` first.');
     printTargets([target(`gzip size < ${num(LIMIT_BYTES)} bytes`, NaN, '<', LIMIT_BYTES, { unmeasured: 'console not built' })]);
     return { failures: ['console: the console is not built'] };
   }

@@ -3,7 +3,7 @@
 // other than the id, record number and serial number is the sandbox's own. The copies are
 // written as they are made, a batch at a time, so that a million of them take a few seconds and
 // little memory.
-import { numberedReceiptBody } from '@boundbook/test-fixtures';
+import { numberedReceiptBody } from '@fflkit/test-fixtures';
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 

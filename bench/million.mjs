@@ -4,7 +4,7 @@
 // the journal of those writes into the data file. Peak RSS is the server's VmHWM over all of it.
 // Targets (shared/DESIGN.md): open at most 5 s, peak RSS at most 1.5 GB, POST p99 under 50 ms,
 // GET p99 under 10 ms, stop at most 10 s.
-import { numberedReceiptBody } from '@boundbook/test-fixtures';
+import { numberedReceiptBody } from '@fflkit/test-fixtures';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';

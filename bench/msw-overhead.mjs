@@ -1,26 +1,26 @@
-// MSW mock overhead: time per SDK call answered by @boundbook/msw under msw/node's setupServer,
+// MSW mock overhead: time per SDK call answered by @fflkit/msw under msw/node's setupServer,
 // against the same call answered by a static MSW handler that returns the same bytes (status,
-// headers and body captured from the mock's own answer), for a list (`bb.receipts.list()`, a page
-// of 25) and a create (`bb.receipts.create()`). Both run in this process under one server: what
+// headers and body captured from the mock's own answer), for a list (`logbook.receipts.list()`, a page
+// of 25) and a create (`logbook.receipts.create()`). Both run in this process under one server: what
 // differs is only the handler, so the ratio is what the mock costs over MSW itself (request
 // conversion, the core, response building). Rounds of the variants are interleaved, each round
 // starting with another variant, after a warm-up round; each figure is the median of the rounds.
 // Time is the process's CPU time (every thread, the garbage collector's included), which other
 // work on a shared machine does not inflate as it does wall time; wall time is shown beside it.
 // Target (shared/DESIGN.md): the mock at most 1.25x the static handler, for both calls.
-import { numberedReceiptBody } from '@boundbook/test-fixtures';
+import { numberedReceiptBody } from '@fflkit/test-fixtures';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { num, printHeading, printNote, printTable, printTargets, progress, target, times } from './report.mjs';
 
-export const description = 'us per SDK call answered by @boundbook/msw vs a static MSW handler with the same bytes (list, create)';
+export const description = 'us per SDK call answered by @fflkit/msw vs a static MSW handler with the same bytes (list, create)';
 
 const MSW_PACKAGE_DIR = fileURLToPath(new URL('../packages/msw/', import.meta.url));
 const MOCK_ENTRY = join(MSW_PACKAGE_DIR, 'dist', 'index.js');
 const SDK_ENTRY = fileURLToPath(new URL('../packages/sdk/dist/index.js', import.meta.url));
-const BASE_URL = 'https://api.boundbook.bench/rest/v1';
+const BASE_URL = 'https://logbook.example.test/rest/v1';
 const PAGE = 25;
 const CALLS = 400;
 const ROUNDS = 15;
@@ -29,7 +29,7 @@ const TARGET_RATIO = 1.25;
 export async function run() {
   printHeading(
     'MSW mock overhead',
-    `An SDK call answered by @boundbook/msw under setupServer vs by a static MSW handler returning the same bytes: ` +
+    `An SDK call answered by @fflkit/msw under setupServer vs by a static MSW handler returning the same bytes: ` +
       `${num(CALLS)} sequential calls per round, median of ${ROUNDS} interleaved rounds after a warm-up round ` +
       '(microseconds of CPU time per call, all threads of the process).',
   );
@@ -37,20 +37,20 @@ export async function run() {
   if (missing.length > 0) {
     printNote(`not built: ${missing.join(', ')} (pnpm build).`);
     printTargets(['list', 'create'].map((call) => target(`${call}: mock within ${TARGET_RATIO}x of a static handler`, NaN, '<=', TARGET_RATIO, { unmeasured: 'not built' })));
-    return { failures: ['msw-overhead: @boundbook/msw or @boundbook/sdk is not built'] };
+    return { failures: ['msw-overhead: @fflkit/msw or @fflkit/sdk is not built'] };
   }
   const { http, HttpResponse, setupServer } = await loadMsw();
-  const { createMockBoundBook } = await import(pathToFileURL(MOCK_ENTRY).href);
-  const { BoundBook } = await import(pathToFileURL(SDK_ENTRY).href);
+  const { createMockLogbook } = await import(pathToFileURL(MOCK_ENTRY).href);
+  const { LogbookClient } = await import(pathToFileURL(SDK_ENTRY).href);
 
   // The rate limit is lifted so that every round answers 200 or 201; no endpoint, so no delivery.
-  const mock = createMockBoundBook({ baseUrl: BASE_URL, rateLimit: 0 });
+  const mock = createMockLogbook({ baseUrl: BASE_URL, rateLimit: 0 });
   const server = setupServer(...mock.handlers);
   server.listen({ onUnhandledRequest: 'error' });
   try {
     const { token } = mock.createAccount();
-    const bb = new BoundBook({ baseUrl: BASE_URL, token, rateLimit: false, maxRetries: 0 });
-    for (let n = 1; n <= PAGE; n += 1) await bb.receipts.create(numberedReceiptBody(n));
+    const logbook = new LogbookClient({ baseUrl: BASE_URL, token, rateLimit: false, maxRetries: 0 });
+    for (let n = 1; n <= PAGE; n += 1) await logbook.receipts.create(numberedReceiptBody(n));
     const created = numberedReceiptBody(PAGE + 1);
 
     // The bytes the static handlers answer with: the mock's own answers to the same calls.
@@ -67,11 +67,11 @@ export async function run() {
     });
 
     const variants = [
-      { call: 'list', name: '@boundbook/msw', handlers: mock.handlers, run: () => bb.receipts.list() },
-      { call: 'list', name: 'static MSW handler', handlers: [staticList], run: () => bb.receipts.list() },
-      { call: 'create', name: '@boundbook/msw', handlers: mock.handlers, run: () => bb.receipts.create(created) },
-      { call: 'create', name: 'static MSW handler', handlers: [staticCreate], run: () => bb.receipts.create(created) },
-      { call: 'create', name: 'static, reading the body', handlers: [readingCreate], run: () => bb.receipts.create(created), reference: true },
+      { call: 'list', name: '@fflkit/msw', handlers: mock.handlers, run: () => logbook.receipts.list() },
+      { call: 'list', name: 'static MSW handler', handlers: [staticList], run: () => logbook.receipts.list() },
+      { call: 'create', name: '@fflkit/msw', handlers: mock.handlers, run: () => logbook.receipts.create(created) },
+      { call: 'create', name: 'static MSW handler', handlers: [staticCreate], run: () => logbook.receipts.create(created) },
+      { call: 'create', name: 'static, reading the body', handlers: [readingCreate], run: () => logbook.receipts.create(created), reference: true },
     ];
     // Each answer is checked once per variant, so that a variant that stopped answering like the
     // mock cannot pass for a fast one.
@@ -139,7 +139,7 @@ export async function run() {
   }
 }
 
-/** msw's ESM entries, from the msw that @boundbook/msw itself imports, by its exports map. */
+/** msw's ESM entries, from the msw that @fflkit/msw itself imports, by its exports map. */
 async function loadMsw() {
   const manifestPath = createRequire(MSW_PACKAGE_DIR).resolve('msw/package.json');
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));

@@ -1,7 +1,7 @@
 // Receipts for the peers' data: full receipt resources (the contract's shape) for json-server's
 // db and the bare server's page, numbered as the sandbox's seeded receipts are (the bodies the
-// sandbox is given come from @boundbook/test-fixtures, as here).
-import { numberedReceiptBody, receiptResource } from '@boundbook/test-fixtures';
+// sandbox is given come from @fflkit/test-fixtures, as here).
+import { numberedReceiptBody, receiptResource } from '@fflkit/test-fixtures';
 import { writeFile } from 'node:fs/promises';
 
 /** The receipt resource the sandbox would answer for `numberedReceiptBody(n)`, the `n`-th of its account (1-based). */

@@ -38,11 +38,11 @@ if (flags.has('--help') || unknown.length) {
 }
 
 const selected = names.length ? [...new Set(names)] : Object.keys(BENCHMARKS);
-const scratchDir = await mkdtemp(join(tmpdir(), 'boundbook-bench-'));
+const scratchDir = await mkdtemp(join(tmpdir(), 'fflkit-bench-'));
 const failures = [];
 const started = performance.now();
 
-console.log('# BoundBook benchmarks');
+console.log('# FFLKit benchmarks');
 console.log(`Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${new Date().toISOString()}`);
 // Other work on the machine skews every figure; the load average tells the reader how much.
 console.log(`Load average before the run: ${loadavg().map((value) => value.toFixed(2)).join(', ')} (1, 5, 15 min)`);

@@ -1,7 +1,7 @@
-// Starts the BoundBook sandbox CLI (packages/sandbox/dist/cli.js, or the file named by
-// BOUNDBOOK_SANDBOX_CLI) and seeds receipts through its API. Until the package is built,
+// Starts the FFLKit sandbox CLI (packages/sandbox/dist/cli.js, or the file named by
+// FFLKIT_SANDBOX_CLI) and seeds receipts through its API. Until the package is built,
 // `sandboxBuilt()` is false and the benchmarks print "not built" for it.
-import { numberedReceiptBody } from '@boundbook/test-fixtures';
+import { numberedReceiptBody } from '@fflkit/test-fixtures';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,8 +10,8 @@ import { runLoad, loadProblems } from './load.mjs';
 import { progress } from './report.mjs';
 import { freePort, spawnServer } from './spawn-server.mjs';
 
-export const SANDBOX_CLI = process.env.BOUNDBOOK_SANDBOX_CLI
-  ? resolve(process.env.BOUNDBOOK_SANDBOX_CLI)
+export const SANDBOX_CLI = process.env.FFLKIT_SANDBOX_CLI
+  ? resolve(process.env.FFLKIT_SANDBOX_CLI)
   : fileURLToPath(new URL('../packages/sandbox/dist/cli.js', import.meta.url));
 
 /** The token the CLI prints for the account it makes on a fresh data file. */

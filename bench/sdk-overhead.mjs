@@ -1,15 +1,15 @@
-// SDK overhead: time per call of `bb.receipts.get(id)` with a stub `fetch` (no network), against
+// SDK overhead: time per call of `logbook.receipts.get(id)` with a stub `fetch` (no network), against
 // the same call made with bare `fetch` plus `response.json()`, and with bare openapi-fetch. The
 // difference is what the SDK costs per call: time-out timer, abort wiring, limiter, retry policy,
 // error mapping, unwrapping. Calls run one after another; each figure is the median of rounds.
 // Target (shared/DESIGN.md): overhead under 15 microseconds per call over both.
-import { receiptResource } from '@boundbook/test-fixtures';
+import { receiptResource } from '@fflkit/test-fixtures';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { num, printHeading, printNote, printTable, printTargets, progress, ratio, target } from './report.mjs';
 
-export const description = 'per-call overhead of @boundbook/sdk over bare fetch and bare openapi-fetch (stub fetch)';
+export const description = 'per-call overhead of @fflkit/sdk over bare fetch and bare openapi-fetch (stub fetch)';
 
 const SDK_DIR = fileURLToPath(new URL('../packages/sdk/', import.meta.url));
 const SDK_ENTRY = `${SDK_DIR}dist/index.js`;
@@ -46,23 +46,23 @@ async function measure(variants) {
 export async function run() {
   printHeading('SDK overhead per call', `GET /receipts/{id} with a stub fetch, ${num(CALLS)} sequential calls per round, median of ${ROUNDS} interleaved rounds (microseconds per call).`);
   if (!existsSync(SDK_ENTRY)) {
-    printNote('packages/sdk/dist is missing: run `pnpm --filter @boundbook/sdk build` first.');
+    printNote('packages/sdk/dist is missing: run `pnpm --filter @fflkit/sdk build` first.');
     printTargets([target(`overhead < ${LIMIT_US} us per call`, NaN, '<', LIMIT_US, { unmeasured: 'SDK not built' })]);
-    return { failures: ['sdk-overhead: @boundbook/sdk is not built'] };
+    return { failures: ['sdk-overhead: @fflkit/sdk is not built'] };
   }
-  const { BoundBook } = await import(pathToFileURL(SDK_ENTRY).href);
+  const { LogbookClient } = await import(pathToFileURL(SDK_ENTRY).href);
   const openapiFetch = createRequire(SDK_DIR).resolve('openapi-fetch/package.json').replace(/package\.json$/, 'dist/index.mjs');
   const { default: createClient } = await import(pathToFileURL(openapiFetch).href);
 
   const headers = { Authorization: 'Bearer sbx_token' };
   const client = createClient({ baseUrl: BASE_URL, fetch: stubFetch, headers });
-  const sdk = new BoundBook({ token: 'sbx_bench', baseUrl: BASE_URL, fetch: stubFetch, rateLimit: false });
-  const limited = new BoundBook({ token: 'sbx_bench_limited', baseUrl: BASE_URL, fetch: stubFetch, rateLimit: { perMinute: 1_000_000 } });
+  const sdk = new LogbookClient({ token: 'sbx_bench', baseUrl: BASE_URL, fetch: stubFetch, rateLimit: false });
+  const limited = new LogbookClient({ token: 'sbx_bench_limited', baseUrl: BASE_URL, fetch: stubFetch, rateLimit: { perMinute: 1_000_000 } });
   const variants = [
     ['bare fetch + json()', () => stubFetch(`${BASE_URL}/receipts/1042`, { headers }).then((response) => response.json())],
     ['bare openapi-fetch', () => client.GET('/receipts/{id}', { params: { path: { id: 1042 } } })],
-    ['@boundbook/sdk, limiter off', () => sdk.receipts.get(1042)],
-    ['@boundbook/sdk, limiter on', () => limited.receipts.get(1042)],
+    ['@fflkit/sdk, limiter off', () => sdk.receipts.get(1042)],
+    ['@fflkit/sdk, limiter on', () => limited.receipts.get(1042)],
   ];
   progress(`measuring ${variants.length} variants, ${ROUNDS} rounds each`);
   const times = await measure(variants);
@@ -73,7 +73,7 @@ export async function run() {
     Object.entries(times).map(([name, us]) => [name, num(us, 2), ratio(us, bareFetch), ratio(us, bareClient), num(us - bareFetch, 2), num(us - bareClient, 2)]),
   );
   printNote('the default client keeps the limiter on; "limiter on" lifts its budget so that it never waits.');
-  const worst = Math.max(times['@boundbook/sdk, limiter off'], times['@boundbook/sdk, limiter on']);
+  const worst = Math.max(times['@fflkit/sdk, limiter off'], times['@fflkit/sdk, limiter on']);
   const show = (v) => `${num(v, 2)} us`;
   printTargets([
     target(`overhead over bare fetch < ${LIMIT_US} us per call`, worst - bareFetch, '<', LIMIT_US, { show }),

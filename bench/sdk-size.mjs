@@ -1,5 +1,5 @@
 // SDK size: gzip size of the smallest app an integrator ships, bundled by esbuild and minified:
-// it imports `BoundBook` from the built @boundbook/sdk and calls one method. The peer is the same
+// it imports `LogbookClient` from the built @fflkit/sdk and calls one method. The peer is the same
 // app written on bare openapi-fetch, which the SDK is built on (its floor).
 // Target (shared/DESIGN.md): the SDK app under 6 kB (6,000 bytes) gzipped.
 import { existsSync } from 'node:fs';
@@ -8,17 +8,17 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { num, printHeading, printNote, printTable, printTargets, progress, ratio, target } from './report.mjs';
 
-export const description = 'gzip size of a minimal app bundle (esbuild, minified) on @boundbook/sdk vs bare openapi-fetch';
+export const description = 'gzip size of a minimal app bundle (esbuild, minified) on @fflkit/sdk vs bare openapi-fetch';
 
 const SDK_DIR = fileURLToPath(new URL('../packages/sdk/', import.meta.url));
 const SDK_ENTRY = `${SDK_DIR}dist/index.js`;
 const LIMIT_BYTES = 6000;
 
 const APPS = {
-  '@boundbook/sdk': `
-    import { BoundBook } from '@boundbook/sdk';
-    const bb = new BoundBook({ token: 'sbx_token', baseUrl: 'https://logbook.example.com/rest/v1' });
-    bb.receipts.get(1042).then((receipt) => console.log(receipt.serial_number));`,
+  '@fflkit/sdk': `
+    import { LogbookClient } from '@fflkit/sdk';
+    const logbook = new LogbookClient({ token: 'sbx_token', baseUrl: 'https://logbook.example.com/rest/v1' });
+    logbook.receipts.get(1042).then((receipt) => console.log(receipt.serial_number));`,
   'bare openapi-fetch': `
     import createClient from 'openapi-fetch';
     const client = createClient({ baseUrl: 'https://logbook.example.com/rest/v1', headers: { Authorization: 'Bearer sbx_token' } });
@@ -28,9 +28,9 @@ const APPS = {
 export async function run() {
   printHeading('SDK bundle size', 'A minimal app (one import, one call), bundled with esbuild --bundle --minify --format=esm, gzip level 9.');
   if (!existsSync(SDK_ENTRY)) {
-    printNote('packages/sdk/dist is missing: run `pnpm --filter @boundbook/sdk build` first.');
+    printNote('packages/sdk/dist is missing: run `pnpm --filter @fflkit/sdk build` first.');
     printTargets([target(`gzip size < ${num(LIMIT_BYTES)} bytes`, NaN, '<', LIMIT_BYTES, { unmeasured: 'SDK not built' })]);
-    return { failures: ['sdk-size: @boundbook/sdk is not built'] };
+    return { failures: ['sdk-size: @fflkit/sdk is not built'] };
   }
   // esbuild is a devDependency of the SDK: resolved from there, as a bundler of an app would be.
   const esbuild = createRequire(SDK_DIR).call(null, 'esbuild');
@@ -39,7 +39,7 @@ export async function run() {
     progress(`bundling the app on ${name}`);
     const result = await esbuild.build({
       stdin: { contents, resolveDir: SDK_DIR, loader: 'js' },
-      alias: { '@boundbook/sdk': SDK_ENTRY },
+      alias: { '@fflkit/sdk': SDK_ENTRY },
       bundle: true,
       minify: true,
       format: 'esm',
@@ -50,7 +50,7 @@ export async function run() {
     const code = result.outputFiles[0].contents;
     sizes[name] = { minified: code.length, gzip: gzipSync(code, { level: 9 }).length };
   }
-  const sdk = sizes['@boundbook/sdk'];
+  const sdk = sizes['@fflkit/sdk'];
   const bare = sizes['bare openapi-fetch'];
   printTable(
     ['app', 'minified bytes', 'gzip bytes', 'gzip vs bare openapi-fetch'],

@@ -3,7 +3,7 @@
 // the file's layout is not the one expected, every receipt is posted through the API. The
 // seeded file is kept in bench/.cache/ with its token, keyed by the sandbox's build, so a later
 // run starts from a copy (`--reseed` seeds again).
-import { numberedReceiptBody } from '@boundbook/test-fixtures';
+import { numberedReceiptBody } from '@fflkit/test-fixtures';
 import { createHash } from 'node:crypto';
 import { copyFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';

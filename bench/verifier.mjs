@@ -1,5 +1,5 @@
 // Verifier: microseconds per verification of an X-SVC-Signature at 1 KB and 64 KB, for both
-// builds of @boundbook/webhooks (node:crypto and Web Crypto), bare node:crypto (createHmac and
+// builds of @fflkit/webhooks (node:crypto and Web Crypto), bare node:crypto (createHmac and
 // timingSafeEqual, called synchronously: the floor) and @octokit/webhooks-methods (the same
 // `sha256=` scheme, GitHub's). Everything runs in this process, rounds interleaved so that drift
 // hits every row alike and no row always runs first; each figure is the median of the rounds.
@@ -100,10 +100,10 @@ function bareVerify(secret, body, signature) {
   return expected.length === actual.length && timingSafeEqual(actual, expected);
 }
 
-/** `verifySignature` of one build of @boundbook/webhooks, from its dist/. */
+/** `verifySignature` of one build of @fflkit/webhooks, from its dist/. */
 async function loadBuild(file) {
   const path = join(WEBHOOKS_DIR, 'dist', file);
-  if (!existsSync(path)) throw new Error('not built (pnpm --filter @boundbook/webhooks build)');
+  if (!existsSync(path)) throw new Error('not built (pnpm --filter @fflkit/webhooks build)');
   const { verifySignature } = await import(pathToFileURL(path).href);
   return verifySignature;
 }

@@ -3,7 +3,7 @@
 // to a node:http receiver in this process that answers 200 at once. Latency runs from sending
 // POST /rest/v1/receipts until the receiver has the whole delivery. Targets (shared/DESIGN.md):
 // p50 under 20 ms, and 1,000 deliveries per second to a local receiver.
-import { numberedReceiptBody } from '@boundbook/test-fixtures';
+import { numberedReceiptBody } from '@fflkit/test-fixtures';
 import http from 'node:http';
 import { join } from 'node:path';
 import { requestJson } from './http-request.mjs';

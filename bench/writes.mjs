@@ -3,7 +3,7 @@
 // for the sandbox in memory (--memory), seeded through its API.
 // Targets: the sandbox at least 20x json-server's throughput, p99 under 200 ms, peak RSS under
 // 400 MB; in memory at least 0.8x the data file's throughput (a write costs the change alone).
-import { numberedReceiptBody } from '@boundbook/test-fixtures';
+import { numberedReceiptBody } from '@fflkit/test-fixtures';
 import { join } from 'node:path';
 import { measureServer, rowNote } from './measure-server.mjs';
 import { startJsonServer } from './peer-servers.mjs';

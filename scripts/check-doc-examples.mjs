@@ -1,17 +1,17 @@
 // Compiles every TypeScript example of the documentation, as an integrator would paste it: each
 // ```ts block of the READMEs and each @example of the packages' sources, as a module of its own,
-// under the repository's strict tsconfig (tsconfig.base.json). `@boundbook/*` resolves to the
-// packages' sources (their `@boundbook/source` export condition), so no build is needed. Each
+// under the repository's strict tsconfig (tsconfig.base.json). `@fflkit/*` resolves to the
+// packages' sources (their `@fflkit/source` export condition), so no build is needed. Each
 // example is compiled in the folder of its package or example, so that it imports what that
 // folder depends on (express for the webhooks adapters, the example's own modules).
 //
-// A README block may need names it does not show (an Express `app`, a client `bb`): an HTML
+// A README block may need names it does not show (an Express `app`, a client `logbook`): an HTML
 // comment right before its fence, `<!-- ts-context: declare const app: Express; -->`, is compiled
 // ahead of it and stays invisible on the page. A `declare module 'hono' { ... }` in a context
 // stands for a module that does not resolve here (a framework no package installs, an app's own
 // `@/lib/...`): it is declared once for every example, so two contexts declaring one module must
 // agree. For a module that resolves, it stays in the example and augments that module. An
-// example of the web build of @boundbook/webhooks (packages/webhooks/src/web.ts) imports that
+// example of the web build of @fflkit/webhooks (packages/webhooks/src/web.ts) imports that
 // build.
 //
 // Run: node scripts/check-doc-examples.mjs [path ...]  (part of `pnpm lint`); paths, such as
@@ -109,7 +109,7 @@ function jsdocExamples(file) {
     found.push({
       at: `${file}:${open + 1}`,
       folder: packageFolder(file),
-      code: web ? code.replaceAll("'@boundbook/webhooks'", "'@boundbook/webhooks/web'") : code,
+      code: web ? code.replaceAll("'@fflkit/webhooks'", "'@fflkit/webhooks/web'") : code,
     });
     index = close;
   }
@@ -132,7 +132,7 @@ function compilerOptions() {
     ...parsed.options,
     noEmit: true,
     types: ['node'],
-    customConditions: ['@boundbook/source'],
+    customConditions: ['@fflkit/source'],
     // An example shows a call: a value it makes and does not use again is not a mistake there.
     noUnusedLocals: false,
     noUnusedParameters: false,

@@ -17,7 +17,7 @@ import { parse } from 'yaml';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const recipe = join(root, 'examples/ci');
-const work = mkdtempSync(join(tmpdir(), 'boundbook-ci-recipe-'));
+const work = mkdtempSync(join(tmpdir(), 'fflkit-ci-recipe-'));
 const tarballs = join(work, 'tarballs');
 const project = join(work, 'project');
 const started = performance.now();
@@ -49,11 +49,11 @@ function makeProject(packed) {
     join(project, 'package.json'),
     JSON.stringify(
       {
-        name: 'boundbook-ci-recipe',
+        name: 'fflkit-ci-recipe',
         private: true,
         type: 'module',
         scripts: { test: 'node --test test/' },
-        devDependencies: { '@boundbook/sandbox': local['@boundbook/sandbox'], '@boundbook/sdk': local['@boundbook/sdk'] },
+        devDependencies: { '@fflkit/sandbox': local['@fflkit/sandbox'], '@fflkit/sdk': local['@fflkit/sdk'] },
         // The packages depend on each other at versions the registry does not have: take the tarballs.
         overrides: Object.fromEntries(packed.map(({ name }) => [name, local[name]])),
       },
@@ -75,7 +75,7 @@ async function freePort() {
 function jobEnvironment(job, port) {
   const env = { ...process.env };
   for (const [name, value] of Object.entries(job.env ?? {})) env[name] = String(value).replaceAll(':4010', `:${port}`);
-  env.BOUNDBOOK_SANDBOX_PORT = String(port);
+  env.FFLKIT_SANDBOX_PORT = String(port);
   return env;
 }
 
@@ -105,7 +105,7 @@ async function main() {
     if (!commands.includes(needed)) throw new Error(`ci-recipe: the job has no step that runs ${JSON.stringify(needed)}: this script runs the job as it is, and expects it`);
   }
 
-  console.log(`--> Packing ${PACKAGES.map((dir) => `@boundbook/${dir}`).join(', ')} (${seconds()})`);
+  console.log(`--> Packing ${PACKAGES.map((dir) => `@fflkit/${dir}`).join(', ')} (${seconds()})`);
   const packed = pack();
   makeProject(packed);
   const port = await freePort();

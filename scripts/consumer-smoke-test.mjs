@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The packages as a consumer gets them: packs each one as it would be published, installs the
 // tarballs into a new project outside the workspace, and uses them there from ESM and CommonJS,
-// through the web build of @boundbook/webhooks (its conditions and its /web subpath), under tsc,
-// and through the boundbook-sandbox CLI. What the npm page shows is checked on the tarball too:
+// through the web build of @fflkit/webhooks (its conditions and its /web subpath), under tsc,
+// and through the fflkit-sandbox CLI. What the npm page shows is checked on the tarball too:
 // the repository, homepage and bugs links, and every relative link of the README.
 // Expects the packages built (`pnpm build`). Keeps the temporary folder when a step fails.
 import { execFileSync, spawn } from 'node:child_process';
@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const fixtures = fileURLToPath(new URL('consumer-smoke', import.meta.url));
-const work = mkdtempSync(join(tmpdir(), 'boundbook-consumer-'));
+const work = mkdtempSync(join(tmpdir(), 'fflkit-consumer-'));
 const tarballs = join(work, 'tarballs');
 const project = join(work, 'project');
 const started = performance.now();
@@ -114,7 +114,7 @@ function install(packed) {
   writeFileSync(
     join(project, 'package.json'),
     JSON.stringify({
-      name: 'boundbook-consumer',
+      name: 'fflkit-consumer',
       private: true,
       dependencies: { ...local, msw: peerDependencies.msw, typescript: devDependencies.typescript, '@types/node': devDependencies['@types/node'] },
       // The packages depend on each other at versions the registry does not have: take the tarballs.
@@ -124,7 +124,7 @@ function install(packed) {
   run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error']);
   const lock = readJson(join(project, 'package-lock.json'));
   for (const [path, entry] of Object.entries(lock.packages)) {
-    if (!path.includes('node_modules/@boundbook/')) continue;
+    if (!path.includes('node_modules/@fflkit/')) continue;
     if (path.lastIndexOf('node_modules/') !== 0 || !entry.resolved?.startsWith('file:')) {
       throw new Error(`${path} was installed from ${entry.resolved}, not from the top-level tarball`);
     }
@@ -134,10 +134,10 @@ function install(packed) {
 }
 
 async function runCli() {
-  step('Running the boundbook-sandbox CLI');
-  const bin = join(project, 'node_modules/.bin/boundbook-sandbox');
-  const env = { ...process.env, BOUNDBOOK_SANDBOX_COMPILE_CACHE: join(work, 'compile-cache') };
-  if (!run(bin, ['--help'], { stdio: 'pipe', env }).includes('Usage: boundbook-sandbox')) throw new Error('--help printed no usage');
+  step('Running the fflkit-sandbox CLI');
+  const bin = join(project, 'node_modules/.bin/fflkit-sandbox');
+  const env = { ...process.env, FFLKIT_SANDBOX_COMPILE_CACHE: join(work, 'compile-cache') };
+  if (!run(bin, ['--help'], { stdio: 'pipe', env }).includes('Usage: fflkit-sandbox')) throw new Error('--help printed no usage');
   const cli = spawn(bin, ['--memory', '--port', '0', '--quiet'], { cwd: project, env, stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise((resolve) => cli.on('exit', (code, signal) => resolve(code ?? signal)));
   try {
@@ -177,9 +177,9 @@ try {
   run('node', ['smoke.mjs']);
   step('Requiring every package from CommonJS');
   run('node', ['smoke.cjs']);
-  step('Importing and requiring the web build of @boundbook/webhooks (browser condition)');
+  step('Importing and requiring the web build of @fflkit/webhooks (browser condition)');
   run('node', ['--conditions=browser', 'web.mjs']);
-  step('Importing and requiring @boundbook/webhooks/web (no condition)');
+  step('Importing and requiring @fflkit/webhooks/web (no condition)');
   run('node', ['web-subpath.mjs']);
   step('Type-checking a consumer as ESM and CommonJS (tsc, module node16)');
   run('node', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.node16.json']);

@@ -1,4 +1,4 @@
-import type { DispositionCreate, Receipt, ReceiptCreate } from '@boundbook/types';
+import type { DispositionCreate, Receipt, ReceiptCreate } from '@fflkit/types';
 
 /**
  * A valid `POST /receipts` body: the contract's acquisition from a licensee (serial

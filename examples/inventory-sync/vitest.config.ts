@@ -1,6 +1,6 @@
 import { defineProject } from 'vitest/config';
 
-// No alias to the packages' sources: `@boundbook/*` resolves through node_modules to their
+// No alias to the packages' sources: `@fflkit/*` resolves through node_modules to their
 // built dist/, as it does for an integrator (the root `pnpm test` builds them first).
 export default defineProject({
   test: {

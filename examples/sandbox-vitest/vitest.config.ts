@@ -1,6 +1,6 @@
 import { defineProject } from 'vitest/config';
 
-// No alias to the packages' sources: `@boundbook/*` resolves through node_modules to the built
+// No alias to the packages' sources: `@fflkit/*` resolves through node_modules to the built
 // packages, as it does for an integrator who installed them from npm.
 export default defineProject({
   test: {

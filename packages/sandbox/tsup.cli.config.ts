@@ -12,7 +12,7 @@ type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
  */
 const UNUSED_MODULES: Record<string, string> = {
   '@hapi/shot': `export function inject() {
-  throw new Error('[@boundbook/sandbox] server.inject() is not bundled in the CLI: use startSandbox() from the library');
+  throw new Error('[@fflkit/sandbox] server.inject() is not bundled in the CLI: use startSandbox() from the library');
 }`,
   'mime-db/db.json': '{}',
 };
@@ -37,7 +37,7 @@ const packagePath = (path: string): string => fileURLToPath(new URL(path, import
  * health call and `--version` answer the published version without a hand-kept copy of it.
  */
 export const versionDefine: Record<string, string> = {
-  __BOUNDBOOK_SANDBOX_VERSION__: JSON.stringify(
+  __FFLKIT_SANDBOX_VERSION__: JSON.stringify(
     (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version,
   ),
 };
@@ -53,7 +53,7 @@ const shared: Options = {
   tsconfig: packagePath('tsconfig.json'),
   // The workspace's packages from their sources, as their exports maps name them.
   esbuildOptions(options) {
-    options.conditions = ['@boundbook/source'];
+    options.conditions = ['@fflkit/source'];
     options.define = { ...options.define, ...versionDefine };
   },
 };

@@ -10,7 +10,7 @@ export default defineConfig(
       options.define = {
         ...options.define,
         // The User-Agent carries the published version without a hand-kept copy of it.
-        __BOUNDBOOK_SDK_VERSION__: JSON.stringify(version),
+        __FFLKIT_SDK_VERSION__: JSON.stringify(version),
       };
     },
   }),

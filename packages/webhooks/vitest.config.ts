@@ -17,7 +17,7 @@ export default mergeConfig(
       },
     }),
   ),
-  // Coverage applies when this file is the root config: `pnpm --filter @boundbook/webhooks
+  // Coverage applies when this file is the root config: `pnpm --filter @fflkit/webhooks
   // test:coverage`. Every file of the package, signing and verification first, is held at 100 %.
   defineConfig({
     test: {

@@ -17,17 +17,17 @@ const RECEIPT = {
 };
 
 /**
- * Asserts that every installed `@boundbook/*` package was loaded, and that each exports at run
+ * Asserts that every installed `@fflkit/*` package was loaded, and that each exports at run
  * time exactly the values its declarations promise under the same condition (`import` or
  * `require`): a value the types promise and the build lacks compiles, then fails at run time.
  */
 export function checkExports(packages, resolutionMode) {
-  assert.deepEqual(Object.keys(packages).sort(), readdirSync('node_modules/@boundbook').sort(), 'every installed package is checked');
+  assert.deepEqual(Object.keys(packages).sort(), readdirSync('node_modules/@fflkit').sort(), 'every installed package is checked');
   const options = { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, lib: ['lib.es2023.d.ts'], types: [], noEmit: true };
   const mode = resolutionMode === 'import' ? ts.ModuleKind.ESNext : ts.ModuleKind.CommonJS;
   const files = Object.keys(packages).map((name) => {
-    const { resolvedModule } = ts.resolveModuleName(`@boundbook/${name}`, `${process.cwd()}/index.ts`, options, ts.sys, undefined, undefined, mode);
-    assert.ok(resolvedModule, `@boundbook/${name} has types for ${resolutionMode}`);
+    const { resolvedModule } = ts.resolveModuleName(`@fflkit/${name}`, `${process.cwd()}/index.ts`, options, ts.sys, undefined, undefined, mode);
+    assert.ok(resolvedModule, `@fflkit/${name} has types for ${resolutionMode}`);
     return resolvedModule.resolvedFileName;
   });
   const program = ts.createProgram(files, options);
@@ -38,24 +38,24 @@ export function checkExports(packages, resolutionMode) {
       .filter((symbol) => !symbol.declarations?.some((d) => ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent.parent.isTypeOnly)))
       .filter((symbol) => (symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol).flags & ts.SymbolFlags.Value)
       .map((symbol) => symbol.name);
-    assert.deepEqual(Object.keys(runtime).sort(), declared.sort(), `@boundbook/${name}: the values exported at run time are those its types declare (${resolutionMode})`);
+    assert.deepEqual(Object.keys(runtime).sort(), declared.sort(), `@fflkit/${name}: the values exported at run time are those its types declare (${resolutionMode})`);
   }
 }
 
 /**
- * The contract files that @boundbook/types ships resolve, through its exports map, to the
+ * The contract files that @fflkit/types ships resolve, through its exports map, to the
  * documents themselves: `resolve` is the consumer's resolver (`import.meta.resolve` from ESM,
  * `require.resolve` from CommonJS) and answers a path or a file: URL.
  */
 export function checkContractFiles(resolve) {
   const read = (specifier) => {
     const resolved = resolve(specifier);
-    assert.match(resolved, /[\\/]node_modules[\\/]@boundbook[\\/]types[\\/]contract[\\/]/, `${specifier} resolves into the installed package`);
+    assert.match(resolved, /[\\/]node_modules[\\/]@fflkit[\\/]types[\\/]contract[\\/]/, `${specifier} resolves into the installed package`);
     return readFileSync(resolved.startsWith('file:') ? new URL(resolved) : resolved, 'utf8');
   };
-  assert.match(read('@boundbook/types/openapi.yaml'), /^openapi: 3\.1\.\d+\n[\s\S]*^paths:\n[\s\S]*\/receipts\/\{id\}\/dispose:/m, 'openapi.yaml is the service\'s contract');
-  assert.match(read('@boundbook/types/sandbox.yaml'), /^openapi: 3\.1\.\d+\n[\s\S]*^paths:\n[\s\S]*\/_sandbox\/accounts:/m, 'sandbox.yaml is the control API\'s contract');
-  const schema = JSON.parse(read('@boundbook/types/fixtures.schema.json'));
+  assert.match(read('@fflkit/types/openapi.yaml'), /^openapi: 3\.1\.\d+\n[\s\S]*^paths:\n[\s\S]*\/receipts\/\{id\}\/dispose:/m, 'openapi.yaml is the service\'s contract');
+  assert.match(read('@fflkit/types/sandbox.yaml'), /^openapi: 3\.1\.\d+\n[\s\S]*^paths:\n[\s\S]*\/_sandbox\/accounts:/m, 'sandbox.yaml is the control API\'s contract');
+  const schema = JSON.parse(read('@fflkit/types/fixtures.schema.json'));
   assert.equal(schema.$schema, 'https://json-schema.org/draft/2020-12/schema', 'fixtures.schema.json is a JSON Schema');
 }
 
@@ -70,16 +70,16 @@ export async function checkPackages(packages, setupServer) {
   const books = await core.handle({ method: 'GET', path: '/rest/v1/books', query: '', headers: { authorization: `Bearer ${account.token}` }, body: '' });
   assert.equal(books.status, 200, 'sandbox-core answers GET /books');
 
-  // The SDK against the MSW mock; the delivery the mock signs verifies with @boundbook/webhooks.
-  const baseUrl = 'https://api.boundbook.test/rest/v1';
-  const mock = msw.createMockBoundBook({ baseUrl });
+  // The SDK against the MSW mock; the delivery the mock signs verifies with @fflkit/webhooks.
+  const baseUrl = 'https://logbook.example.test/rest/v1';
+  const mock = msw.createMockLogbook({ baseUrl });
   const server = setupServer(...mock.handlers);
   server.listen({ onUnhandledRequest: 'error' });
   try {
-    const bb = new sdk.BoundBook({ token: mock.createAccount().token, baseUrl });
-    const { secret } = await bb.webhooks.create({ url: 'https://hooks.example.test/in', events: ['*'] });
-    const receipt = await bb.receipts.create(RECEIPT);
-    await assert.rejects(bb.receipts.get(receipt.id + 1), sdk.NotFoundError);
+    const logbook = new sdk.LogbookClient({ token: mock.createAccount().token, baseUrl });
+    const { secret } = await logbook.webhooks.create({ url: 'https://hooks.example.test/in', events: ['*'] });
+    const receipt = await logbook.receipts.create(RECEIPT);
+    await assert.rejects(logbook.receipts.get(receipt.id + 1), sdk.NotFoundError);
     assert.equal(mock.deliveries.length, 1, 'one delivery of receipt.created');
     const [{ body, headers }] = mock.deliveries;
     assert.equal(await webhooks.signPayload(secret, body), headers['X-SVC-Signature']);
@@ -97,7 +97,7 @@ export async function checkPackages(packages, setupServer) {
     const { token } = await running.createAccount();
     const response = await fetch(`${running.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(response.status, 200, 'the sandbox answers GET /books');
-    const listed = await new sdk.BoundBook({ token, baseUrl: running.apiUrl }).books.list();
+    const listed = await new sdk.LogbookClient({ token, baseUrl: running.apiUrl }).books.list();
     assert.deepEqual(listed.map((book) => book.name), ['Main']);
   } finally {
     await running.stop();

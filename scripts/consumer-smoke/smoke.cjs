@@ -3,15 +3,15 @@ const assert = require('node:assert/strict');
 const { setupServer } = require('msw/node');
 
 const packages = {
-  msw: require('@boundbook/msw'),
-  sandbox: require('@boundbook/sandbox'),
-  'sandbox-core': require('@boundbook/sandbox-core'),
-  sdk: require('@boundbook/sdk'),
-  types: require('@boundbook/types'),
-  webhooks: require('@boundbook/webhooks'),
+  msw: require('@fflkit/msw'),
+  sandbox: require('@fflkit/sandbox'),
+  'sandbox-core': require('@fflkit/sandbox-core'),
+  sdk: require('@fflkit/sdk'),
+  types: require('@fflkit/types'),
+  webhooks: require('@fflkit/webhooks'),
 };
 for (const name of Object.keys(packages)) {
-  assert.match(require.resolve(`@boundbook/${name}`), /[\\/]dist[\\/]index\.cjs$/, `@boundbook/${name} requires its CommonJS build`);
+  assert.match(require.resolve(`@fflkit/${name}`), /[\\/]dist[\\/]index\.cjs$/, `@fflkit/${name} requires its CommonJS build`);
 }
 
 import('./check-packages.mjs')

@@ -1,13 +1,13 @@
 // The published declarations as a consumer's code uses them, type-checked by tsc and never run:
 // as ESM (types.mts) and as CommonJS (types.cts, a copy the smoke test makes), so both the .d.ts
 // and the .d.cts files are checked. Each @ts-expect-error proves a package's types are not `any`.
-import { createMockBoundBook, type CapturedDelivery } from '@boundbook/msw';
-import { startSandbox, type RunningSandbox } from '@boundbook/sandbox';
-import { createSandboxCore, type SandboxResponse } from '@boundbook/sandbox-core';
-import { BoundBook, NotFoundError, type CreatedWebhook, type Receipts } from '@boundbook/sdk';
-import { RECEIPT_STATUSES, type Receipt, type WebhookEvent, type WebhookEventOf } from '@boundbook/types';
-import { constructEvent, createWebhookHandler, signPayload, verifySignature } from '@boundbook/webhooks';
-import * as webhooksWeb from '@boundbook/webhooks/web';
+import { createMockLogbook, type CapturedDelivery } from '@fflkit/msw';
+import { startSandbox, type RunningSandbox } from '@fflkit/sandbox';
+import { createSandboxCore, type SandboxResponse } from '@fflkit/sandbox-core';
+import { LogbookClient, NotFoundError, type CreatedWebhook, type Receipts } from '@fflkit/sdk';
+import { RECEIPT_STATUSES, type Receipt, type WebhookEvent, type WebhookEventOf } from '@fflkit/types';
+import { constructEvent, createWebhookHandler, signPayload, verifySignature } from '@fflkit/webhooks';
+import * as webhooksWeb from '@fflkit/webhooks/web';
 import type { HttpHandler } from 'msw';
 
 export function describe(event: WebhookEvent): string {
@@ -27,13 +27,13 @@ export function describe(event: WebhookEvent): string {
 export async function consume(): Promise<void> {
   const running: RunningSandbox = await startSandbox({ port: 0 });
   const { token } = await running.createAccount({ account_type: 'importer' });
-  const bb = new BoundBook({ token, baseUrl: running.apiUrl, timeout: 5_000 });
-  const receipts: Receipts = bb.receipts;
+  const logbook = new LogbookClient({ token, baseUrl: running.apiUrl, timeout: 5_000 });
+  const receipts: Receipts = logbook.receipts;
   const receipt: Receipt = await receipts.get(1);
   const status: (typeof RECEIPT_STATUSES)[number] = receipt.status;
-  const { secret }: CreatedWebhook = await bb.webhooks.create({ url: 'https://hooks.example.test/in', events: ['*'] });
+  const { secret }: CreatedWebhook = await logbook.webhooks.create({ url: 'https://hooks.example.test/in', events: ['*'] });
   try {
-    await bb.receipts.get(2);
+    await logbook.receipts.get(2);
   } catch (error) {
     if (error instanceof NotFoundError) console.log(error.status, status);
   }
@@ -52,7 +52,7 @@ export async function consume(): Promise<void> {
 
   const core = createSandboxCore({ now: () => 0, rateLimit: 0 });
   const books: SandboxResponse = await core.handle({ method: 'GET', path: '/rest/v1/books', query: '', headers: {} });
-  const mock = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1' });
+  const mock = createMockLogbook({ baseUrl: 'https://logbook.example.test/rest/v1' });
   const handlers: readonly HttpHandler[] = mock.handlers;
   const deliveries: readonly CapturedDelivery[] = mock.deliveries;
   console.log(books.status, handlers.length, deliveries.length);
@@ -60,7 +60,7 @@ export async function consume(): Promise<void> {
   // @ts-expect-error: a receipt's status is 'on_hand' or 'disposed'
   const sold: Receipt['status'] = 'sold';
   // @ts-expect-error: the client's timeout is a number of milliseconds
-  new BoundBook({ timeout: '5s' });
+  new LogbookClient({ timeout: '5s' });
   // @ts-expect-error: signPayload resolves to the signature's text
   const signature: number = await signPayload(secret, '{}');
   // @ts-expect-error: the web build's signPayload resolves to the signature's text too
@@ -70,7 +70,7 @@ export async function consume(): Promise<void> {
   // @ts-expect-error: the sandbox's port is a number
   await startSandbox({ port: '4010' });
   // @ts-expect-error: the mock needs the API's base URL
-  createMockBoundBook({});
+  createMockLogbook({});
   console.log(sold, signature, webSignature);
   await running.stop();
 }

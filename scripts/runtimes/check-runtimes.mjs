@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Proves the built @boundbook/sdk and the web build of @boundbook/webhooks on Deno, Bun and
+// Proves the built @fflkit/sdk and the web build of @fflkit/webhooks on Deno, Bun and
 // workerd (miniflare 4), against a sandbox on 127.0.0.1. In each runtime, probe-worker.mjs:
 //
 // 1. registers an endpoint for receipt.created at its own /webhooks with the SDK, creates a
@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startSandbox } from '@boundbook/sandbox';
+import { startSandbox } from '@fflkit/sandbox';
 import { build } from 'esbuild';
 
 const internals = {

@@ -2,13 +2,13 @@
 // unbundled (serve-probe.mjs), and workerd runs it bundled by esbuild under miniflare. It imports
 // the built packages, as an integrator's code does:
 //
-// - POST /probe {apiUrl, token}: with @boundbook/sdk, registers an endpoint for receipt.created
+// - POST /probe {apiUrl, token}: with @fflkit/sdk, registers an endpoint for receipt.created
 //   at this server's /webhooks, creates a receipt and reads it back; answers what it got.
-// - POST /webhooks: the web build of @boundbook/webhooks, with the endpoint's secret, receiving
+// - POST /webhooks: the web build of @fflkit/webhooks, with the endpoint's secret, receiving
 //   the sandbox's real deliveries; it answers as the library does.
 // - GET /received: the receipt.created events its handler processed, with their delivery ids.
-import { BoundBook } from '@boundbook/sdk';
-import { createWebhookHandler } from '@boundbook/webhooks/web';
+import { LogbookClient } from '@fflkit/sdk';
+import { createWebhookHandler } from '@fflkit/webhooks/web';
 
 const received = [];
 let webhooks;
@@ -30,8 +30,8 @@ async function probe(request) {
   const { apiUrl, token, serialNumber } = await request.json();
   // Both options given: an edge runtime has no environment to read them from, and Deno runs
   // without --allow-env here.
-  const bb = new BoundBook({ baseUrl: apiUrl, token });
-  const { endpoint, secret } = await bb.webhooks.create({ url: new URL('/webhooks', request.url).href, events: ['receipt.created'] });
+  const logbook = new LogbookClient({ baseUrl: apiUrl, token });
+  const { endpoint, secret } = await logbook.webhooks.create({ url: new URL('/webhooks', request.url).href, events: ['receipt.created'] });
   webhooks = createWebhookHandler({
     secret,
     on: {
@@ -40,7 +40,7 @@ async function probe(request) {
       },
     },
   });
-  const created = await bb.receipts.create({
+  const created = await logbook.receipts.create({
     book: 'Main',
     serial_number: serialNumber,
     manufacturer: 'Example Arms Co.',
@@ -51,6 +51,6 @@ async function probe(request) {
     received_from: 'Example Firearms Wholesale LLC',
     ffl_license: '9-99-999-01-6A-00001',
   });
-  const read = await bb.receipts.get(created.id);
+  const read = await logbook.receipts.get(created.id);
   return Response.json({ userAgent: navigator.userAgent, webhookId: endpoint.id, created, read });
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs Deno, Bun and miniflare (workerd) from npm into .ci/.runtimes, then proves the built
-# @boundbook/sdk and the web build of @boundbook/webhooks on each against a local sandbox
+# @fflkit/sdk and the web build of @fflkit/webhooks on each against a local sandbox
 # (check-runtimes.mjs), and runs the Workers receiver example's tests on workerd. CI's runtime
 # step; run it alone after `pnpm build`, with Node 22 or later (miniflare 4 needs it):
 #   PATH="$PWD/.ci/.node24/bin:$PATH" bash scripts/runtimes/run.sh

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startSandbox } from '@boundbook/sandbox';
-import { dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
+import { startSandbox } from '@fflkit/sandbox';
+import { dispositionWithAddressBody, receiptBody } from '@fflkit/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ContractValidator, type ObservedResponse } from '../support/contract-validator';
@@ -99,7 +99,7 @@ interface UnsavedWorld {
  * file opens its journal at its first write, which then fails.
  */
 async function unsavedWorld(): Promise<UnsavedWorld> {
-  const folder = await mkdtemp(join(tmpdir(), 'boundbook-contract-'));
+  const folder = await mkdtemp(join(tmpdir(), 'fflkit-contract-'));
   const data = join(folder, 'sandbox.json');
   const first = await startSandbox({ data });
   const send = (origin: string, method: string, path: string, options?: CallOptions) => call(origin, method, path, options);
@@ -123,7 +123,7 @@ const unsavedApi = (method: string, path: string, options: CallOptions = {}) => 
 const unsavedControl = (method: string, path: string, options: CallOptions = {}) => call(unsaved.sandbox.url, method, path, { token: unsaved.token, ...options });
 
 /** An account with receipts in two books, one disposed, with fields that CSV must quote. */
-async function boundBook() {
+async function accountWithBooks() {
   const t = await account();
   await control('POST', '/_sandbox/books', { token: t, body: { name: 'Consignment' } });
   await api('POST', '/receipts', { token: t, body: receiptBody({ book: 'Consignment' }) });
@@ -224,7 +224,7 @@ const serviceCases: Case[] = [
   ['listWebhooks', 401, () => api('GET', '/webhooks')],
   ['listWebhooks', 403, async () => api('GET', '/webhooks', { token: await tokenWith(await account(), ['write', 'delete']) })],
   ['listWebhooks', 429, async () => api('GET', '/webhooks', { token: await exhausted() })],
-  ['createWebhook', 201, async () => api('POST', '/webhooks', { token: await account(), body: { url: 'https://hooks.example.com/boundbook', events: ['receipt.created', 'receipt.disposed'] } })],
+  ['createWebhook', 201, async () => api('POST', '/webhooks', { token: await account(), body: { url: 'https://hooks.example.com/logbook', events: ['receipt.created', 'receipt.disposed'] } })],
   ['createWebhook', 401, () => api('POST', '/webhooks', { body: { url: 'https://hooks.example.com/x', events: ['*'] } })],
   ['createWebhook', 403, async () => api('POST', '/webhooks', { token: await tokenWith(await account(), ['read']), body: { url: 'https://hooks.example.com/x', events: ['*'] } })],
   ['createWebhook', 413, async () => api('POST', '/webhooks', { token: await account(), ...tooLarge })],
@@ -268,7 +268,7 @@ const controlCases: Case[] = [
   ['revokeToken', 401, () => control('DELETE', '/_sandbox/tokens/1')],
   ['revokeToken', 404, async () => control('DELETE', '/_sandbox/tokens/999999', { token: await account() })],
   ['revokeToken', 503, () => unsavedControl('DELETE', `/_sandbox/tokens/${unsaved.tokenId}`)],
-  ['listControlBooks', 200, async () => control('GET', '/_sandbox/books', { token: await boundBook() })],
+  ['listControlBooks', 200, async () => control('GET', '/_sandbox/books', { token: await accountWithBooks() })],
   ['listControlBooks', 401, () => control('GET', '/_sandbox/books')],
   ['createBook', 201, async () => control('POST', '/_sandbox/books', { token: await account(), body: { name: 'Consignments' } })],
   ['createBook', 401, () => control('POST', '/_sandbox/books', { body: { name: 'Consignments' } })],
@@ -284,10 +284,10 @@ const controlCases: Case[] = [
   ['advanceClock', 415, async () => control('POST', '/_sandbox/clock/advance', { token: await account(), ...asText({ seconds: 60 }) })],
   ['advanceClock', 422, async () => control('POST', '/_sandbox/clock/advance', { token: await account(), body: { seconds: -5 } })],
   ['advanceClock', 503, () => unsavedControl('POST', '/_sandbox/clock/advance', { body: { seconds: 3600 } })],
-  ['browseReceipts', 200, async () => control('GET', '/_sandbox/receipts', { token: await boundBook(), query: { q: 'example', field: 'received_from', per_page: '1000' } })],
+  ['browseReceipts', 200, async () => control('GET', '/_sandbox/receipts', { token: await accountWithBooks(), query: { q: 'example', field: 'received_from', per_page: '1000' } })],
   ['browseReceipts', 401, () => control('GET', '/_sandbox/receipts')],
   ['browseReceipts', 422, async () => control('GET', '/_sandbox/receipts', { token: await account(), query: { per_page: '1001' } })],
-  ['exportReceipts', 200, async () => control('GET', '/_sandbox/receipts/export', { token: await boundBook() })],
+  ['exportReceipts', 200, async () => control('GET', '/_sandbox/receipts/export', { token: await accountWithBooks() })],
   ['exportReceipts', 401, () => control('GET', '/_sandbox/receipts/export')],
   ['exportReceipts', 422, async () => control('GET', '/_sandbox/receipts/export', { token: await account(), query: { status: 'lost' } })],
   ['getReceiptAudit', 200, async () => {
@@ -321,7 +321,7 @@ const controlCases: Case[] = [
   ['loadFixtures', 415, () => control('POST', '/_sandbox/fixtures', asText(fixturesFile()))],
   ['loadFixtures', 422, () => control('POST', '/_sandbox/fixtures', { body: { accounts: [{ tokens: [{ token: 'sbx_short' }] }] } })],
   ['loadFixtures', 503, () => call(unsaved.sandbox.url, 'POST', '/_sandbox/fixtures', { body: fixturesFile() })],
-  ['exportFixtures', 200, async () => { const t = await boundBook(); return control('GET', '/_sandbox/fixtures', { token: t }); }],
+  ['exportFixtures', 200, async () => { const t = await accountWithBooks(); return control('GET', '/_sandbox/fixtures', { token: t }); }],
   ['exportFixtures', 401, () => control('GET', '/_sandbox/fixtures')],
   ['listRequests', 200, async () => { const t = await account(); await api('GET', '/books', { token: t }); return control('GET', '/_sandbox/requests', { token: t }); }],
   ['listRequests', 401, () => control('GET', '/_sandbox/requests')],

@@ -1,8 +1,8 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
-import { checkReceiver, startSandbox } from '@boundbook/sandbox';
-import { dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
+import { checkReceiver, startSandbox } from '@fflkit/sandbox';
+import { dispositionWithAddressBody, receiptBody } from '@fflkit/test-fixtures';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -14,7 +14,7 @@ import { call } from '../support/sandbox-client';
 // contract with a JSON Schema validator, the schemas read from the document itself.
 
 type Json = Record<string, any>;
-const BASE = 'https://contract.boundbook.test/openapi.yaml';
+const BASE = 'https://contract.fflkit.test/openapi.yaml';
 const document = parse(readFileSync(new URL('../../openapi/openapi.yaml', import.meta.url), 'utf8')) as Json;
 const ajv = new Ajv2020({ strict: false, allErrors: true, discriminator: true });
 addFormats(ajv);

@@ -1,6 +1,6 @@
-import { createSandboxCore, type SandboxCore, type SandboxRequest, type SandboxResponse } from '@boundbook/sandbox-core';
-import { dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
-import type { SandboxRequestLogEntry } from '@boundbook/types';
+import { createSandboxCore, type SandboxCore, type SandboxRequest, type SandboxResponse } from '@fflkit/sandbox-core';
+import { dispositionWithAddressBody, receiptBody } from '@fflkit/test-fixtures';
+import type { SandboxRequestLogEntry } from '@fflkit/types';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ContractValidator } from '../support/contract-validator';

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
-import { startSandbox } from '@boundbook/sandbox';
-import { receiptBody } from '@boundbook/test-fixtures';
-import type { SandboxRequestLogEntry } from '@boundbook/types';
+import { startSandbox } from '@fflkit/sandbox';
+import { receiptBody } from '@fflkit/test-fixtures';
+import type { SandboxRequestLogEntry } from '@fflkit/types';
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 

@@ -13,11 +13,11 @@ const ROOT = join(import.meta.dirname, '..', '..');
 /** The workspace packages each package may import, besides itself. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   types: [],
-  sdk: ['@boundbook/types'],
-  webhooks: ['@boundbook/types'],
-  'sandbox-core': ['@boundbook/types'],
-  sandbox: ['@boundbook/types', '@boundbook/sandbox-core'],
-  msw: ['@boundbook/types', '@boundbook/sandbox-core'],
+  sdk: ['@fflkit/types'],
+  webhooks: ['@fflkit/types'],
+  'sandbox-core': ['@fflkit/types'],
+  sandbox: ['@fflkit/types', '@fflkit/sandbox-core'],
+  msw: ['@fflkit/types', '@fflkit/sandbox-core'],
 };
 
 /** Development dependencies a package's build bundles into its output, so its users need none. */
@@ -84,13 +84,13 @@ function folderImports(files: readonly SourceFile[]): Map<string, Set<string>> {
   return edges;
 }
 
-describe.each(Object.keys(MAY_IMPORT))('the sources of @boundbook/%s', (name) => {
+describe.each(Object.keys(MAY_IMPORT))('the sources of @fflkit/%s', (name) => {
   const files = sourcesOf(name);
-  const self = `@boundbook/${name}`;
+  const self = `@fflkit/${name}`;
 
   it('import only the workspace packages ARCHITECTURE.md allows', () => {
     const workspace = files.flatMap(({ path, imports }) =>
-      imports.filter((specifier) => specifier.startsWith('@boundbook/')).map((specifier) => ({ path, imported: packageOf(specifier) })),
+      imports.filter((specifier) => specifier.startsWith('@fflkit/')).map((specifier) => ({ path, imported: packageOf(specifier) })),
     );
     const refused = workspace.filter(({ imported }) => imported !== self && !MAY_IMPORT[name]!.includes(imported));
     expect(refused).toEqual([]);
@@ -154,7 +154,7 @@ describe('the scan of imports', () => {
   it('reads the imports of real sources, without those in comments', () => {
     const core = sourcesOf('sandbox-core');
     expect(folderImports(core).get('routing')).toContain('state');
-    // core.ts shows `import ... from '@boundbook/sandbox-core'` only in a JSDoc example.
-    expect(core.find(({ path }) => path === 'core.ts')?.imports).not.toContain('@boundbook/sandbox-core');
+    // core.ts shows `import ... from '@fflkit/sandbox-core'` only in a JSDoc example.
+    expect(core.find(({ path }) => path === 'core.ts')?.imports).not.toContain('@fflkit/sandbox-core');
   });
 });

@@ -1,6 +1,6 @@
-import { BoundBook, systemClock, type Clock, type Receipt } from '@boundbook/sdk';
-import { receiptBody } from '@boundbook/test-fixtures';
-import type { AuditEntry, SandboxFault, SandboxFaultCreate, SandboxFixtures, WebhookEndpoint } from '@boundbook/types';
+import { LogbookClient, systemClock, type Clock, type Receipt } from '@fflkit/sdk';
+import { receiptBody } from '@fflkit/test-fixtures';
+import type { AuditEntry, SandboxFault, SandboxFaultCreate, SandboxFixtures, WebhookEndpoint } from '@fflkit/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Face, StartFace } from './faces/face';
 import { startMswFace } from './faces/start-msw-face';
@@ -80,7 +80,7 @@ async function run(face: Face, seed: number, tally: Tally): Promise<RunOutcome> 
   const { token } = await face.createAccount();
   const control = controlOf(face, token);
   for (const rule of rulesFor(random)) expect((await control('POST', '/_sandbox/faults', rule)).status).toBe(201);
-  const bb = new BoundBook({ token, baseUrl: face.apiUrl, rateLimit: false, timeout: Infinity, clock: immediate, random: () => 0 });
+  const logbook = new LogbookClient({ token, baseUrl: face.apiUrl, rateLimit: false, timeout: Infinity, clock: immediate, random: () => 0 });
   const calls: string[] = [];
   const where = (call: string) => `${face.name}, seed ${seed}, ${call}`;
   const settle = async <T>(call: string, action: () => Promise<T>): Promise<T | undefined> => {
@@ -102,7 +102,7 @@ async function run(face: Face, seed: number, tally: Tally): Promise<RunOutcome> 
   const created: Receipt[] = [];
   for (let n = 1; n <= 6; n += 1) {
     const serial = `REC-${seed}-${n}`;
-    const receipt = await settle(`create ${n}`, () => bb.receipts.create(receiptBody({ serial_number: serial })));
+    const receipt = await settle(`create ${n}`, () => logbook.receipts.create(receiptBody({ serial_number: serial })));
     const holding = await held(serial);
     if (receipt === undefined) {
       expect(holding, where(`a rejected create ${n} left nothing`)).toEqual([]);
@@ -114,7 +114,7 @@ async function run(face: Face, seed: number, tally: Tally): Promise<RunOutcome> 
 
   for (const receipt of created.filter((_, index) => index % 2 === 0)) {
     const disposition = { disposition_date: '2025-03-14', disposed_to: 'Jordan Example', form_4473_serial: `F-${seed}-${receipt.id}` };
-    const disposed = await settle(`dispose ${receipt.serial_number}`, () => bb.receipts.dispose(receipt.id, disposition));
+    const disposed = await settle(`dispose ${receipt.serial_number}`, () => logbook.receipts.dispose(receipt.id, disposition));
     const current = (await control<{ data: Receipt }>('GET', `/_sandbox/receipts/${receipt.id}`)).body.data;
     const dispositions = (await audit(receipt.id)).filter((entry) => entry.action === 'disposed');
     if (disposed === undefined) {
@@ -127,7 +127,7 @@ async function run(face: Face, seed: number, tally: Tally): Promise<RunOutcome> 
 
   const doomed = created[1];
   if (doomed !== undefined) {
-    const deleted = await settle('delete receipt', () => bb.receipts.delete(doomed.id).then(() => true));
+    const deleted = await settle('delete receipt', () => logbook.receipts.delete(doomed.id).then(() => true));
     const gone = (await control('GET', `/_sandbox/receipts/${doomed.id}`)).status === 404;
     expect(gone, where(`the receipt delete's outcome`)).toBe(deleted === true);
   }
@@ -135,7 +135,7 @@ async function run(face: Face, seed: number, tally: Tally): Promise<RunOutcome> 
   const secrets = new Map<number, string>();
   for (let n = 1; n <= 2; n += 1) {
     const url = `https://hooks.example.com/${seed}/${n}`;
-    const made = await settle(`webhooks.create ${n}`, () => bb.webhooks.create({ url, events: ['*'] }));
+    const made = await settle(`webhooks.create ${n}`, () => logbook.webhooks.create({ url, events: ['*'] }));
     const endpoints = (await control<{ data: WebhookEndpoint[] }>('GET', '/_sandbox/webhooks')).body.data.filter((endpoint) => endpoint.url === url);
     if (made === undefined) {
       expect(endpoints, where(`a rejected webhooks.create ${n} left no endpoint`)).toEqual([]);
@@ -146,7 +146,7 @@ async function run(face: Face, seed: number, tally: Tally): Promise<RunOutcome> 
   }
   const [first] = secrets.keys();
   if (first !== undefined) {
-    const deleted = await settle('webhooks.delete', () => bb.webhooks.delete(first).then(() => true));
+    const deleted = await settle('webhooks.delete', () => logbook.webhooks.delete(first).then(() => true));
     if (deleted === true) secrets.delete(first);
   }
 
@@ -191,8 +191,8 @@ describe.each(faces)('the SDK recovers without duplicates on the %s face', (name
     const timeout = 50;
     // The time-out runs on the real clock; the back-off before the look-up ends at once.
     const clock: Clock = { ...systemClock, setTimeout: (callback, ms) => systemClock.setTimeout(callback, ms === timeout ? ms : 0) };
-    const bb = new BoundBook({ token, baseUrl: face.apiUrl, rateLimit: false, timeout, clock, random: () => 0 });
-    const receipt = await bb.receipts.create(receiptBody({ serial_number: 'DELAYED-1' }));
+    const logbook = new LogbookClient({ token, baseUrl: face.apiUrl, rateLimit: false, timeout, clock, random: () => 0 });
+    const receipt = await logbook.receipts.create(receiptBody({ serial_number: 'DELAYED-1' }));
     const listed = (await control<{ data: Receipt[] }>('GET', '/_sandbox/receipts?serial_number=DELAYED-1')).body.data;
     expect(listed).toEqual([receipt]);
     const requests = (await control<{ data: Array<{ method: string; operation: string; fault: { action: string } | null }> }>('GET', '/_sandbox/requests')).body.data;

@@ -1,6 +1,6 @@
-import type { SandboxAccountCreate } from '@boundbook/types';
-import { ApiError, BoundBook, ConnectionError } from '@boundbook/sdk';
-import { verifySignature } from '@boundbook/webhooks';
+import type { SandboxAccountCreate } from '@fflkit/types';
+import { ApiError, LogbookClient, ConnectionError } from '@fflkit/sdk';
+import { verifySignature } from '@fflkit/webhooks';
 import type { Face } from './faces/face';
 import type { ReceivedWebhook, WebhookReceiver } from './faces/start-webhook-receiver';
 import type { Transcript } from './transcript/transcript';
@@ -18,8 +18,8 @@ export interface RawRequest {
  * @example
  * ```ts
  * const token = await context.account();
- * const bb = context.client(token);
- * const receipt = await context.call('create', () => bb.receipts.create(receiptBody()));
+ * const logbook = context.client(token);
+ * const receipt = await context.call('create', () => logbook.receipts.create(receiptBody()));
  * ```
  */
 export class ScenarioContext {
@@ -45,8 +45,8 @@ export class ScenarioContext {
    * client-side limiter are off, so that each call is one request and every answer, 429 included,
    * shows.
    */
-  client(token: string): BoundBook {
-    return new BoundBook({
+  client(token: string): LogbookClient {
+    return new LogbookClient({
       baseUrl: this.face.apiUrl,
       token,
       fetch: this.#transcript.recordingFetch(),

@@ -11,8 +11,8 @@ import type { ScenarioContext } from './scenario-context';
  *   name: 'lists the books',
  *   statuses: [200],
  *   run: async (context) => {
- *     const bb = context.client(await context.account());
- *     await context.call('books.list()', () => bb.books.list());
+ *     const logbook = context.client(await context.account());
+ *     await context.call('books.list()', () => logbook.books.list());
  *   },
  * };
  * ```

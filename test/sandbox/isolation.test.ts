@@ -1,5 +1,5 @@
-import { startSandbox } from '@boundbook/sandbox';
-import { dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
+import { startSandbox } from '@fflkit/sandbox';
+import { dispositionWithAddressBody, receiptBody } from '@fflkit/test-fixtures';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call } from '../support/sandbox-client';
 

@@ -1,4 +1,4 @@
-import { startSandbox } from '@boundbook/sandbox';
+import { startSandbox } from '@fflkit/sandbox';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { call } from '../support/sandbox-client';
 

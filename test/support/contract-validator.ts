@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 
 type Json = Record<string, any>;
 
-const BASE = 'https://contract.boundbook.test/';
+const BASE = 'https://contract.fflkit.test/';
 const DOCUMENTS = ['openapi.yaml', 'sandbox.yaml'] as const;
 type DocumentName = (typeof DOCUMENTS)[number];
 

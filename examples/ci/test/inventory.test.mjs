@@ -1,20 +1,20 @@
 // The tests of an integration, as `npm test` runs them in the CI job: against the sandbox the job
-// started, with the fixed token of the fixtures file. The SDK reads BOUNDBOOK_BASE_URL and
-// BOUNDBOOK_TOKEN from the environment.
+// started, with the fixed token of the fixtures file. The SDK reads FFLKIT_BASE_URL and
+// FFLKIT_TOKEN from the environment.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BoundBook } from '@boundbook/sdk';
+import { LogbookClient } from '@fflkit/sdk';
 
-const bb = new BoundBook();
+const logbook = new LogbookClient();
 
 test('the fixtures account holds the firearm on hand, and not the one disposed', async () => {
   const onHand = [];
-  for await (const receipt of bb.inventory.iterate()) onHand.push(receipt.serial_number);
+  for await (const receipt of logbook.inventory.iterate()) onHand.push(receipt.serial_number);
   assert.deepEqual(onHand, ['EXA0012345']);
 });
 
 test('a firearm received during the tests is recorded on the next line of the book', async () => {
-  const receipt = await bb.receipts.create({
+  const receipt = await logbook.receipts.create({
     book: 'Main',
     serial_number: `CI${Date.now()}`,
     manufacturer: 'Example Arms Co.',

@@ -1,4 +1,4 @@
-import type { Receipt } from '@boundbook/sdk';
+import type { Receipt } from '@fflkit/sdk';
 
 /** What {@link applyChanges} applies to the mirror. */
 export interface MirrorChanges {

@@ -1,4 +1,4 @@
-import type { Receipt } from '@boundbook/sdk';
+import type { Receipt } from '@fflkit/sdk';
 import { SyncStateError } from './sync-state-error';
 
 /**

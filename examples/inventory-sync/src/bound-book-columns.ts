@@ -1,8 +1,8 @@
-import type { Receipt } from '@boundbook/sdk';
+import type { Receipt } from '@fflkit/sdk';
 import { formatAddress } from './format-address';
 
 /** One column of the exported bound book: its header and how a receipt fills it. */
-export interface BoundBookColumn {
+export interface BookColumn {
   readonly header: string;
   readonly value: (receipt: Receipt) => string;
 }
@@ -21,7 +21,7 @@ export interface BoundBookColumn {
  * const row = BOUND_BOOK_COLUMNS.map((column) => column.value(receipt));
  * ```
  */
-export const BOUND_BOOK_COLUMNS: readonly BoundBookColumn[] = [
+export const BOUND_BOOK_COLUMNS: readonly BookColumn[] = [
   // Description of the firearm.
   { header: 'Manufacturer', value: (r) => r.manufacturer },
   { header: 'Importer', value: (r) => r.importer ?? '' },

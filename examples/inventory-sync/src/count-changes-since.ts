@@ -1,4 +1,4 @@
-import type { RequestOptions, SyncCheckpoint } from '@boundbook/sdk';
+import type { RequestOptions, SyncCheckpoint } from '@fflkit/sdk';
 import type { SyncSource } from './sync-source';
 
 /**
@@ -9,7 +9,7 @@ import type { SyncSource } from './sync-source';
  *
  * @example
  * ```ts
- * progress.begin('pulling changes', await countChangesSince(bb.receipts, state.checkpoint));
+ * progress.begin('pulling changes', await countChangesSince(logbook.receipts, state.checkpoint));
  * ```
  */
 export async function countChangesSince(

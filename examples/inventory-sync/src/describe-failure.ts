@@ -5,7 +5,7 @@ import {
   PermissionDeniedError,
   RateLimitError,
   TimeoutError,
-} from '@boundbook/sdk';
+} from '@fflkit/sdk';
 import { SyncStateError } from './sync-state-error';
 import { UsageError } from './usage-error';
 
@@ -22,7 +22,7 @@ export interface Failure {
  * @example
  * ```ts
  * describeFailure(error, 'http://127.0.0.1:4010/rest/v1');
- * // { message: 'the service refused the token (401): check BOUNDBOOK_TOKEN or --token ...', exitCode: 1 }
+ * // { message: 'the service refused the token (401): check FFLKIT_TOKEN or --token ...', exitCode: 1 }
  * ```
  */
 export function describeFailure(error: unknown, baseUrl: string): Failure {
@@ -32,7 +32,7 @@ export function describeFailure(error: unknown, baseUrl: string): Failure {
 
 function explain(error: unknown, baseUrl: string): string {
   if (error instanceof AuthenticationError) {
-    return 'the service refused the token (401): check BOUNDBOOK_TOKEN or --token; it may be mistyped, revoked, or of another service';
+    return 'the service refused the token (401): check FFLKIT_TOKEN or --token; it may be mistyped, revoked, or of another service';
   }
   if (error instanceof PermissionDeniedError) {
     return `the service denied access (403: ${error.body?.message ?? 'forbidden'}): use a key with the read permission of a dealer, manufacturer or importer account`;
@@ -47,7 +47,7 @@ function explain(error: unknown, baseUrl: string): string {
     return `${baseUrl} did not answer in time: check the network and run again; the sync resumes where it stopped`;
   }
   if (error instanceof ConnectionError) {
-    return `cannot reach ${baseUrl}: is the service running? For the local sandbox run \`pnpm start\` in the BoundBook repository, or pass --base-url`;
+    return `cannot reach ${baseUrl}: is the service running? For the local sandbox run \`pnpm start\` in the FFLKit repository, or pass --base-url`;
   }
   if (error instanceof SyncStateError) return error.message;
   return error instanceof Error ? error.message : String(error);

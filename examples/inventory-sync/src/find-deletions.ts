@@ -1,4 +1,4 @@
-import { NotFoundError, type Receipt, type RequestOptions } from '@boundbook/sdk';
+import { NotFoundError, type Receipt, type RequestOptions } from '@fflkit/sdk';
 import { assertSameAccount } from './assert-same-account';
 import type { SyncProgress } from './sync-progress';
 import type { SyncSource } from './sync-source';
@@ -19,7 +19,7 @@ const PER_PAGE = 200;
  *
  * @example
  * ```ts
- * const deleted = await findDeletions(bb.receipts, mirror, state.userId, progress);
+ * const deleted = await findDeletions(logbook.receipts, mirror, state.userId, progress);
  * ```
  */
 export async function findDeletions(

@@ -1,4 +1,4 @@
-import { BoundBook, type FetchFunction } from '@boundbook/sdk';
+import { LogbookClient, type FetchFunction } from '@fflkit/sdk';
 import { createProgress } from './create-progress';
 import { describeFailure } from './describe-failure';
 import { formatSummary } from './format-summary';
@@ -36,14 +36,14 @@ export async function main(args: readonly string[], context: MainContext): Promi
       return 0;
     }
     baseUrl = command.baseUrl;
-    const bb = new BoundBook({
+    const logbook = new LogbookClient({
       token: command.token,
       baseUrl,
       userAgent: 'inventory-sync',
       ...(context.fetch !== undefined && { fetch: context.fetch }),
     });
     const report = await runSync({
-      receipts: bb.receipts,
+      receipts: logbook.receipts,
       baseUrl,
       checkpointPath: command.checkpoint,
       output: command.out === '-' ? context.stdout : command.out,

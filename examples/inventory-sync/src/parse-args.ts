@@ -17,12 +17,12 @@ export interface SyncCommand {
 export type Command = { readonly kind: 'help' } | SyncCommand;
 
 /**
- * Reads the command line with `node:util`'s `parseArgs`, falling back on `BOUNDBOOK_BASE_URL`
- * and `BOUNDBOOK_TOKEN`. A mistake throws a {@link UsageError} that says what to pass instead.
+ * Reads the command line with `node:util`'s `parseArgs`, falling back on `FFLKIT_BASE_URL`
+ * and `FFLKIT_TOKEN`. A mistake throws a {@link UsageError} that says what to pass instead.
  *
  * @example
  * ```ts
- * parseArgs(['--out', 'book.csv'], { BOUNDBOOK_TOKEN: 'sbx_...' });
+ * parseArgs(['--out', 'book.csv'], { FFLKIT_TOKEN: 'sbx_...' });
  * // { kind: 'sync', baseUrl: 'http://127.0.0.1:4010/rest/v1', token: 'sbx_...', out: 'book.csv', checkpoint: '.sync-checkpoint.json', book: undefined }
  * ```
  */
@@ -48,10 +48,10 @@ export function parseArgs(args: readonly string[], env: NodeJS.ProcessEnv): Comm
   }
   if (values.help === true) return { kind: 'help' };
 
-  const token = values.token ?? nonEmpty(env['BOUNDBOOK_TOKEN']);
+  const token = values.token ?? nonEmpty(env['FFLKIT_TOKEN']);
   if (token === undefined || token === '') {
     throw new UsageError(
-      'no API token: set BOUNDBOOK_TOKEN or pass --token (the sandbox prints one when it starts; `curl -X POST <sandbox>/_sandbox/accounts` makes another)',
+      'no API token: set FFLKIT_TOKEN or pass --token (the sandbox prints one when it starts; `curl -X POST <sandbox>/_sandbox/accounts` makes another)',
     );
   }
   for (const flag of ['out', 'checkpoint', 'book'] as const) {
@@ -59,7 +59,7 @@ export function parseArgs(args: readonly string[], env: NodeJS.ProcessEnv): Comm
   }
   return {
     kind: 'sync',
-    baseUrl: checkBaseUrl(values['base-url'] ?? nonEmpty(env['BOUNDBOOK_BASE_URL']) ?? DEFAULT_BASE_URL),
+    baseUrl: checkBaseUrl(values['base-url'] ?? nonEmpty(env['FFLKIT_BASE_URL']) ?? DEFAULT_BASE_URL),
     token,
     out: values.out ?? 'bound-book.csv',
     checkpoint: values.checkpoint ?? '.sync-checkpoint.json',

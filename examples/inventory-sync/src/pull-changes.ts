@@ -1,4 +1,4 @@
-import type { Receipt, ReceiptChange, RequestOptions } from '@boundbook/sdk';
+import type { Receipt, ReceiptChange, RequestOptions } from '@fflkit/sdk';
 import { applyChanges } from './apply-changes';
 import { assertSameAccount } from './assert-same-account';
 import type { SyncSource } from './sync-source';
@@ -35,7 +35,7 @@ export interface PulledChanges {
  *
  * @example
  * ```ts
- * const { state, pulled } = await pullChanges({ receipts: bb.receipts, state, save, batchSize: 500 });
+ * const { state, pulled } = await pullChanges({ receipts: logbook.receipts, state, save, batchSize: 500 });
  * ```
  */
 export async function pullChanges(input: PullChangesInput): Promise<PulledChanges> {

@@ -1,21 +1,21 @@
-import type { RequestOptions } from '@boundbook/sdk';
+import type { RequestOptions } from '@fflkit/sdk';
 import { applyChanges } from './apply-changes';
 import { countChangesSince } from './count-changes-since';
 import { findDeletions } from './find-deletions';
-import { formatBoundBookCsv } from './format-bound-book-csv';
+import { formatBookCsv } from './format-book-csv';
 import { pullChanges, type PulledChanges } from './pull-changes';
 import { readSyncState } from './read-sync-state';
 import { silentProgress, type SyncProgress } from './sync-progress';
 import type { SyncSource } from './sync-source';
 import { emptySyncState, type SyncState } from './sync-state';
 import { SyncStateError } from './sync-state-error';
-import { toBoundBookRows } from './to-bound-book-rows';
+import { toBookRows } from './to-book-rows';
 import { writeCsv } from './write-csv';
 import { writeSyncState } from './write-sync-state';
 
 /** What {@link runSync} needs. */
 export interface RunSyncOptions {
-  /** `bb.receipts` of a `BoundBook` client. */
+  /** `logbook.receipts` of a `LogbookClient` client. */
   readonly receipts: SyncSource;
   /** The service's base URL, recorded in the checkpoint file so that another service's is refused. */
   readonly baseUrl: string;
@@ -53,8 +53,8 @@ export interface SyncReport {
  *
  * @example
  * ```ts
- * const bb = new BoundBook({ token, baseUrl });
- * const report = await runSync({ receipts: bb.receipts, baseUrl, checkpointPath: '.sync-checkpoint.json', output: 'bound-book.csv' });
+ * const logbook = new LogbookClient({ token, baseUrl });
+ * const report = await runSync({ receipts: logbook.receipts, baseUrl, checkpointPath: '.sync-checkpoint.json', output: 'bound-book.csv' });
  * console.log(`${report.pulled} changes, ${report.deleted} deletions`);
  * ```
  */
@@ -96,8 +96,8 @@ export async function runSync(options: RunSyncOptions): Promise<SyncReport> {
     await save(state);
   }
 
-  const rows = toBoundBookRows(state.receipts, options.book === undefined ? {} : { book: options.book });
-  await writeCsv(options.output, formatBoundBookCsv(rows));
+  const rows = toBookRows(state.receipts, options.book === undefined ? {} : { book: options.book });
+  await writeCsv(options.output, formatBookCsv(rows));
   return {
     pulled: pull.pulled,
     created: pull.created,

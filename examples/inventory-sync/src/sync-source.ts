@@ -1,12 +1,12 @@
-import type { Receipts } from '@boundbook/sdk';
+import type { Receipts } from '@fflkit/sdk';
 
 /**
- * The part of the SDK's `bb.receipts` a sync uses. A `BoundBook`'s `receipts` is one; a test can
+ * The part of the SDK's `logbook.receipts` a sync uses. A `LogbookClient`'s `receipts` is one; a test can
  * wrap it, for instance to interrupt a sync half-way.
  *
  * @example
  * ```ts
- * const source: SyncSource = new BoundBook({ token, baseUrl }).receipts;
+ * const source: SyncSource = new LogbookClient({ token, baseUrl }).receipts;
  * ```
  */
 export type SyncSource = Pick<Receipts, 'changesSince' | 'list' | 'iterate' | 'get'>;

@@ -1,7 +1,7 @@
-import type { Receipt, SyncCheckpoint } from '@boundbook/sdk';
+import type { Receipt, SyncCheckpoint } from '@fflkit/sdk';
 
 /** The value of {@link SyncState.format}: what the file is and which layout it has. */
-export const SYNC_STATE_FORMAT = 'boundbook-inventory-sync/1';
+export const SYNC_STATE_FORMAT = 'fflkit-inventory-sync/1';
 
 /**
  * What the checkpoint file holds: the SDK's checkpoint and the local mirror it belongs to, in

@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * throw new UsageError('no API token: set BOUNDBOOK_TOKEN or pass --token');
+ * throw new UsageError('no API token: set FFLKIT_TOKEN or pass --token');
  * ```
  */
 export class UsageError extends Error {

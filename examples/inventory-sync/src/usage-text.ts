@@ -17,9 +17,9 @@ as CSV, in the column order of 27 CFR 478.125(e).
 
 Options:
   --base-url <url>       The service's base URL, ending in /rest/v1.
-                         Default: $BOUNDBOOK_BASE_URL, else ${DEFAULT_BASE_URL}
+                         Default: $FFLKIT_BASE_URL, else ${DEFAULT_BASE_URL}
                          (the local sandbox of \`pnpm start\`).
-  --token <token>        The API key (read permission). Default: $BOUNDBOOK_TOKEN.
+  --token <token>        The API key (read permission). Default: $FFLKIT_TOKEN.
                          Prefer the variable: a flag shows in the process list.
   --out <file>           Where to write the CSV; - for stdout. Default: bound-book.csv
   --checkpoint <file>    The checkpoint file: where the last sync stopped and the

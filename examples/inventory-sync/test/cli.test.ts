@@ -24,11 +24,11 @@ function runCli(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = {
 
 describe('the inventory-sync command in its own process', { timeout: PROCESS_TIMEOUT_MS }, () => {
   it('syncs with the token and base URL of the environment into its default files, and exits with 0', async () => {
-    const { bb, token, baseUrl } = await newAccount();
-    await bb.receipts.create(receiptBody());
+    const { logbook, token, baseUrl } = await newAccount();
+    await logbook.receipts.create(receiptBody());
     const folder = await temporaryFolder();
 
-    const { stderr } = await runCli([], folder, { BOUNDBOOK_TOKEN: token, BOUNDBOOK_BASE_URL: baseUrl });
+    const { stderr } = await runCli([], folder, { FFLKIT_TOKEN: token, FFLKIT_BASE_URL: baseUrl });
 
     expect(stderr).toContain('inventory-sync: pulled 1 change (1 new, 0 updated); wrote 1 row to bound-book.csv');
     expect((await readdir(folder)).sort()).toEqual(['.sync-checkpoint.json', 'bound-book.csv']);

@@ -6,7 +6,7 @@ import {
   RateLimitError,
   TimeoutError,
   type ApiErrorInit,
-} from '@boundbook/sdk';
+} from '@fflkit/sdk';
 import { describe, expect, it } from 'vitest';
 import { describeFailure } from '../src/describe-failure';
 import { SyncStateError } from '../src/sync-state-error';
@@ -20,7 +20,7 @@ function answer(status: number, message: string): ApiErrorInit {
 
 describe('describeFailure(error, baseUrl)', () => {
   it.each([
-    [new AuthenticationError(answer(401, 'Unauthenticated.')), 'the service refused the token (401): check BOUNDBOOK_TOKEN or --token'],
+    [new AuthenticationError(answer(401, 'Unauthenticated.')), 'the service refused the token (401): check FFLKIT_TOKEN or --token'],
     [new PermissionDeniedError(answer(403, 'This token lacks the read permission.')), '403: This token lacks the read permission.'],
     [new NotFoundError(answer(404, 'Not Found')), `${baseUrl} answered 404: check --base-url`],
     [new RateLimitError({ ...answer(429, 'Too Many Attempts.'), retryAfter: 42 }), 'run again in 42 seconds'],

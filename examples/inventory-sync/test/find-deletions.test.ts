@@ -1,4 +1,4 @@
-import { NotFoundError, Paginator, type Page, type Receipt } from '@boundbook/sdk';
+import { NotFoundError, Paginator, type Page, type Receipt } from '@fflkit/sdk';
 import { describe, expect, it } from 'vitest';
 import { findDeletions } from '../src/find-deletions';
 import { silentProgress } from '../src/sync-progress';

@@ -10,14 +10,14 @@ const newAccount = useSandbox();
 
 describe('main(args, context): the inventory-sync command', () => {
   it('syncs, writes the CSV, and reports progress and a summary as plain lines when stderr is not a terminal', async () => {
-    const { bb, token, baseUrl } = await newAccount();
-    await bb.receipts.create(receiptBody());
+    const { logbook, token, baseUrl } = await newAccount();
+    await logbook.receipts.create(receiptBody());
     const folder = await temporaryFolder();
     const out = join(folder, 'book.csv');
     const stderr = captureStream();
 
     const code = await main(['--out', out, '--checkpoint', join(folder, 'state.json')], {
-      env: { BOUNDBOOK_TOKEN: token, BOUNDBOOK_BASE_URL: baseUrl },
+      env: { FFLKIT_TOKEN: token, FFLKIT_BASE_URL: baseUrl },
       stdout: captureStream(),
       stderr,
     });
@@ -35,13 +35,13 @@ describe('main(args, context): the inventory-sync command', () => {
   });
 
   it('draws a progress bar when stderr is a terminal', async () => {
-    const { bb, token, baseUrl } = await newAccount();
-    await bb.receipts.create(receiptBody());
+    const { logbook, token, baseUrl } = await newAccount();
+    await logbook.receipts.create(receiptBody());
     const folder = await temporaryFolder();
     const stderr = captureStream({ isTTY: true });
 
     const code = await main(['--out', '-', '--checkpoint', join(folder, 'state.json')], {
-      env: { BOUNDBOOK_TOKEN: token, BOUNDBOOK_BASE_URL: baseUrl },
+      env: { FFLKIT_TOKEN: token, FFLKIT_BASE_URL: baseUrl },
       stdout: captureStream(),
       stderr,
     });
@@ -52,13 +52,13 @@ describe('main(args, context): the inventory-sync command', () => {
   });
 
   it('writes the CSV to stdout for --out -', async () => {
-    const { bb, token, baseUrl } = await newAccount();
-    await bb.receipts.create(receiptBody());
+    const { logbook, token, baseUrl } = await newAccount();
+    await logbook.receipts.create(receiptBody());
     const stdout = captureStream();
     const stderr = captureStream();
 
     const code = await main(['--base-url', baseUrl, '--out', '-', '--checkpoint', join(await temporaryFolder(), 'state.json')], {
-      env: { BOUNDBOOK_TOKEN: token },
+      env: { FFLKIT_TOKEN: token },
       stdout,
       stderr,
     });
@@ -73,13 +73,13 @@ describe('main(args, context): the inventory-sync command', () => {
     const stderr = captureStream();
 
     const code = await main(['--checkpoint', join(await temporaryFolder(), 'state.json')], {
-      env: { BOUNDBOOK_TOKEN: 'sbx_not_a_token', BOUNDBOOK_BASE_URL: baseUrl },
+      env: { FFLKIT_TOKEN: 'sbx_not_a_token', FFLKIT_BASE_URL: baseUrl },
       stdout: captureStream(),
       stderr,
     });
 
     expect(code).toBe(1);
-    expect(stderr.text()).toContain('inventory-sync: the service refused the token (401): check BOUNDBOOK_TOKEN or --token');
+    expect(stderr.text()).toContain('inventory-sync: the service refused the token (401): check FFLKIT_TOKEN or --token');
   });
 
   it('exits with 2 and says what to set when there is no token', async () => {
@@ -89,7 +89,7 @@ describe('main(args, context): the inventory-sync command', () => {
 
     expect(code).toBe(2);
     expect(stderr.text()).toBe(
-      'inventory-sync: no API token: set BOUNDBOOK_TOKEN or pass --token (the sandbox prints one when it starts; `curl -X POST <sandbox>/_sandbox/accounts` makes another)\n',
+      'inventory-sync: no API token: set FFLKIT_TOKEN or pass --token (the sandbox prints one when it starts; `curl -X POST <sandbox>/_sandbox/accounts` makes another)\n',
     );
   });
 
@@ -101,12 +101,12 @@ describe('main(args, context): the inventory-sync command', () => {
   });
 
   it('exits with 130 and says the next run resumes when interrupted', async () => {
-    const { bb, token, baseUrl } = await newAccount();
-    await bb.receipts.create(receiptBody());
+    const { logbook, token, baseUrl } = await newAccount();
+    await logbook.receipts.create(receiptBody());
     const stderr = captureStream();
 
     const code = await main(['--checkpoint', join(await temporaryFolder(), 'state.json')], {
-      env: { BOUNDBOOK_TOKEN: token, BOUNDBOOK_BASE_URL: baseUrl },
+      env: { FFLKIT_TOKEN: token, FFLKIT_BASE_URL: baseUrl },
       stdout: captureStream(),
       stderr,
       signal: AbortSignal.abort(),

@@ -1,4 +1,4 @@
-import type { Receipt } from '@boundbook/sdk';
+import type { Receipt } from '@fflkit/sdk';
 
 type Disposition = NonNullable<Receipt['disposition']>;
 

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { parseArgs } from '../src/parse-args';
 import { UsageError } from '../src/usage-error';
 
-const env = { BOUNDBOOK_TOKEN: 'sbx_from_env' };
+const env = { FFLKIT_TOKEN: 'sbx_from_env' };
 
 describe('parseArgs(args, env)', () => {
-  it('takes the token from BOUNDBOOK_TOKEN and defaults to the local sandbox, bound-book.csv and .sync-checkpoint.json', () => {
+  it('takes the token from FFLKIT_TOKEN and defaults to the local sandbox, bound-book.csv and .sync-checkpoint.json', () => {
     expect(parseArgs([], env)).toEqual({
       kind: 'sync',
       baseUrl: 'http://127.0.0.1:4010/rest/v1',
@@ -19,7 +19,7 @@ describe('parseArgs(args, env)', () => {
   it('prefers the flags to the environment', () => {
     const command = parseArgs(
       ['--base-url', 'https://logbook.example.com/rest/v1/', '--token', 'sbx_flag', '--out', '-', '--checkpoint', 'c.json', '--book', 'Main'],
-      { ...env, BOUNDBOOK_BASE_URL: 'http://127.0.0.1:9/rest/v1' },
+      { ...env, FFLKIT_BASE_URL: 'http://127.0.0.1:9/rest/v1' },
     );
 
     expect(command).toEqual({
@@ -36,8 +36,8 @@ describe('parseArgs(args, env)', () => {
     expect(parseArgs(['--', '--out', 'book.csv'], env)).toMatchObject({ kind: 'sync', out: 'book.csv' });
   });
 
-  it('takes the base URL from BOUNDBOOK_BASE_URL', () => {
-    expect(parseArgs([], { ...env, BOUNDBOOK_BASE_URL: 'http://127.0.0.1:5000/rest/v1' })).toMatchObject({
+  it('takes the base URL from FFLKIT_BASE_URL', () => {
+    expect(parseArgs([], { ...env, FFLKIT_BASE_URL: 'http://127.0.0.1:5000/rest/v1' })).toMatchObject({
       baseUrl: 'http://127.0.0.1:5000/rest/v1',
     });
   });
@@ -49,7 +49,7 @@ describe('parseArgs(args, env)', () => {
 
   it('throws a UsageError that says where to get a token when there is none', () => {
     expect(() => parseArgs([], {})).toThrow(UsageError);
-    expect(() => parseArgs([], { BOUNDBOOK_TOKEN: '' })).toThrow('no API token: set BOUNDBOOK_TOKEN or pass --token');
+    expect(() => parseArgs([], { FFLKIT_TOKEN: '' })).toThrow('no API token: set FFLKIT_TOKEN or pass --token');
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import type { ReceiptChange } from '@boundbook/sdk';
+import type { ReceiptChange } from '@fflkit/sdk';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -21,11 +21,11 @@ async function syncPaths(): Promise<Pick<RunSyncOptions, 'checkpointPath' | 'out
 
 describe('runSync(options) against the sandbox', () => {
   it('writes the whole book first, then pulls only what changed: updates, dispositions, new and deleted receipts', async () => {
-    const { bb, baseUrl } = await newAccount();
+    const { logbook, baseUrl } = await newAccount();
     const paths = await syncPaths();
-    const sync = () => runSync({ receipts: bb.receipts, baseUrl, ...paths });
-    const pistol = await bb.receipts.create(receiptBody());
-    const rifle = await bb.receipts.create(
+    const sync = () => runSync({ receipts: logbook.receipts, baseUrl, ...paths });
+    const pistol = await logbook.receipts.create(receiptBody());
+    const rifle = await logbook.receipts.create(
       receiptBody({
         book: 'Consignment',
         serial_number: 'SRW0000001',
@@ -44,10 +44,10 @@ describe('runSync(options) against the sandbox', () => {
         zip: '62701',
       }),
     );
-    const shotgun = await bb.receipts.create(
+    const shotgun = await logbook.receipts.create(
       receiptBody({ serial_number: 'EXA0000002', model: 'EX-12 Field', type: 'Shotgun', caliber: '12 Gauge', receipt_date: '2025-03-05' }),
     );
-    const rimfire = await bb.receipts.create(
+    const rimfire = await logbook.receipts.create(
       receiptBody({ serial_number: 'EXA0000003', model: 'EX-22', type: 'Rifle', caliber: '.22 LR', receipt_date: '2025-03-06' }),
     );
 
@@ -63,9 +63,9 @@ describe('runSync(options) against the sandbox', () => {
       ].join('\n'),
     );
 
-    await bb.receipts.update(pistol.id, { model: 'EX-9 Compact OR' });
-    await bb.receipts.dispose(shotgun.id, { disposition_date: '2025-04-02', disposed_to: 'John Q. Example', form_4473_serial: '2025-000123' });
-    await bb.receipts.dispose(rifle.id, {
+    await logbook.receipts.update(pistol.id, { model: 'EX-9 Compact OR' });
+    await logbook.receipts.dispose(shotgun.id, { disposition_date: '2025-04-02', disposed_to: 'John Q. Example', form_4473_serial: '2025-000123' });
+    await logbook.receipts.dispose(rifle.id, {
       disposition_date: '2025-04-03',
       disposed_to: 'Sam Sample',
       address: '12 Sample Street',
@@ -73,8 +73,8 @@ describe('runSync(options) against the sandbox', () => {
       state: 'IL',
       zip: '62701',
     });
-    await bb.receipts.delete(rimfire.id);
-    await bb.receipts.create(receiptBody({ serial_number: 'EXA0000004', model: 'EX-45', caliber: '.45 ACP', receipt_date: '2025-04-01' }));
+    await logbook.receipts.delete(rimfire.id);
+    await logbook.receipts.create(receiptBody({ serial_number: 'EXA0000004', model: 'EX-45', caliber: '.45 ACP', receipt_date: '2025-04-01' }));
 
     expect(await sync()).toEqual({ pulled: 4, created: 1, updated: 3, deleted: 1, receipts: 4, rows: 4 });
     const book = [
@@ -93,9 +93,9 @@ describe('runSync(options) against the sandbox', () => {
   });
 
   it('exports one book when asked, and writes to a stream', async () => {
-    const { bb, baseUrl } = await newAccount();
-    await bb.receipts.create(receiptBody());
-    await bb.receipts.create(receiptBody({ book: 'Consignment', serial_number: 'EXA0000002' }));
+    const { logbook, baseUrl } = await newAccount();
+    await logbook.receipts.create(receiptBody());
+    await logbook.receipts.create(receiptBody({ book: 'Consignment', serial_number: 'EXA0000002' }));
     const chunks: string[] = [];
     const output = new Writable({
       write(chunk: Buffer, _encoding, callback) {
@@ -104,7 +104,7 @@ describe('runSync(options) against the sandbox', () => {
       },
     });
 
-    const report = await runSync({ receipts: bb.receipts, baseUrl, ...(await syncPaths()), output, book: 'Consignment' });
+    const report = await runSync({ receipts: logbook.receipts, baseUrl, ...(await syncPaths()), output, book: 'Consignment' });
 
     expect(report).toMatchObject({ pulled: 2, receipts: 2, rows: 1 });
     expect(chunks.join('').split('\n').slice(1, -1)).toEqual([
@@ -113,16 +113,16 @@ describe('runSync(options) against the sandbox', () => {
   });
 
   it('resumes an interrupted sync after the last change it saved, pulling nothing twice', async () => {
-    const { bb, baseUrl } = await newAccount();
-    for (let n = 1; n <= 5; n++) await bb.receipts.create(receiptBody({ serial_number: `EXA000000${n}` }));
+    const { logbook, baseUrl } = await newAccount();
+    for (let n = 1; n <= 5; n++) await logbook.receipts.create(receiptBody({ serial_number: `EXA000000${n}` }));
     const paths = await syncPaths();
     const failingAfterThree: SyncSource = {
-      list: (...args) => bb.receipts.list(...args),
-      iterate: (...args) => bb.receipts.iterate(...args),
-      get: (...args) => bb.receipts.get(...args),
+      list: (...args) => logbook.receipts.list(...args),
+      iterate: (...args) => logbook.receipts.iterate(...args),
+      get: (...args) => logbook.receipts.get(...args),
       async *changesSince(...args): AsyncGenerator<ReceiptChange, void, undefined> {
         let count = 0;
-        for await (const change of bb.receipts.changesSince(...args)) {
+        for await (const change of logbook.receipts.changesSince(...args)) {
           if (++count > 3) throw new Error('connection lost');
           yield change;
         }
@@ -133,7 +133,7 @@ describe('runSync(options) against the sandbox', () => {
     const saved = await readSyncState(paths.checkpointPath);
     expect(saved?.receipts.map((receipt) => receipt.serial_number)).toEqual(['EXA0000001', 'EXA0000002', 'EXA0000003']);
 
-    expect(await runSync({ receipts: bb.receipts, baseUrl, ...paths })).toMatchObject({ pulled: 2, created: 2, updated: 0, rows: 5 });
+    expect(await runSync({ receipts: logbook.receipts, baseUrl, ...paths })).toMatchObject({ pulled: 2, created: 2, updated: 0, rows: 5 });
     const csv = await readFile(paths.output as string, 'utf8');
     expect(csv.split('\n').slice(1, -1).map((line) => line.split(',')[3])).toEqual([
       'EXA0000001',
@@ -148,14 +148,14 @@ describe('runSync(options) against the sandbox', () => {
     const first = await newAccount();
     const second = await newAccount();
     const paths = await syncPaths();
-    await first.bb.receipts.create(receiptBody());
-    await second.bb.receipts.create(receiptBody());
-    await runSync({ receipts: first.bb.receipts, baseUrl: first.baseUrl, ...paths });
+    await first.logbook.receipts.create(receiptBody());
+    await second.logbook.receipts.create(receiptBody());
+    await runSync({ receipts: first.logbook.receipts, baseUrl: first.baseUrl, ...paths });
 
-    await expect(runSync({ receipts: second.bb.receipts, baseUrl: second.baseUrl, ...paths })).rejects.toThrow(
+    await expect(runSync({ receipts: second.logbook.receipts, baseUrl: second.baseUrl, ...paths })).rejects.toThrow(
       /holds the receipts of account \d+, but the token is of account \d+/,
     );
-    await expect(runSync({ receipts: first.bb.receipts, baseUrl: 'https://logbook.example.com/rest/v1', ...paths })).rejects.toThrow(
+    await expect(runSync({ receipts: first.logbook.receipts, baseUrl: 'https://logbook.example.com/rest/v1', ...paths })).rejects.toThrow(
       `holds the bound book of ${first.baseUrl}, not of https://logbook.example.com/rest/v1`,
     );
   });

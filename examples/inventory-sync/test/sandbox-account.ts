@@ -1,10 +1,10 @@
-import { BoundBook, type ReceiptCreate } from '@boundbook/sdk';
-import { startSandbox, type RunningSandbox } from '@boundbook/sandbox';
+import { LogbookClient, type ReceiptCreate } from '@fflkit/sdk';
+import { startSandbox, type RunningSandbox } from '@fflkit/sandbox';
 import { afterAll, beforeAll } from 'vitest';
 
 /** One account of the sandbox: a client with its token, and the values to run a sync with. */
 export interface SandboxAccount {
-  readonly bb: BoundBook;
+  readonly logbook: LogbookClient;
   readonly token: string;
   readonly baseUrl: string;
 }
@@ -16,7 +16,7 @@ export interface SandboxAccount {
  * @example
  * ```ts
  * const newAccount = useSandbox();
- * it('...', async () => { const { bb } = await newAccount(); });
+ * it('...', async () => { const { logbook } = await newAccount(); });
  * ```
  */
 export function useSandbox(): () => Promise<SandboxAccount> {
@@ -28,7 +28,7 @@ export function useSandbox(): () => Promise<SandboxAccount> {
   return async () => {
     if (sandbox === undefined) throw new Error('the sandbox is not started: call newAccount() inside a test');
     const { token } = await sandbox.createAccount({ books: ['Consignment'] });
-    return { bb: new BoundBook({ token, baseUrl: sandbox.apiUrl }), token, baseUrl: sandbox.apiUrl };
+    return { logbook: new LogbookClient({ token, baseUrl: sandbox.apiUrl }), token, baseUrl: sandbox.apiUrl };
   };
 }
 
@@ -37,7 +37,7 @@ export function useSandbox(): () => Promise<SandboxAccount> {
  *
  * @example
  * ```ts
- * await bb.receipts.create(receiptBody({ serial_number: 'EXA0000002' }));
+ * await logbook.receipts.create(receiptBody({ serial_number: 'EXA0000002' }));
  * ```
  */
 export function receiptBody(fields: Partial<ReceiptCreate> = {}): ReceiptCreate {

@@ -1,4 +1,4 @@
-import type { BoundBook } from '@boundbook/sdk';
+import type { LogbookClient } from '@fflkit/sdk';
 
 /**
  * Counts the firearms on hand per type (`Pistol`, `Rifle`, ...) across every page of the
@@ -6,12 +6,12 @@ import type { BoundBook } from '@boundbook/sdk';
  *
  * @example
  * ```ts
- * await countOnHandByType(bb); // { Pistol: 12, Rifle: 4 }
+ * await countOnHandByType(logbook); // { Pistol: 12, Rifle: 4 }
  * ```
  */
-export async function countOnHandByType(bb: BoundBook, pageSize = 200): Promise<Record<string, number>> {
+export async function countOnHandByType(logbook: LogbookClient, pageSize = 200): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
-  for await (const receipt of bb.inventory.iterate({ per_page: pageSize })) {
+  for await (const receipt of logbook.inventory.iterate({ per_page: pageSize })) {
     counts[receipt.type] = (counts[receipt.type] ?? 0) + 1;
   }
   return counts;

@@ -1,4 +1,4 @@
-import { ValidationError, type BoundBook, type Receipt, type ReceiptCreate } from '@boundbook/sdk';
+import { ValidationError, type LogbookClient, type Receipt, type ReceiptCreate } from '@fflkit/sdk';
 
 /** One firearm of a distributor's shipment, as the receiving clerk scans it. */
 export interface ShipmentItem {
@@ -36,15 +36,15 @@ export interface ShipmentResult {
  *
  * @example
  * ```ts
- * const { recorded, rejected } = await receiveShipment(bb, shipment);
+ * const { recorded, rejected } = await receiveShipment(logbook, shipment);
  * ```
  */
-export async function receiveShipment(bb: BoundBook, shipment: Shipment): Promise<ShipmentResult> {
+export async function receiveShipment(logbook: LogbookClient, shipment: Shipment): Promise<ShipmentResult> {
   const result: ShipmentResult = { recorded: [], rejected: [] };
   for (const item of shipment.items) {
     try {
       result.recorded.push(
-        await bb.receipts.create({
+        await logbook.receipts.create({
           book: 'Main',
           serial_number: item.serialNumber,
           manufacturer: item.manufacturer,

@@ -1,4 +1,4 @@
-import type { BoundBook } from '@boundbook/sdk';
+import type { LogbookClient } from '@fflkit/sdk';
 
 /**
  * Registers the point-of-sale's endpoint for dispositions and returns the signing secret, which
@@ -6,10 +6,10 @@ import type { BoundBook } from '@boundbook/sdk';
  *
  * @example
  * ```ts
- * const secret = await subscribeToDispositions(bb, 'https://pos.example.com/hooks/boundbook');
+ * const secret = await subscribeToDispositions(logbook, 'https://pos.example.com/hooks/logbook');
  * ```
  */
-export async function subscribeToDispositions(bb: BoundBook, url: string): Promise<string> {
-  const { secret } = await bb.webhooks.create({ url, events: ['receipt.disposed'] });
+export async function subscribeToDispositions(logbook: LogbookClient, url: string): Promise<string> {
+  const { secret } = await logbook.webhooks.create({ url, events: ['receipt.disposed'] });
   return secret;
 }

@@ -3,11 +3,11 @@ import { countOnHandByType } from '../src/count-on-hand-by-type';
 import { receiveShipment } from '../src/receive-shipment';
 import { mock, newClient } from './mock-service';
 
-it('countOnHandByType(bb) counts across pages and leaves out disposed firearms', async () => {
+it('countOnHandByType(logbook) counts across pages and leaves out disposed firearms', async () => {
   const { token } = mock.createAccount();
-  const bb = newClient(token);
+  const logbook = newClient(token);
   const types = ['Pistol', 'Pistol', 'Rifle', 'Shotgun', 'Pistol'] as const;
-  const { recorded } = await receiveShipment(bb, {
+  const { recorded } = await receiveShipment(logbook, {
     receivedOn: '2025-03-14',
     supplierName: 'Example Firearms Wholesale LLC',
     supplierLicense: '9-99-999-01-6A-00001',
@@ -21,14 +21,14 @@ it('countOnHandByType(bb) counts across pages and leaves out disposed firearms',
   });
   const shotgun = recorded.find((receipt) => receipt.type === 'Shotgun');
   if (shotgun === undefined) throw new Error('the shotgun was recorded');
-  await bb.receipts.dispose(shotgun.id, {
+  await logbook.receipts.dispose(shotgun.id, {
     disposition_date: '2025-03-15',
     disposed_to: 'Jordan Example',
     form_4473_serial: 'F4473-0001',
   });
 
   // Two per page: the four on hand take two pages, as the service's request log shows.
-  expect(await countOnHandByType(bb, 2)).toEqual({ Pistol: 3, Rifle: 1 });
+  expect(await countOnHandByType(logbook, 2)).toEqual({ Pistol: 3, Rifle: 1 });
   const reads = await mock.requests(token, { operation: 'listInventory' });
   expect(reads.map((request) => request.query).reverse()).toEqual(['per_page=2&page=1', 'per_page=2&page=2']);
 });

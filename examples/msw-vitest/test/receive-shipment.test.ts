@@ -1,4 +1,4 @@
-import { AuthenticationError, InternalServerError } from '@boundbook/sdk';
+import { AuthenticationError, InternalServerError } from '@fflkit/sdk';
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { receiveShipment, type Shipment } from '../src/receive-shipment';
@@ -14,25 +14,25 @@ const shipment: Shipment = {
   ],
 };
 
-describe('receiveShipment(bb, shipment)', () => {
+describe('receiveShipment(logbook, shipment)', () => {
   it('records every firearm as an acquisition in the book Main, numbered in order', async () => {
-    const bb = newClient();
-    const { recorded, rejected } = await receiveShipment(bb, shipment);
+    const logbook = newClient();
+    const { recorded, rejected } = await receiveShipment(logbook, shipment);
 
     expect(rejected).toEqual([]);
     expect(recorded.map((receipt) => [receipt.record, receipt.serial_number, receipt.status])).toEqual([
       [1, 'EXA-100001', 'on_hand'],
       [2, 'EXA-100002', 'on_hand'],
     ]);
-    const page = await bb.receipts.list({ book: 'Main' });
+    const page = await logbook.receipts.list({ book: 'Main' });
     expect(page.meta.total).toBe(2);
   });
 
   it('sets aside a firearm the service refuses, with its reasons, and records the rest', async () => {
-    const bb = newClient();
+    const logbook = newClient();
     const [pistol, rifle] = shipment.items;
     if (pistol === undefined || rifle === undefined) throw new Error('the shipment fixture has two items');
-    const { recorded, rejected } = await receiveShipment(bb, {
+    const { recorded, rejected } = await receiveShipment(logbook, {
       ...shipment,
       items: [{ ...pistol, serialNumber: '' }, rifle],
     });
@@ -43,8 +43,8 @@ describe('receiveShipment(bb, shipment)', () => {
   });
 
   it('refuses a receipt dated in the future on the account clock', async () => {
-    const bb = newClient();
-    const { rejected } = await receiveShipment(bb, { ...shipment, receivedOn: '2999-01-01' });
+    const logbook = newClient();
+    const { rejected } = await receiveShipment(logbook, { ...shipment, receivedOn: '2999-01-01' });
     expect(rejected.map((item) => Object.keys(item.errors))).toEqual([['receipt_date'], ['receipt_date']]);
   });
 
@@ -82,7 +82,7 @@ describe('receiveShipment(bb, shipment)', () => {
   });
 
   it('stops when the service fails, keeping what was recorded before', async () => {
-    const bb = newClient();
+    const logbook = newClient();
     let calls = 0;
     // The second POST /receipts fails as an outage would; the mock answers everything else.
     server.use(
@@ -91,8 +91,8 @@ describe('receiveShipment(bb, shipment)', () => {
         return calls === 2 ? HttpResponse.json({ message: 'Service unavailable.' }, { status: 503 }) : undefined;
       }),
     );
-    await expect(receiveShipment(bb, shipment)).rejects.toBeInstanceOf(InternalServerError);
-    const page = await bb.receipts.list();
+    await expect(receiveShipment(logbook, shipment)).rejects.toBeInstanceOf(InternalServerError);
+    const page = await logbook.receipts.list();
     expect(page.data.map((receipt) => receipt.serial_number)).toEqual(['EXA-100001']);
   });
 });

@@ -1,15 +1,15 @@
-import { constructEvent } from '@boundbook/webhooks';
+import { constructEvent } from '@fflkit/webhooks';
 import { expect, it } from 'vitest';
 import { receiveShipment } from '../src/receive-shipment';
 import { subscribeToDispositions } from '../src/subscribe-to-dispositions';
 import { mock, newClient } from './mock-service';
 
-const POS_URL = 'https://pos.example.test/hooks/boundbook';
+const POS_URL = 'https://pos.example.test/hooks/logbook';
 
-it('subscribeToDispositions(bb, url) gets one signed receipt.disposed delivery per sale', async () => {
-  const bb = newClient();
-  const secret = await subscribeToDispositions(bb, POS_URL);
-  const { recorded } = await receiveShipment(bb, {
+it('subscribeToDispositions(logbook, url) gets one signed receipt.disposed delivery per sale', async () => {
+  const logbook = newClient();
+  const secret = await subscribeToDispositions(logbook, POS_URL);
+  const { recorded } = await receiveShipment(logbook, {
     receivedOn: '2025-03-14',
     supplierName: 'Example Firearms Wholesale LLC',
     supplierLicense: '9-99-999-01-6A-00001',
@@ -20,7 +20,7 @@ it('subscribeToDispositions(bb, url) gets one signed receipt.disposed delivery p
 
   const [pistol] = recorded;
   if (pistol === undefined) throw new Error('the pistol was recorded');
-  await bb.receipts.dispose(pistol.id, { disposition_date: '2025-03-20', disposed_to: 'Jordan Example', form_4473_serial: 'F4473-0002' });
+  await logbook.receipts.dispose(pistol.id, { disposition_date: '2025-03-20', disposed_to: 'Jordan Example', form_4473_serial: 'F4473-0002' });
 
   expect(mock.deliveries.map((delivery) => delivery.url)).toEqual([POS_URL]);
   const [delivery] = mock.deliveries;

@@ -1,4 +1,4 @@
-import type { ReceiptCreate } from '@boundbook/sdk';
+import type { ReceiptCreate } from '@fflkit/sdk';
 
 /** A licensee who sold the firearm to the store: named by its FFL number. */
 export interface LicensedSupplier {

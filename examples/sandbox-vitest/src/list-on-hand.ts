@@ -1,4 +1,4 @@
-import type { BoundBook } from '@boundbook/sdk';
+import type { LogbookClient } from '@fflkit/sdk';
 
 /** A firearm in the store's inventory, as the shelf labels show it. */
 export interface OnHandFirearm {
@@ -13,12 +13,12 @@ export interface OnHandFirearm {
  *
  * @example
  * ```ts
- * for (const firearm of await listOnHand(bb)) console.log(firearm.record, firearm.description);
+ * for (const firearm of await listOnHand(logbook)) console.log(firearm.record, firearm.description);
  * ```
  */
-export async function listOnHand(bb: BoundBook, pageSize = 200): Promise<OnHandFirearm[]> {
+export async function listOnHand(logbook: LogbookClient, pageSize = 200): Promise<OnHandFirearm[]> {
   const firearms: OnHandFirearm[] = [];
-  for await (const receipt of bb.inventory.iterate({ per_page: pageSize })) {
+  for await (const receipt of logbook.inventory.iterate({ per_page: pageSize })) {
     firearms.push({
       serialNumber: receipt.serial_number,
       description: `${receipt.manufacturer} ${receipt.model}, ${receipt.caliber} ${receipt.type.toLowerCase()}`,

@@ -1,4 +1,4 @@
-import type { BoundBook, ReceiptCreate } from '@boundbook/sdk';
+import type { LogbookClient, ReceiptCreate } from '@fflkit/sdk';
 import type { IncomingFirearm } from './incoming-firearm';
 
 /** Where the acquisition was recorded. */
@@ -36,10 +36,10 @@ function toReceipt(firearm: IncomingFirearm, book: string): ReceiptCreate {
  *
  * @example
  * ```ts
- * const { record } = await receiveFirearm(bb, firearm); // record 1042 of the book Main
+ * const { record } = await receiveFirearm(logbook, firearm); // record 1042 of the book Main
  * ```
  */
-export async function receiveFirearm(bb: BoundBook, firearm: IncomingFirearm, book = 'Main'): Promise<RecordedAcquisition> {
-  const receipt = await bb.receipts.create(toReceipt(firearm, book));
+export async function receiveFirearm(logbook: LogbookClient, firearm: IncomingFirearm, book = 'Main'): Promise<RecordedAcquisition> {
+  const receipt = await logbook.receipts.create(toReceipt(firearm, book));
   return { receiptId: receipt.id, book: receipt.book, record: receipt.record };
 }

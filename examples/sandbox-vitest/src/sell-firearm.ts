@@ -1,4 +1,4 @@
-import type { BoundBook } from '@boundbook/sdk';
+import type { LogbookClient } from '@fflkit/sdk';
 
 /** A counter sale to an unlicensed buyer, completed with an ATF Form 4473. */
 export interface CounterSale {
@@ -18,11 +18,11 @@ export interface CounterSale {
  *
  * @example
  * ```ts
- * await sellFirearm(bb, { receiptId: 1042, soldOn: '2025-04-02', buyerName: 'Jordan Q. Example', form4473Serial: 'EX-2025-000123', priceCents: 52_999 });
+ * await sellFirearm(logbook, { receiptId: 1042, soldOn: '2025-04-02', buyerName: 'Jordan Q. Example', form4473Serial: 'EX-2025-000123', priceCents: 52_999 });
  * ```
  */
-export async function sellFirearm(bb: BoundBook, sale: CounterSale): Promise<void> {
-  await bb.receipts.dispose(sale.receiptId, {
+export async function sellFirearm(logbook: LogbookClient, sale: CounterSale): Promise<void> {
+  await logbook.receipts.dispose(sale.receiptId, {
     disposition_date: sale.soldOn,
     disposed_to: sale.buyerName,
     form_4473_serial: sale.form4473Serial,

@@ -9,9 +9,9 @@ import { sandboxAccount } from './support/sandbox-account';
 
 it('an account sees only its own firearms in the shared sandbox', async () => {
   const [store, otherStore] = await Promise.all([sandboxAccount(), sandboxAccount({ name: 'Another Example Store LLC' })]);
-  await receiveFirearm(store.bb, incoming({ serialNumber: 'EXA0050001' }));
+  await receiveFirearm(store.logbook, incoming({ serialNumber: 'EXA0050001' }));
 
-  await expect(listOnHand(store.bb)).resolves.toMatchObject([{ serialNumber: 'EXA0050001', record: 1 }]);
-  await expect(listOnHand(otherStore.bb)).resolves.toEqual([]);
-  await expect(receiveFirearm(otherStore.bb, incoming())).resolves.toMatchObject({ record: 1 });
+  await expect(listOnHand(store.logbook)).resolves.toMatchObject([{ serialNumber: 'EXA0050001', record: 1 }]);
+  await expect(listOnHand(otherStore.logbook)).resolves.toEqual([]);
+  await expect(receiveFirearm(otherStore.logbook, incoming())).resolves.toMatchObject({ record: 1 });
 });

@@ -1,4 +1,4 @@
-import { startSandbox } from '@boundbook/sandbox';
+import { startSandbox } from '@fflkit/sandbox';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {

@@ -5,13 +5,13 @@ import { sellFirearm } from '../src/sell-firearm';
 import { incoming } from './support/incoming';
 import { sandboxAccount } from './support/sandbox-account';
 
-describe('listOnHand(bb, pageSize)', () => {
+describe('listOnHand(logbook, pageSize)', () => {
   it('reads every page of the inventory, in record order, leaving out what was sold', async () => {
-    const { bb, requests } = await sandboxAccount();
-    await receiveFirearm(bb, incoming({ serialNumber: 'EXA0040001' }));
-    const sold = await receiveFirearm(bb, incoming({ serialNumber: 'EXA0040002' }));
-    for (const serialNumber of ['EXA0040003', 'EXA0040004', 'EXA0040005']) await receiveFirearm(bb, incoming({ serialNumber }));
-    await sellFirearm(bb, {
+    const { logbook, requests } = await sandboxAccount();
+    await receiveFirearm(logbook, incoming({ serialNumber: 'EXA0040001' }));
+    const sold = await receiveFirearm(logbook, incoming({ serialNumber: 'EXA0040002' }));
+    for (const serialNumber of ['EXA0040003', 'EXA0040004', 'EXA0040005']) await receiveFirearm(logbook, incoming({ serialNumber }));
+    await sellFirearm(logbook, {
       receiptId: sold.receiptId,
       soldOn: '2025-04-02',
       buyerName: 'Jordan Q. Example',
@@ -19,7 +19,7 @@ describe('listOnHand(bb, pageSize)', () => {
       priceCents: 49_900,
     });
 
-    const onHand = await listOnHand(bb, 2);
+    const onHand = await listOnHand(logbook, 2);
 
     expect(onHand.map((firearm) => [firearm.record, firearm.serialNumber])).toEqual([
       [1, 'EXA0040001'],
@@ -38,8 +38,8 @@ describe('listOnHand(bb, pageSize)', () => {
   });
 
   it('answers an empty list for an account with nothing on hand', async () => {
-    const { bb } = await sandboxAccount();
+    const { logbook } = await sandboxAccount();
 
-    await expect(listOnHand(bb)).resolves.toEqual([]);
+    await expect(listOnHand(logbook)).resolves.toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { ValidationError } from '@boundbook/sdk';
+import { ValidationError } from '@fflkit/sdk';
 import { describe, expect, it } from 'vitest';
 import { listOnHand } from '../src/list-on-hand';
 import { receiveFirearm } from '../src/receive-firearm';
@@ -17,14 +17,14 @@ function sale(receiptId: number, overrides: Partial<CounterSale> = {}): CounterS
   };
 }
 
-describe('sellFirearm(bb, sale)', () => {
+describe('sellFirearm(logbook, sale)', () => {
   it('records the disposition with the Form 4473 serial in place of the buyer\'s address', async () => {
-    const { bb } = await sandboxAccount();
-    const { receiptId } = await receiveFirearm(bb, incoming());
+    const { logbook } = await sandboxAccount();
+    const { receiptId } = await receiveFirearm(logbook, incoming());
 
-    await sellFirearm(bb, sale(receiptId));
+    await sellFirearm(logbook, sale(receiptId));
 
-    await expect(bb.receipts.get(receiptId)).resolves.toMatchObject({
+    await expect(logbook.receipts.get(receiptId)).resolves.toMatchObject({
       status: 'disposed',
       disposition: {
         disposition_date: '2025-04-02',
@@ -34,38 +34,38 @@ describe('sellFirearm(bb, sale)', () => {
         address: null,
       },
     });
-    await expect(listOnHand(bb)).resolves.toEqual([]);
+    await expect(listOnHand(logbook)).resolves.toEqual([]);
   });
 
   it('refuses to sell a firearm twice: ValidationError on errors.status', async () => {
-    const { bb } = await sandboxAccount();
-    const { receiptId } = await receiveFirearm(bb, incoming());
-    await sellFirearm(bb, sale(receiptId));
+    const { logbook } = await sandboxAccount();
+    const { receiptId } = await receiveFirearm(logbook, incoming());
+    await sellFirearm(logbook, sale(receiptId));
 
-    const refused = await sellFirearm(bb, sale(receiptId, { form4473Serial: 'EX-2025-000124' })).catch((error: unknown) => error);
+    const refused = await sellFirearm(logbook, sale(receiptId, { form4473Serial: 'EX-2025-000124' })).catch((error: unknown) => error);
 
     expect(refused).toBeInstanceOf(ValidationError);
     expect(Object.keys((refused as ValidationError).errors)).toEqual(['status']);
   });
 
   it('refuses a Form 4473 serial already used in the account', async () => {
-    const { bb } = await sandboxAccount();
-    const first = await receiveFirearm(bb, incoming());
-    const second = await receiveFirearm(bb, incoming());
-    await sellFirearm(bb, sale(first.receiptId));
+    const { logbook } = await sandboxAccount();
+    const first = await receiveFirearm(logbook, incoming());
+    const second = await receiveFirearm(logbook, incoming());
+    await sellFirearm(logbook, sale(first.receiptId));
 
-    const refused = await sellFirearm(bb, sale(second.receiptId)).catch((error: unknown) => error);
+    const refused = await sellFirearm(logbook, sale(second.receiptId)).catch((error: unknown) => error);
 
     expect(refused).toBeInstanceOf(ValidationError);
     expect(Object.keys((refused as ValidationError).errors)).toEqual(['form_4473_serial']);
-    await expect(bb.receipts.get(second.receiptId)).resolves.toMatchObject({ status: 'on_hand' });
+    await expect(logbook.receipts.get(second.receiptId)).resolves.toMatchObject({ status: 'on_hand' });
   });
 
   it('refuses a sale dated before the firearm was received', async () => {
-    const { bb } = await sandboxAccount();
-    const { receiptId } = await receiveFirearm(bb, incoming({ receivedOn: '2025-03-14' }));
+    const { logbook } = await sandboxAccount();
+    const { receiptId } = await receiveFirearm(logbook, incoming({ receivedOn: '2025-03-14' }));
 
-    await expect(sellFirearm(bb, sale(receiptId, { soldOn: '2025-03-13' }))).rejects.toMatchObject({
+    await expect(sellFirearm(logbook, sale(receiptId, { soldOn: '2025-03-13' }))).rejects.toMatchObject({
       name: 'ValidationError',
       errors: { disposition_date: [expect.any(String)] },
     });

@@ -4,7 +4,7 @@
  *
  * @example
  * ```ts
- * throw new ConfigError('BOUNDBOOK_WEBHOOK_SECRET is not set: ...');
+ * throw new ConfigError('FFLKIT_WEBHOOK_SECRET is not set: ...');
  * ```
  */
 export class ConfigError extends Error {

@@ -1,4 +1,4 @@
-import type { WebhookContext, WebhookEventHandlers } from '@boundbook/webhooks';
+import type { WebhookContext, WebhookEventHandlers } from '@fflkit/webhooks';
 import type { FirearmLog, FirearmLogEntry } from './firearm-log';
 import type { Inventory, ReceiptEvent } from './inventory';
 

@@ -1,5 +1,5 @@
 import express, { type Express } from 'express';
-import { toExpressMiddleware } from '@boundbook/webhooks';
+import { toExpressMiddleware } from '@fflkit/webhooks';
 import { createReceiverHandler, type ReceiverOptions, WEBHOOK_PATH } from './create-receiver-handler';
 
 /**
@@ -9,7 +9,7 @@ import { createReceiverHandler, type ReceiverOptions, WEBHOOK_PATH } from './cre
  *
  * @example
  * ```ts
- * createExpressReceiver({ secret: process.env.BOUNDBOOK_WEBHOOK_SECRET!, log }).listen(3000);
+ * createExpressReceiver({ secret: process.env.FFLKIT_WEBHOOK_SECRET!, log }).listen(3000);
  * ```
  */
 export function createExpressReceiver(options: ReceiverOptions): Express {

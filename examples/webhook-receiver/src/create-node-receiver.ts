@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { toNodeListener } from '@boundbook/webhooks';
+import { toNodeListener } from '@fflkit/webhooks';
 import { createReceiverHandler, type ReceiverOptions, WEBHOOK_PATH } from './create-receiver-handler';
 
 /** Writes a small JSON answer. */
@@ -13,7 +13,7 @@ function answer(response: ServerResponse, status: number, body: object): void {
  *
  * @example
  * ```ts
- * createServer(createNodeReceiver({ secret: process.env.BOUNDBOOK_WEBHOOK_SECRET!, log })).listen(3000);
+ * createServer(createNodeReceiver({ secret: process.env.FFLKIT_WEBHOOK_SECRET!, log })).listen(3000);
  * ```
  */
 export function createNodeReceiver(options: ReceiverOptions): RequestListener {

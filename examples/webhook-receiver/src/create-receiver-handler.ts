@@ -1,4 +1,4 @@
-import { createMemoryDeliveryStore, createWebhookHandler, type DeliveryStore, type WebhookHandler } from '@boundbook/webhooks';
+import { createMemoryDeliveryStore, createWebhookHandler, type DeliveryStore, type WebhookHandler } from '@fflkit/webhooks';
 import { createEventRoutes } from './create-event-routes';
 import type { FirearmLog } from './firearm-log';
 import { createInventory, type Inventory } from './inventory';
@@ -26,7 +26,7 @@ export const WEBHOOK_PATH = '/webhooks';
  *
  * @example
  * ```ts
- * const webhooks = createReceiverHandler({ secret: process.env.BOUNDBOOK_WEBHOOK_SECRET!, log });
+ * const webhooks = createReceiverHandler({ secret: process.env.FFLKIT_WEBHOOK_SECRET!, log });
  * ```
  */
 export function createReceiverHandler(options: ReceiverOptions): WebhookHandler {

@@ -1,4 +1,4 @@
-import type { WebhookEventName } from '@boundbook/webhooks';
+import type { WebhookEventName } from '@fflkit/webhooks';
 
 /** One delivery the receiver processed: which firearm it concerned and what happened to it. */
 export interface FirearmLogEntry {

@@ -1,4 +1,4 @@
-import type { WebhookEventOf } from '@boundbook/webhooks';
+import type { WebhookEventOf } from '@fflkit/webhooks';
 
 /** An event about one receipt. */
 export type ReceiptEvent = WebhookEventOf<'receipt.created' | 'receipt.updated' | 'receipt.disposed' | 'receipt.deleted'>;

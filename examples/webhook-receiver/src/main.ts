@@ -18,7 +18,7 @@ try {
   const server = createServer(create({ secret: config.secret, log }));
   server.listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
-    console.log(`Receiving BoundBook webhooks at http://${config.host}:${port}${WEBHOOK_PATH} (${config.framework})`);
+    console.log(`Receiving Logbook webhooks at http://${config.host}:${port}${WEBHOOK_PATH} (${config.framework})`);
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     // close() ends idle keep-alive connections too (the sandbox keeps some open), so the process exits.

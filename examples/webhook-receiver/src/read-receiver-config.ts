@@ -12,7 +12,7 @@ export interface ReceiverConfig {
 }
 
 /**
- * Reads `BOUNDBOOK_WEBHOOK_SECRET` (required), `RECEIVER` (`express` or `node`, default
+ * Reads `FFLKIT_WEBHOOK_SECRET` (required), `RECEIVER` (`express` or `node`, default
  * `express`), `HOST` (default `127.0.0.1`) and `PORT` (default 3000). Throws a
  * {@link ConfigError} that says what to set, before anything listens.
  *
@@ -22,10 +22,10 @@ export interface ReceiverConfig {
  * ```
  */
 export function readReceiverConfig(env: Readonly<Record<string, string | undefined>>): ReceiverConfig {
-  const secret = env['BOUNDBOOK_WEBHOOK_SECRET'] ?? '';
+  const secret = env['FFLKIT_WEBHOOK_SECRET'] ?? '';
   if (!secret.startsWith('whsec_')) {
     throw new ConfigError(
-      'BOUNDBOOK_WEBHOOK_SECRET must hold the endpoint\'s signing secret, "whsec_..." as POST /webhooks answered it, prefix included.',
+      'FFLKIT_WEBHOOK_SECRET must hold the endpoint\'s signing secret, "whsec_..." as POST /webhooks answered it, prefix included.',
     );
   }
   const framework = env['RECEIVER'] ?? 'express';

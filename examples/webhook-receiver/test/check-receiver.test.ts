@@ -1,13 +1,13 @@
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { checkReceiver } from '@boundbook/sandbox';
+import { checkReceiver } from '@fflkit/sandbox';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createExpressReceiver } from '../src/create-express-receiver';
 import { createNodeReceiver } from '../src/create-node-receiver';
 import type { ReceiverOptions } from '../src/create-receiver-handler';
 import { createFirearmLog } from '../src/firearm-log';
 
-// The receiver check of @boundbook/sandbox, as an integrator's CI runs it against a receiver:
+// The receiver check of @fflkit/sandbox, as an integrator's CI runs it against a receiver:
 // both receivers pass every check.
 
 const SECRET = 'whsec_ex4mpleRece1verCheck000000000000000';

@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
-import { BoundBook } from '@boundbook/sdk';
-import { startSandbox, type RunningSandbox, type SandboxWebhookChaosPut } from '@boundbook/sandbox';
-import type { SandboxDelivery } from '@boundbook/types';
+import { LogbookClient } from '@fflkit/sdk';
+import { startSandbox, type RunningSandbox, type SandboxWebhookChaosPut } from '@fflkit/sandbox';
+import type { SandboxDelivery } from '@fflkit/types';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createExpressReceiver } from '../src/create-express-receiver';
 import { createInventory } from '../src/inventory';
@@ -63,20 +63,20 @@ describe.each([
    */
   async function live(chaos: SandboxWebhookChaosPut, attempts: number) {
     const { token } = await sandbox.createAccount();
-    const bb = new BoundBook({ baseUrl: sandbox.apiUrl, token, rateLimit: false });
+    const logbook = new LogbookClient({ baseUrl: sandbox.apiUrl, token, rateLimit: false });
     const server = await startReceiverServer();
     onTestFinished(() => server.close());
-    const { endpoint, secret } = await bb.webhooks.create({ url: `${server.origin}/webhooks`, events: ['*'] });
+    const { endpoint, secret } = await logbook.webhooks.create({ url: `${server.origin}/webhooks`, events: ['*'] });
     await sandbox.webhooks.setChaos(token, endpoint.id, chaos);
     const watched = watchedLog();
     const inventory = createInventory();
     const arrivals: Arrival[] = [];
     server.use(tapped(create({ secret, log: watched.log, inventory }), arrivals));
 
-    const receipt = await bb.receipts.create(acquisition());
-    await bb.receipts.update(receipt.id, { model: 'EX-9 Compact OR' });
-    await bb.receipts.dispose(receipt.id, { disposition_date: '2025-04-02', disposed_to: 'Jordan Q. Example', form_4473_serial: `F-${receipt.id}` });
-    await bb.receipts.delete(receipt.id);
+    const receipt = await logbook.receipts.create(acquisition());
+    await logbook.receipts.update(receipt.id, { model: 'EX-9 Compact OR' });
+    await logbook.receipts.dispose(receipt.id, { disposition_date: '2025-04-02', disposed_to: 'Jordan Q. Example', form_4473_serial: `F-${receipt.id}` });
+    await logbook.receipts.delete(receipt.id);
     await watched.entries(4);
     const deliveries = await vi.waitFor(
       async () => {

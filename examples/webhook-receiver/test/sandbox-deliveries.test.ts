@@ -1,7 +1,7 @@
 import type { RequestListener } from 'node:http';
-import { BoundBook } from '@boundbook/sdk';
-import { startSandbox, type RunningSandbox } from '@boundbook/sandbox';
-import { WEBHOOK_RETRY_DELAYS_SECONDS, type SandboxDelivery } from '@boundbook/types';
+import { LogbookClient } from '@fflkit/sdk';
+import { startSandbox, type RunningSandbox } from '@fflkit/sandbox';
+import { WEBHOOK_RETRY_DELAYS_SECONDS, type SandboxDelivery } from '@fflkit/types';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { createExpressReceiver } from '../src/create-express-receiver';
 import { createNodeReceiver } from '../src/create-node-receiver';
@@ -42,20 +42,20 @@ describe.each(RECEIVERS)('the %s receiver, driven by the sandbox', (_name, creat
   /** An account of its own, an endpoint for every event, and a receiver listening for it. */
   async function setUp() {
     const account = await sandbox.createAccount({ name: 'Example Sporting Goods LLC' });
-    const bb = new BoundBook({ token: account.token, baseUrl: sandbox.apiUrl });
+    const logbook = new LogbookClient({ token: account.token, baseUrl: sandbox.apiUrl });
     const { token } = account;
     const server = await startReceiverServer();
     onTestFinished(() => server.close());
-    const { endpoint, secret } = await bb.webhooks.create({ url: `${server.origin}/webhooks`, events: ['*'] });
+    const { endpoint, secret } = await logbook.webhooks.create({ url: `${server.origin}/webhooks`, events: ['*'] });
     const watched = watchedLog();
-    return { bb, token, server, endpoint, secret, watched };
+    return { logbook, token, server, endpoint, secret, watched };
   }
 
   it('routes a receipt.created delivery to the firearm log, and the sandbox records the 200', async () => {
-    const { bb, token, server, secret, watched } = await setUp();
+    const { logbook, token, server, secret, watched } = await setUp();
     server.use(create({ secret, log: watched.log }));
 
-    const receipt = await bb.receipts.create(acquisition({ serial_number: 'EXA0012345' }));
+    const receipt = await logbook.receipts.create(acquisition({ serial_number: 'EXA0012345' }));
     await watched.entries(1);
 
     const delivery = await settled(token, 'receipt.created', 1);
@@ -74,12 +74,12 @@ describe.each(RECEIVERS)('the %s receiver, driven by the sandbox', (_name, creat
   });
 
   it('routes each event of a receipt\'s life to its handler', async () => {
-    const { bb, server, secret, watched } = await setUp();
+    const { logbook, server, secret, watched } = await setUp();
     server.use(create({ secret, log: watched.log }));
 
-    const receipt = await bb.receipts.create(acquisition({ serial_number: 'EXA0012346' }));
-    await bb.receipts.update(receipt.id, { model: 'EX-9 Compact OR' });
-    await bb.receipts.dispose(receipt.id, {
+    const receipt = await logbook.receipts.create(acquisition({ serial_number: 'EXA0012346' }));
+    await logbook.receipts.update(receipt.id, { model: 'EX-9 Compact OR' });
+    await logbook.receipts.dispose(receipt.id, {
       disposition_date: '2025-04-02',
       disposed_to: 'Jordan Q. Example',
       address: '100 Example Way',
@@ -87,7 +87,7 @@ describe.each(RECEIVERS)('the %s receiver, driven by the sandbox', (_name, creat
       state: 'IL',
       zip: '62701',
     });
-    await bb.receipts.delete(receipt.id);
+    await logbook.receipts.delete(receipt.id);
     await watched.entries(4);
 
     // Deliveries travel in parallel, so they may arrive in any order: compare them by event.
@@ -102,9 +102,9 @@ describe.each(RECEIVERS)('the %s receiver, driven by the sandbox', (_name, creat
   });
 
   it('acknowledges a redelivered delivery without processing it again', async () => {
-    const { bb, token, server, secret, watched } = await setUp();
+    const { logbook, token, server, secret, watched } = await setUp();
     server.use(create({ secret, log: watched.log }));
-    await bb.receipts.create(acquisition());
+    await logbook.receipts.create(acquisition());
     await watched.entries(1);
     // Redeliver only once the first answer is recorded, so that the first attempt is committed.
     const delivery = await settled(token, 'receipt.created', 1);
@@ -116,9 +116,9 @@ describe.each(RECEIVERS)('the %s receiver, driven by the sandbox', (_name, creat
   });
 
   it('answers 401 to a delivery signed with another secret, then processes its retry once the secret is fixed', async () => {
-    const { bb, token, server, secret, watched } = await setUp();
+    const { logbook, token, server, secret, watched } = await setUp();
     server.use(create({ secret: 'whsec_0000000000000000000000000000000000000000', log: watched.log }));
-    await bb.receipts.create(acquisition({ serial_number: 'EXA0012347' }));
+    await logbook.receipts.create(acquisition({ serial_number: 'EXA0012347' }));
 
     const refused = await settled(token, 'receipt.created', 1);
     expect(refused).toMatchObject({ state: 'pending', attempts: [{ status_code: 401 }] });

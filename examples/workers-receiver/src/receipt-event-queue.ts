@@ -1,4 +1,4 @@
-import type { WebhookContext, WebhookEventHandlers, WebhookEventOf } from '@boundbook/webhooks/web';
+import type { WebhookContext, WebhookEventHandlers, WebhookEventOf } from '@fflkit/webhooks/web';
 
 /** An event about one receipt: every event but the dashboard's `ping`. */
 export type ReceiptEvent = WebhookEventOf<'receipt.created' | 'receipt.updated' | 'receipt.disposed' | 'receipt.deleted'>;
@@ -39,7 +39,7 @@ export interface ReceiptEventQueue {
  *
  * @example
  * ```ts
- * createWebhookHandler({ secret: env.BOUNDBOOK_WEBHOOK_SECRET, on: queueReceiptEvents(env.RECEIPT_EVENTS) });
+ * createWebhookHandler({ secret: env.FFLKIT_WEBHOOK_SECRET, on: queueReceiptEvents(env.RECEIPT_EVENTS) });
  * ```
  */
 export function queueReceiptEvents(queue: ReceiptEventQueue): WebhookEventHandlers {

@@ -1,13 +1,13 @@
-import { createWebhookHandler, type WebhookHandler } from '@boundbook/webhooks/web';
+import { createWebhookHandler, type WebhookHandler } from '@fflkit/webhooks/web';
 import { queueReceiptEvents, type ReceiptEventQueue } from './receipt-event-queue';
 
 /** The Worker's bindings, as `wrangler.json` declares them. */
 export interface Env {
   /**
    * The endpoint's signing secret, `whsec_...`, as `POST /webhooks` answered it: a Worker secret
-   * (`wrangler secret put BOUNDBOOK_WEBHOOK_SECRET`), or `.dev.vars` for `wrangler dev`.
+   * (`wrangler secret put FFLKIT_WEBHOOK_SECRET`), or `.dev.vars` for `wrangler dev`.
    */
-  readonly BOUNDBOOK_WEBHOOK_SECRET: string;
+  readonly FFLKIT_WEBHOOK_SECRET: string;
   /** The queue each verified receipt event is sent to. */
   readonly RECEIPT_EVENTS: ReceiptEventQueue;
 }
@@ -22,7 +22,7 @@ export const WEBHOOK_PATH = '/webhooks';
 
 /**
  * A Fetch handler that receives the service's webhooks at `/webhooks` and answers as
- * `@boundbook/webhooks` does: 200 once a receipt event is queued (or a `ping` answered, or a
+ * `@fflkit/webhooks` does: 200 once a receipt event is queued (or a `ping` answered, or a
  * retried delivery recognised), 401 for a bad signature, 405 to all but POST, 500 when the queue
  * fails, so that the service retries. Anything else is 404.
  *
@@ -44,7 +44,7 @@ export function createReceiverWorker(): ReceiverWorker {
       // A missing or misspelt secret throws a TypeError that names it; workerd answers 500 and
       // logs it, and the service retries the delivery until the secret is set.
       webhooks ??= createWebhookHandler({
-        secret: env.BOUNDBOOK_WEBHOOK_SECRET,
+        secret: env.FFLKIT_WEBHOOK_SECRET,
         on: queueReceiptEvents(env.RECEIPT_EVENTS),
       });
       return webhooks.handle(request);

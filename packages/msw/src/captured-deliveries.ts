@@ -4,8 +4,8 @@ import {
   type DeliveryOutcome,
   type DeliveryRequest,
   type DeliverySender,
-} from '@boundbook/sandbox-core';
-import { WEBHOOK_TIMEOUT_SECONDS } from '@boundbook/types';
+} from '@fflkit/sandbox-core';
+import { WEBHOOK_TIMEOUT_SECONDS } from '@fflkit/types';
 
 // The mock's transport of webhook deliveries: every attempt the core makes is kept as it was
 // signed, and sent with `fetch` only when a test asks for real deliveries.
@@ -15,11 +15,11 @@ import { WEBHOOK_TIMEOUT_SECONDS } from '@boundbook/types';
  *
  * @example
  * ```ts
- * import { createMockBoundBook, type CapturedDelivery } from '@boundbook/msw';
- * import { constructEvent } from '@boundbook/webhooks';
+ * import { createMockLogbook, type CapturedDelivery } from '@fflkit/msw';
+ * import { constructEvent } from '@fflkit/webhooks';
  *
  * declare const secret: string;
- * const mock = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1' });
+ * const mock = createMockLogbook({ baseUrl: 'https://logbook.example.test/rest/v1' });
  * const delivery: CapturedDelivery | undefined = mock.deliveries.at(-1);
  * if (delivery) await constructEvent(delivery.body, delivery.headers, { secret });
  * ```

@@ -1,4 +1,4 @@
-import type { paths } from '@boundbook/types';
+import type { paths } from '@fflkit/types';
 import { http, type DefaultBodyType, type HttpHandler, type HttpResponseResolver, type RequestHandlerOptions } from 'msw';
 
 // MSW's `http` narrowed to the contract's operations at a base URL, and the base URL itself: the
@@ -45,11 +45,11 @@ export type ContractResponseBody<P extends keyof paths, M extends ContractMethod
  *
  * @example
  * ```ts
- * import { createMockBoundBook, type ContractResolver } from '@boundbook/msw';
+ * import { createMockLogbook, type ContractResolver } from '@fflkit/msw';
  * import { HttpResponse } from 'msw';
  * import { setupServer } from 'msw/node';
  *
- * const mock = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1' });
+ * const mock = createMockLogbook({ baseUrl: 'https://logbook.example.test/rest/v1' });
  * const server = setupServer(...mock.handlers);
  * const outage: ContractResolver<'/receipts', 'post'> = () =>
  *   HttpResponse.json({ message: 'Service unavailable.' }, { status: 503 });
@@ -76,11 +76,11 @@ export type ContractHandlerFactory<M extends ContractMethod> = <P extends Contra
  *
  * @example
  * ```ts
- * import { createMockBoundBook } from '@boundbook/msw';
+ * import { createMockLogbook } from '@fflkit/msw';
  * import { HttpResponse } from 'msw';
  * import { setupServer } from 'msw/node';
  *
- * const mock = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1' });
+ * const mock = createMockLogbook({ baseUrl: 'https://logbook.example.test/rest/v1' });
  * const server = setupServer(...mock.handlers);
  * server.use(mock.http.get('/receipts/{id}', ({ params }) => (params.id === '42' ? HttpResponse.error() : undefined)));
  * ```
@@ -90,15 +90,15 @@ export type ContractHttp = { readonly [M in ContractMethod]: ContractHandlerFact
 /**
  * MSW's `http` for the contract's operations at `baseUrl` (an http(s) origin and `/rest/v1`,
  * else a `TypeError`): `get('/receipts/{id}', resolver)` matches `${baseUrl}/receipts/:id`, with
- * the resolver typed from `@boundbook/types`.
+ * the resolver typed from `@fflkit/types`.
  *
  * @example
  * ```ts
- * import { createContractHttp } from '@boundbook/msw';
+ * import { createContractHttp } from '@fflkit/msw';
  * import { HttpResponse } from 'msw';
  * import { setupServer } from 'msw/node';
  *
- * const api = createContractHttp('https://api.boundbook.test/rest/v1');
+ * const api = createContractHttp('https://logbook.example.test/rest/v1');
  * const server = setupServer();
  * server.use(api.get('/receipts/{id}', () => HttpResponse.json({ message: 'Service unavailable.' }, { status: 503 })));
  * ```
@@ -121,8 +121,8 @@ export interface MockEndpoints {
 }
 
 /**
- * Checks a base URL and splits it into what the handlers need (`https://api.boundbook.test/rest/v1/`
- * gives that URL without its slash and `https://api.boundbook.test`). Throws a `TypeError` naming
+ * Checks a base URL and splits it into what the handlers need (`https://logbook.example.test/rest/v1/`
+ * gives that URL without its slash and `https://logbook.example.test`). Throws a `TypeError` naming
  * the caller unless it is an absolute http(s) URL whose path is `/rest/v1`, as the service's and
  * the sandbox's are: the core builds pagination links from the origin and the path.
  */
@@ -136,7 +136,7 @@ export function readBaseUrl(baseUrl: unknown, caller: string): MockEndpoints {
   const path = url?.pathname.replace(/\/+$/, '') ?? '';
   if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || path !== '/rest/v1') {
     throw new TypeError(
-      `[@boundbook/msw] ${caller}(): baseUrl must be an http(s) origin followed by /rest/v1, such as https://api.boundbook.test/rest/v1; got ${JSON.stringify(baseUrl)}`,
+      `[@fflkit/msw] ${caller}(): baseUrl must be an http(s) origin followed by /rest/v1, such as https://logbook.example.test/rest/v1; got ${JSON.stringify(baseUrl)}`,
     );
   }
   return { apiUrl: `${url.origin}${path}`, origin: url.origin };

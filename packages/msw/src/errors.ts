@@ -7,19 +7,19 @@
  *
  * @example
  * ```ts
- * import { createMockBoundBook, MockBoundBookError } from '@boundbook/msw';
+ * import { createMockLogbook, MockLogbookError } from '@fflkit/msw';
  *
- * const mock = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1' });
+ * const mock = createMockLogbook({ baseUrl: 'https://logbook.example.test/rest/v1' });
  * const { token } = mock.createAccount();
  * try {
  *   await mock.clock.advance(token, 0);
  * } catch (error) {
- *   if (error instanceof MockBoundBookError) error.status; // 422
+ *   if (error instanceof MockLogbookError) error.status; // 422
  * }
  * ```
  */
-export class MockBoundBookError extends Error {
-  override readonly name = 'MockBoundBookError';
+export class MockLogbookError extends Error {
+  override readonly name = 'MockLogbookError';
   /** The status the control API answered. */
   readonly status: number;
   /** The body it answered, in the contract's error shape. */
@@ -33,6 +33,6 @@ export class MockBoundBookError extends Error {
 }
 
 /** The error of a call of the mock that the core refused, worded with the call, its status and body. */
-export function refusal(call: string, status: number, body: unknown): MockBoundBookError {
-  return new MockBoundBookError(status, body, `[@boundbook/msw] ${call} answered ${status}: ${JSON.stringify(body)}`);
+export function refusal(call: string, status: number, body: unknown): MockLogbookError {
+  return new MockLogbookError(status, body, `[@fflkit/msw] ${call} answered ${status}: ${JSON.stringify(body)}`);
 }

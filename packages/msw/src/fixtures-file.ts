@@ -1,14 +1,14 @@
-import { FixturesFileError, readFixturesFile as read } from '@boundbook/sandbox-core/fixtures-file';
-import { MockBoundBookError } from './errors';
+import { FixturesFileError, readFixturesFile as read } from '@fflkit/sandbox-core/fixtures-file';
+import { MockLogbookError } from './errors';
 
 // A fixtures file on disk, read when the mock is made, by the sandbox's own rule
-// (`@boundbook/sandbox-core/fixtures-file`): the Node build's alone, so that neither node:fs nor
+// (`@fflkit/sandbox-core/fixtures-file`): the Node build's alone, so that neither node:fs nor
 // the YAML parser is ever part of the web build.
 
 /**
  * The parsed content of the fixtures file at `path` (absolute or from the working directory):
  * JSON or YAML by its extension, or by its first character for another name. Throws an `Error`
- * naming the file when it cannot be read, and a {@link MockBoundBookError} (422, the fault under
+ * naming the file when it cannot be read, and a {@link MockLogbookError} (422, the fault under
  * `errors.body`, as `POST /_sandbox/fixtures` answers a body that is not a fixtures file) when
  * its text is empty, does not parse or is not an object. Whether the content is a valid fixtures
  * file is the core's to say.
@@ -18,9 +18,9 @@ export function readFixturesFile(path: string): unknown {
     return read(path);
   } catch (error) {
     if (!(error instanceof FixturesFileError)) throw error;
-    const what = `[@boundbook/msw] createMockBoundBook(): ${error.message}`;
+    const what = `[@fflkit/msw] createMockLogbook(): ${error.message}`;
     if (error.fault === 'unreadable') throw new Error(what, { cause: error });
     const fault = error.message.slice(`the fixtures file ${error.file} `.length);
-    throw new MockBoundBookError(422, { message: `The fixtures file ${fault}`, errors: { body: [fault] } }, what);
+    throw new MockLogbookError(422, { message: `The fixtures file ${fault}`, errors: { body: [fault] } }, what);
   }
 }

@@ -1,4 +1,4 @@
-import { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE, type SandboxRequest, type SandboxResponse } from '@boundbook/sandbox-core';
+import { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE, type SandboxRequest, type SandboxResponse } from '@fflkit/sandbox-core';
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import type { MockEndpoints } from './contract-http';
 

@@ -4,7 +4,7 @@
 // neither node:fs nor a YAML parser reaches a browser bundle.
 import crypto from 'node:crypto';
 import { readFixturesFile } from './fixtures-file';
-import { makeMockBoundBook, type MockBoundBook, type MockBoundBookOptions, type MockRuntime } from './mock-boundbook';
+import { makeMockLogbook, type MockLogbook, type MockLogbookOptions, type MockRuntime } from './mock-logbook';
 
 export * from './shared-exports';
 
@@ -18,21 +18,21 @@ export * from './shared-exports';
  *
  * @example
  * ```ts
- * import { createMockBoundBook } from '@boundbook/msw';
+ * import { createMockLogbook } from '@fflkit/msw';
  * import { setupServer } from 'msw/node';
  *
- * const mock = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1', fixtures: 'test/fixtures.yaml' });
+ * const mock = createMockLogbook({ baseUrl: 'https://logbook.example.test/rest/v1', fixtures: 'test/fixtures.yaml' });
  * const server = setupServer(...mock.handlers);
  * server.listen();
  * const { token } = mock.createAccount();
- * const response = await fetch('https://api.boundbook.test/rest/v1/books', {
+ * const response = await fetch('https://logbook.example.test/rest/v1/books', {
  *   headers: { authorization: `Bearer ${token}` },
  * });
  * response.status; // 200
  * ```
  */
-export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBook {
-  return makeMockBoundBook(options, NODE_RUNTIME);
+export function createMockLogbook(options: MockLogbookOptions): MockLogbook {
+  return makeMockLogbook(options, NODE_RUNTIME);
 }
 
 // crypto.hash() (Node 20.12 and later) hashes in one call, without making a Hash object; the

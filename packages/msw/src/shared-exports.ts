@@ -1,9 +1,9 @@
 // The exports both builds share, re-exported whole by src/index.ts (Node) and src/web.ts (browsers
-// and every other runtime). `createMockBoundBook` is each build's own and lives in its entry file:
+// and every other runtime). `createMockLogbook` is each build's own and lives in its entry file:
 // on Node its `fixtures` may also be the path of a file.
 
 // The mock and its options.
-export type { MockBoundBook, MockBoundBookOptions, MockClock, MockClockState, MockFaults, MockWebhooks } from './mock-boundbook';
+export type { MockLogbook, MockLogbookOptions, MockClock, MockClockState, MockFaults, MockWebhooks } from './mock-logbook';
 export type { CapturedDelivery } from './captured-deliveries';
 export type {
   SandboxFault,
@@ -15,7 +15,7 @@ export type {
   SandboxWebhookChaos,
   SandboxWebhookChaosPut,
   SandboxWebhookEndpointState,
-} from '@boundbook/types';
+} from '@fflkit/types';
 
 // Handlers typed from the contract, to override the mock in one test.
 export { createContractHttp } from './contract-http';
@@ -33,7 +33,7 @@ export type {
 } from './contract-http';
 
 // Errors.
-export { MockBoundBookError } from './errors';
+export { MockLogbookError } from './errors';
 
 // Limits the service enforces before the core sees a request.
-export { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from '@boundbook/sandbox-core';
+export { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from '@fflkit/sandbox-core';

@@ -1,7 +1,7 @@
 // The web build (export conditions `browser` and the default): the mock as on Node, with
 // `fixtures` taken as an object only; a browser has no file to read, and this build imports no
 // node: module. The Node build (src/index.ts) exports the same names.
-import { makeMockBoundBook, type MockBoundBook, type MockBoundBookOptions } from './mock-boundbook';
+import { makeMockLogbook, type MockLogbook, type MockLogbookOptions } from './mock-logbook';
 
 export * from './shared-exports';
 
@@ -13,20 +13,20 @@ export * from './shared-exports';
  *
  * @example
  * ```ts
- * import { createMockBoundBook, type SandboxFixtures } from '@boundbook/msw';
+ * import { createMockLogbook, type SandboxFixtures } from '@fflkit/msw';
  * import { setupWorker } from 'msw/browser';
  *
  * const fixtures: SandboxFixtures = { accounts: [{ tokens: [{ token: 'sbx_storybook000000000000000001' }] }] };
- * const mock = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1', fixtures });
+ * const mock = createMockLogbook({ baseUrl: 'https://logbook.example.test/rest/v1', fixtures });
  * await setupWorker(...mock.handlers).start();
  * ```
  */
-export function createMockBoundBook(options: MockBoundBookOptions): MockBoundBook {
-  return makeMockBoundBook(options, { readFixturesFile: refuseFixturesPath });
+export function createMockLogbook(options: MockLogbookOptions): MockLogbook {
+  return makeMockLogbook(options, { readFixturesFile: refuseFixturesPath });
 }
 
 function refuseFixturesPath(path: string): never {
   throw new TypeError(
-    `[@boundbook/msw] createMockBoundBook(): fixtures is a path (${JSON.stringify(path)}), which only the Node build reads; in a browser, pass the fixtures object itself (import the JSON file with your bundler)`,
+    `[@fflkit/msw] createMockLogbook(): fixtures is a path (${JSON.stringify(path)}), which only the Node build reads; in a browser, pass the fixtures object itself (import the JSON file with your bundler)`,
   );
 }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { DeliveryRequest } from '@boundbook/sandbox-core';
+import type { DeliveryRequest } from '@fflkit/sandbox-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCapturingSender } from '../src/captured-deliveries';
 import type { CapturedDelivery } from '../src/index';

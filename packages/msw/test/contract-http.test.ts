@@ -1,10 +1,10 @@
 import { HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import { createContractHttp, createMockBoundBook } from '../src/index';
+import { createContractHttp, createMockLogbook } from '../src/index';
 
-const BASE_URL = 'https://api.boundbook.test/rest/v1';
-const mock = createMockBoundBook({ baseUrl: BASE_URL });
+const BASE_URL = 'https://logbook.example.test/rest/v1';
+const mock = createMockLogbook({ baseUrl: BASE_URL });
 const server = setupServer(...mock.handlers);
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -42,6 +42,6 @@ it('mock.http.post(path, resolver) can answer with a network error', async () =>
 });
 
 it('createContractHttp(baseUrl) throws a TypeError for a base URL its handlers would never match', () => {
-  expect(() => createContractHttp('api.boundbook.test/rest/v1')).toThrow(/^\[@boundbook\/msw\] createContractHttp\(\): baseUrl must be/);
+  expect(() => createContractHttp('logbook.example.test/rest/v1')).toThrow(/^\[@fflkit\/msw\] createContractHttp\(\): baseUrl must be/);
   expect(createContractHttp(`${BASE_URL}/`).get('/books', () => undefined).info.header).toBe(`GET ${BASE_URL}/books`);
 });

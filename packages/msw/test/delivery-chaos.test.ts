@@ -1,15 +1,15 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createMockBoundBook, MockBoundBookError } from '../src/index';
-import { receiptBody } from '@boundbook/test-fixtures';
+import { createMockLogbook, MockLogbookError } from '../src/index';
+import { receiptBody } from '@fflkit/test-fixtures';
 
-const ORIGIN = 'https://api.boundbook.test';
+const ORIGIN = 'https://logbook.example.test';
 const BASE_URL = `${ORIGIN}/rest/v1`;
 const HOOK_URL = 'https://hooks.example.test/chaos';
 // A wall clock that moves only when a test moves it.
 let nowMs = Date.parse('2025-03-14T15:00:00Z');
-const mock = createMockBoundBook({ baseUrl: BASE_URL, deliverWebhooks: true, now: () => nowMs });
+const mock = createMockLogbook({ baseUrl: BASE_URL, deliverWebhooks: true, now: () => nowMs });
 
 /** What reached the receiver, in the order it came: the event, the receipt's serial, the delivery. */
 const received: { event: string; serial: string | undefined; delivery: string }[] = [];
@@ -97,7 +97,7 @@ describe('mock.webhooks: delivery chaos on the MSW face', () => {
     expect(received.map((arrival) => arrival.serial)).toEqual(['SN1']);
 
     const refused = await mock.webhooks.setChaos(token, id, { delay_ms: -1 }).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(MockBoundBookError);
+    expect(refused).toBeInstanceOf(MockLogbookError);
     expect(refused).toMatchObject({ status: 422, body: { errors: { delay_ms: ['The delay ms field must be at least 0.'] } } });
     await expect(mock.webhooks.clearChaos(token, id + 100)).rejects.toMatchObject({ status: 404 });
   });

@@ -1,14 +1,14 @@
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createMockBoundBook, MockBoundBookError } from '../src/index';
-import { receiptBody } from '@boundbook/test-fixtures';
+import { createMockLogbook, MockLogbookError } from '../src/index';
+import { receiptBody } from '@fflkit/test-fixtures';
 
 // The mock carries out what the core's fault rules decide: a network error for a dropped
 // connection, a wait for a delay (ended when the client gives up), and manages rules and the
 // request log through `mock.faults` and `mock.requests`.
 
-const BASE_URL = 'https://api.boundbook.test/rest/v1';
-const mock = createMockBoundBook({ baseUrl: BASE_URL, rateLimit: 0 });
+const BASE_URL = 'https://logbook.example.test/rest/v1';
+const mock = createMockLogbook({ baseUrl: BASE_URL, rateLimit: 0 });
 const server = setupServer(...mock.handlers);
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -64,7 +64,7 @@ describe('a fault rule on the mock', () => {
     await expect(pending).rejects.toThrow();
   });
 
-  it('faults.delete, faults.clear, and a rule the core refuses as a MockBoundBookError', async () => {
+  it('faults.delete, faults.clear, and a rule the core refuses as a MockLogbookError', async () => {
     const { token } = mock.createAccount();
     const first = await mock.faults.add(token, { action: 'drop', probability: 0 });
     await mock.faults.add(token, { method: 'GET', action: 'delay', delay_ms: 1 });
@@ -73,7 +73,7 @@ describe('a fault rule on the mock', () => {
     await mock.faults.clear(token);
     expect(await mock.faults.list(token)).toEqual([]);
     const refused = await mock.faults.add(token, { operation: 'advanceClock', action: 'drop' }).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(MockBoundBookError);
+    expect(refused).toBeInstanceOf(MockLogbookError);
     expect(refused).toMatchObject({ status: 422, body: { errors: { operation: [expect.stringContaining('control calls are never faulted')] } } });
   });
 });
@@ -83,8 +83,8 @@ describe('mock.requests(token, filter)', () => {
     const { token } = mock.createAccount();
     for (let count = 0; count < 1001; count += 1) await fetch(`${BASE_URL}/books`, { headers: { authorization: `Bearer ${token}` } });
     const cut = await mock.requests(token, { method: 'GET' }).catch((error: unknown) => error);
-    expect(cut).toBeInstanceOf(MockBoundBookError);
-    expect(cut).toMatchObject({ status: 200, body: { truncated: true, dropped: 1 }, message: expect.stringMatching(/^\[@boundbook\/msw\] requests\(\): the request log dropped entries/) });
+    expect(cut).toBeInstanceOf(MockLogbookError);
+    expect(cut).toMatchObject({ status: 200, body: { truncated: true, dropped: 1 }, message: expect.stringMatching(/^\[@fflkit\/msw\] requests\(\): the request log dropped entries/) });
     await expect(mock.requests(token, { from: '2999-01-01T00:00:00Z' })).resolves.toEqual([]);
   });
 });

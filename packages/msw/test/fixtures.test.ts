@@ -2,19 +2,19 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { receiptBody } from '@boundbook/test-fixtures';
-import { signPayload } from '@boundbook/webhooks';
+import { receiptBody } from '@fflkit/test-fixtures';
+import { signPayload } from '@fflkit/webhooks';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { createMockBoundBook, MockBoundBookError, type MockBoundBook, type SandboxFixtures } from '../src/index';
-import { createMockBoundBook as createWebMockBoundBook } from '../src/web';
+import { createMockLogbook, MockLogbookError, type MockLogbook, type SandboxFixtures } from '../src/index';
+import { createMockLogbook as createWebMockLogbook } from '../src/web';
 
 // The contract's sample receipt, under a serial number of this file's own.
 const receiptCreate = receiptBody({ serial_number: 'EXA-000123' });
 
-const BASE_URL = 'https://api.boundbook.test/rest/v1';
-const ORIGIN = 'https://api.boundbook.test';
+const BASE_URL = 'https://logbook.example.test/rest/v1';
+const ORIGIN = 'https://logbook.example.test';
 const FIXTURES_PATH = fileURLToPath(new URL('./support/fixtures.yaml', import.meta.url));
 const TOKEN = 'sbx_mswfixture000000000000000001';
 const READER = 'sbx_mswfixture000000000000000002';
@@ -33,7 +33,7 @@ afterAll(() => server.close());
 
 let scratch: string;
 beforeAll(() => {
-  scratch = mkdtempSync(join(tmpdir(), 'boundbook-msw-fixtures-'));
+  scratch = mkdtempSync(join(tmpdir(), 'fflkit-msw-fixtures-'));
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -45,7 +45,7 @@ function scratchFile(name: string, text: string): string {
 }
 
 /** Makes a mock and answers requests with its handlers alone. */
-function serve(mock: MockBoundBook): MockBoundBook {
+function serve(mock: MockLogbook): MockLogbook {
   server.resetHandlers(...mock.handlers);
   return mock;
 }
@@ -72,13 +72,13 @@ function thrownBy(make: () => unknown): unknown {
   throw new Error('nothing was thrown');
 }
 
-describe('createMockBoundBook({ fixtures })', () => {
+describe('createMockLogbook({ fixtures })', () => {
   it.each([
     ['a fixtures object', () => fixturesObject()],
     ['the path of a YAML file', () => FIXTURES_PATH],
     ['the path of a JSON file', () => scratchFile('fixtures.json', JSON.stringify(fixturesObject()))],
   ])('loads %s before returning: its fixed tokens work at once, with their permissions', async (_case, fixtures) => {
-    const mock = serve(createMockBoundBook({ baseUrl: BASE_URL, now: () => NOW, fixtures: fixtures() }));
+    const mock = serve(createMockLogbook({ baseUrl: BASE_URL, now: () => NOW, fixtures: fixtures() }));
 
     const books = await call(TOKEN, 'GET', '/books');
     expect(books.status).toBe(200);
@@ -106,7 +106,7 @@ describe('createMockBoundBook({ fixtures })', () => {
   });
 
   it('signs the deliveries to a fixture endpoint with its fixed secret', async () => {
-    const mock = serve(createMockBoundBook({ baseUrl: BASE_URL, fixtures: FIXTURES_PATH }));
+    const mock = serve(createMockLogbook({ baseUrl: BASE_URL, fixtures: FIXTURES_PATH }));
     expect((await call(TOKEN, 'POST', '/receipts', receiptCreate)).status).toBe(201);
     expect(mock.deliveries).toHaveLength(1);
     const [delivery] = mock.deliveries;
@@ -115,7 +115,7 @@ describe('createMockBoundBook({ fixtures })', () => {
   });
 
   it('answers POST /_sandbox/fixtures with the same file as already loaded: nothing is added', async () => {
-    serve(createMockBoundBook({ baseUrl: BASE_URL, fixtures: FIXTURES_PATH }));
+    serve(createMockLogbook({ baseUrl: BASE_URL, fixtures: FIXTURES_PATH }));
     const again = await call(TOKEN, 'POST', '/_sandbox/fixtures', fixturesObject());
     expect(again).toEqual({
       status: 200,
@@ -130,39 +130,39 @@ describe('createMockBoundBook({ fixtures })', () => {
     });
   });
 
-  it('throws a MockBoundBookError (422) naming each fault by its path in the file', () => {
+  it('throws a MockLogbookError (422) naming each fault by its path in the file', () => {
     const file = fixturesObject();
     const [retail] = file.accounts;
     const [first, second] = retail?.receipts ?? [];
     const broken: SandboxFixtures = {
       accounts: [{ ...retail!, receipts: [first!, { ...second!, zip: 'not-a-zip' }], tokens: [{ token: 'sbx_short' }] }],
     };
-    const error = thrownBy(() => createMockBoundBook({ baseUrl: BASE_URL, fixtures: broken }));
-    expect(error).toBeInstanceOf(MockBoundBookError);
-    expect((error as MockBoundBookError).status).toBe(422);
+    const error = thrownBy(() => createMockLogbook({ baseUrl: BASE_URL, fixtures: broken }));
+    expect(error).toBeInstanceOf(MockLogbookError);
+    expect((error as MockLogbookError).status).toBe(422);
     // Every fault at once: the token's, and the receipt's, checked although the token is at fault.
-    expect(Object.keys((error as MockBoundBookError & { body: { errors: object } }).body.errors).sort()).toEqual([
+    expect(Object.keys((error as MockLogbookError & { body: { errors: object } }).body.errors).sort()).toEqual([
       'accounts[0].receipts[1].zip',
       'accounts[0].tokens[0].token',
     ]);
     expect((error as Error).message).toMatch(
-      /^\[@boundbook\/msw\] createMockBoundBook\(\): the fixtures object was refused \(422\) and nothing was loaded: accounts\[0\]\.tokens\[0\]\.token: must be sbx_/,
+      /^\[@fflkit\/msw\] createMockLogbook\(\): the fixtures object was refused \(422\) and nothing was loaded: accounts\[0\]\.tokens\[0\]\.token: must be sbx_/,
     );
 
     // With valid tokens, the receipt's fault alone, under the receipt's path, from a file too.
     const path = scratchFile('broken.json', JSON.stringify({ accounts: [{ ...broken.accounts[0], tokens: [{ token: TOKEN }] }] }));
-    const refused = thrownBy(() => createMockBoundBook({ baseUrl: BASE_URL, fixtures: path })) as MockBoundBookError;
-    expect(refused).toBeInstanceOf(MockBoundBookError);
+    const refused = thrownBy(() => createMockLogbook({ baseUrl: BASE_URL, fixtures: path })) as MockLogbookError;
+    expect(refused).toBeInstanceOf(MockLogbookError);
     expect(refused.body).toMatchObject({ errors: { 'accounts[0].receipts[1].zip': [expect.any(String)] } });
     expect(refused.message).toContain(`the fixtures file ${path} was refused (422)`);
   });
 
   it.each([
-    ['YAML', 'broken.yaml', 'accounts:\n  - tokens: [\n', /^\[@boundbook\/msw\] createMockBoundBook\(\): the fixtures file .*broken\.yaml is not valid YAML: /],
-    ['JSON', 'broken.json', '{"accounts": [', /^\[@boundbook\/msw\] createMockBoundBook\(\): the fixtures file .*broken\.json is not valid JSON: /],
-  ])('throws a MockBoundBookError (422, errors.body) for a file that is not valid %s', (format, name, text, message) => {
-    const error = thrownBy(() => createMockBoundBook({ baseUrl: BASE_URL, fixtures: scratchFile(name, text) })) as MockBoundBookError;
-    expect(error).toBeInstanceOf(MockBoundBookError);
+    ['YAML', 'broken.yaml', 'accounts:\n  - tokens: [\n', /^\[@fflkit\/msw\] createMockLogbook\(\): the fixtures file .*broken\.yaml is not valid YAML: /],
+    ['JSON', 'broken.json', '{"accounts": [', /^\[@fflkit\/msw\] createMockLogbook\(\): the fixtures file .*broken\.json is not valid JSON: /],
+  ])('throws a MockLogbookError (422, errors.body) for a file that is not valid %s', (format, name, text, message) => {
+    const error = thrownBy(() => createMockLogbook({ baseUrl: BASE_URL, fixtures: scratchFile(name, text) })) as MockLogbookError;
+    expect(error).toBeInstanceOf(MockLogbookError);
     expect(error.status).toBe(422);
     expect(error.message).toMatch(message);
     expect(error.body).toEqual({
@@ -173,23 +173,23 @@ describe('createMockBoundBook({ fixtures })', () => {
 
   it('reads a file of another name by its content, as the sandbox does: JSON when it begins with {', async () => {
     const path = scratchFile('fixtures.txt', JSON.stringify(fixturesObject()));
-    serve(createMockBoundBook({ baseUrl: BASE_URL, fixtures: path }));
+    serve(createMockLogbook({ baseUrl: BASE_URL, fixtures: path }));
     expect((await call(TOKEN, 'GET', '/books')).status).toBe(200);
   });
 
   it('reads a JSON file that starts with a byte order mark', async () => {
     const path = scratchFile('bom.json', `\uFEFF${JSON.stringify(fixturesObject())}`);
-    serve(createMockBoundBook({ baseUrl: BASE_URL, fixtures: path }));
+    serve(createMockLogbook({ baseUrl: BASE_URL, fixtures: path }));
     expect((await call(TOKEN, 'GET', '/books')).status).toBe(200);
   });
 
   it('throws an Error naming the file and the working directory for a file it cannot read', () => {
     const missing = join(scratch, 'missing.yaml');
-    const error = thrownBy(() => createMockBoundBook({ baseUrl: BASE_URL, fixtures: missing })) as Error;
+    const error = thrownBy(() => createMockLogbook({ baseUrl: BASE_URL, fixtures: missing })) as Error;
     expect(error).toBeInstanceOf(Error);
-    expect(error).not.toBeInstanceOf(MockBoundBookError);
+    expect(error).not.toBeInstanceOf(MockLogbookError);
     expect(error.message).toBe(
-      `[@boundbook/msw] createMockBoundBook(): there is no fixtures file ${missing}: check the path, which is taken from the working directory (${process.cwd()})`,
+      `[@fflkit/msw] createMockLogbook(): there is no fixtures file ${missing}: check the path, which is taken from the working directory (${process.cwd()})`,
     );
     expect(((error.cause as Error).cause as NodeJS.ErrnoException).code).toBe('ENOENT');
   });
@@ -198,16 +198,16 @@ describe('createMockBoundBook({ fixtures })', () => {
     ['a number', 42, /fixtures must be a fixtures object \(SandboxFixtures\) or, on Node, the path of a \.json, \.yaml or \.yml file; got 42/],
     ['null', null, /fixtures must be a fixtures object .*; got null/],
   ])('throws a TypeError for %s', (_case, fixtures, message) => {
-    const make = () => createMockBoundBook({ baseUrl: BASE_URL, fixtures: fixtures as never });
+    const make = () => createMockLogbook({ baseUrl: BASE_URL, fixtures: fixtures as never });
     expect(make).toThrow(TypeError);
-    expect(make).toThrow(/^\[@boundbook\/msw\] createMockBoundBook\(\): /);
+    expect(make).toThrow(/^\[@fflkit\/msw\] createMockLogbook\(\): /);
     expect(make).toThrow(message);
   });
 });
 
 describe('reset() of a mock made with fixtures', () => {
   it('goes back to the fixtures exactly as loaded, not to an empty mock', async () => {
-    const mock = serve(createMockBoundBook({ baseUrl: BASE_URL, now: () => NOW, fixtures: FIXTURES_PATH }));
+    const mock = serve(createMockLogbook({ baseUrl: BASE_URL, now: () => NOW, fixtures: FIXTURES_PATH }));
     const loaded = await mock.exportFixtures(TOKEN);
     const receipts = await call(TOKEN, 'GET', '/receipts');
 
@@ -232,7 +232,7 @@ describe('reset() of a mock made with fixtures', () => {
 
 describe('exportFixtures(token)', () => {
   it('answers the account as a fixtures object that makes the same account in another mock', async () => {
-    const first = serve(createMockBoundBook({ baseUrl: BASE_URL, now: () => NOW, fixtures: FIXTURES_PATH }));
+    const first = serve(createMockLogbook({ baseUrl: BASE_URL, now: () => NOW, fixtures: FIXTURES_PATH }));
     expect((await call(TOKEN, 'POST', '/receipts', receiptCreate)).status).toBe(201);
     const exported = await first.exportFixtures(TOKEN);
     expect(exported.accounts).toHaveLength(1);
@@ -241,29 +241,29 @@ describe('exportFixtures(token)', () => {
     expect(exported.accounts[0]?.receipts?.map((receipt) => receipt.serial_number)).toEqual(['FIX-000001', 'FIX-000002', 'FIX-000003', 'EXA-000123']);
     const books = await call(TOKEN, 'GET', '/books');
 
-    const second = serve(createMockBoundBook({ baseUrl: BASE_URL, now: () => NOW, fixtures: exported }));
+    const second = serve(createMockLogbook({ baseUrl: BASE_URL, now: () => NOW, fixtures: exported }));
     expect(await second.exportFixtures(TOKEN)).toEqual(exported);
     expect(await call(TOKEN, 'GET', '/books')).toEqual(books);
   });
 
-  it('rejects with a MockBoundBookError (401) for a token the mock does not hold', async () => {
-    const mock = serve(createMockBoundBook({ baseUrl: BASE_URL }));
+  it('rejects with a MockLogbookError (401) for a token the mock does not hold', async () => {
+    const mock = serve(createMockLogbook({ baseUrl: BASE_URL }));
     const error = await mock.exportFixtures(TOKEN).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(MockBoundBookError);
-    expect((error as MockBoundBookError).status).toBe(401);
-    expect((error as MockBoundBookError).message).toMatch(/^\[@boundbook\/msw\] GET \/_sandbox\/fixtures answered 401: /);
+    expect(error).toBeInstanceOf(MockLogbookError);
+    expect((error as MockLogbookError).status).toBe(401);
+    expect((error as MockLogbookError).message).toMatch(/^\[@fflkit\/msw\] GET \/_sandbox\/fixtures answered 401: /);
   });
 });
 
-describe('createMockBoundBook({ fixtures }) of the web build', () => {
+describe('createMockLogbook({ fixtures }) of the web build', () => {
   it('loads a fixtures object', async () => {
-    serve(createWebMockBoundBook({ baseUrl: BASE_URL, fixtures: fixturesObject() }));
+    serve(createWebMockLogbook({ baseUrl: BASE_URL, fixtures: fixturesObject() }));
     expect((await call(TOKEN, 'GET', '/books')).status).toBe(200);
   });
 
   it('throws a TypeError for a path, which only the Node build reads', () => {
-    const make = () => createWebMockBoundBook({ baseUrl: BASE_URL, fixtures: FIXTURES_PATH });
+    const make = () => createWebMockLogbook({ baseUrl: BASE_URL, fixtures: FIXTURES_PATH });
     expect(make).toThrow(TypeError);
-    expect(make).toThrow(/^\[@boundbook\/msw\] createMockBoundBook\(\): fixtures is a path \(".*fixtures\.yaml"\), which only the Node build reads; in a browser, pass the fixtures object itself/);
+    expect(make).toThrow(/^\[@fflkit\/msw\] createMockLogbook\(\): fixtures is a path \(".*fixtures\.yaml"\), which only the Node build reads; in a browser, pass the fixtures object itself/);
   });
 });

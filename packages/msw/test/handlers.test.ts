@@ -1,15 +1,15 @@
-import { receiptBody } from '@boundbook/test-fixtures';
+import { receiptBody } from '@fflkit/test-fixtures';
 import { http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createMockBoundBook } from '../src/index';
+import { createMockLogbook } from '../src/index';
 
 // The contract's sample receipt, under a serial number of this file's own.
 const receiptCreate = receiptBody({ serial_number: 'EXA-000123' });
 
-const ORIGIN = 'https://api.boundbook.test';
+const ORIGIN = 'https://logbook.example.test';
 const BASE_URL = `${ORIGIN}/rest/v1`;
-const mock = createMockBoundBook({ baseUrl: BASE_URL });
+const mock = createMockLogbook({ baseUrl: BASE_URL });
 const server = setupServer(...mock.handlers);
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -39,10 +39,10 @@ describe('mock.handlers', () => {
     `${ORIGIN}/_SANDBOX/clock`,
     `${ORIGIN}/_sandboxes/clock`,
     `${ORIGIN}/api/rest/v1/books`,
-    'http://api.boundbook.test/rest/v1/books',
-    'https://api.boundbook.test:8443/rest/v1/books',
-    'https://other.boundbook.test/rest/v1/books',
-    'https://other.boundbook.test/_sandbox/clock',
+    'http://logbook.example.test/rest/v1/books',
+    'https://logbook.example.test:8443/rest/v1/books',
+    'https://other.fflkit.test/rest/v1/books',
+    'https://other.fflkit.test/_sandbox/clock',
   ];
   const takes = async (handlers: readonly { test(args: { request: Request }): Promise<boolean> }[], url: string, method: string) => {
     for (const handler of handlers) if (await handler.test({ request: new Request(url, { method }) })) return true;

@@ -1,13 +1,13 @@
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createMockBoundBook } from '../src/index';
+import { createMockLogbook } from '../src/index';
 
-const ORIGIN = 'https://api.boundbook.test';
+const ORIGIN = 'https://logbook.example.test';
 const BASE_URL = `${ORIGIN}/rest/v1`;
 const HOOK_URL = 'https://hooks.example.test/retry';
 // A wall clock that stands still, so that the retry falls due exactly 60 s after the first attempt.
-const mock = createMockBoundBook({ baseUrl: BASE_URL, deliverWebhooks: true, now: () => Date.parse('2025-03-14T15:00:00.250Z') });
+const mock = createMockLogbook({ baseUrl: BASE_URL, deliverWebhooks: true, now: () => Date.parse('2025-03-14T15:00:00.250Z') });
 
 // The receiver fails while `receiverDown` is true, as a real one might during a deploy.
 let receiverDown = true;

@@ -5,7 +5,7 @@ import {
   type SandboxFixtures,
   type SandboxFixturesLoaded,
   type SandboxRequestLogEntry,
-} from '@boundbook/types';
+} from '@fflkit/types';
 import { type CreatedAccount, addAccount, readAccountInput } from './accounts/accounts';
 import { findToken } from './accounts/tokens';
 import { exportFixtures, loadFixtures } from './fixtures/fixtures';
@@ -154,7 +154,7 @@ export type ActivityEvent =
  *
  * @example
  * ```ts
- * import { createSandboxCore } from '@boundbook/sandbox-core';
+ * import { createSandboxCore } from '@fflkit/sandbox-core';
  *
  * const core = createSandboxCore({ now: () => Date.UTC(2025, 2, 14, 15) });
  * const { token } = core.createAccount();
@@ -171,18 +171,18 @@ export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore
   const rateLimit = options.rateLimit ?? RATE_LIMIT_PER_MINUTE;
   if (!Number.isSafeInteger(rateLimit) || rateLimit < 0) {
     throw new TypeError(
-      `[@boundbook/sandbox-core] rateLimit must be a whole number of requests per minute, or 0 to lift the limit; got ${String(rateLimit)}`,
+      `[@fflkit/sandbox-core] rateLimit must be a whole number of requests per minute, or 0 to lift the limit; got ${String(rateLimit)}`,
     );
   }
   const maxAccounts = options.maxAccounts ?? DEFAULT_MAX_ACCOUNTS;
   if (!Number.isSafeInteger(maxAccounts) || maxAccounts < 1) {
     throw new TypeError(
-      `[@boundbook/sandbox-core] maxAccounts must be a whole number of accounts, at least 1; got ${String(maxAccounts)}`,
+      `[@fflkit/sandbox-core] maxAccounts must be a whole number of accounts, at least 1; got ${String(maxAccounts)}`,
     );
   }
   if (options.sendDelivery !== undefined && typeof options.sendDelivery !== 'function') {
     throw new TypeError(
-      '[@boundbook/sandbox-core] sendDelivery must be a function that sends a delivery request and resolves with { status } or { error }',
+      '[@fflkit/sandbox-core] sendDelivery must be a function that sends a delivery request and resolves with { status } or { error }',
     );
   }
   const snapshot = options.changes === undefined ? options.snapshot : applyChanges(options.snapshot, options.changes);
@@ -244,7 +244,7 @@ export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore
       const record = findToken(store, `Bearer ${token}`, env);
       const account = record?.revoked_at === null ? store.accounts.get(record.account_id) : undefined;
       if (account === undefined) {
-        throw new TypeError('[@boundbook/sandbox-core] exportFixtures needs a token of an account of this core, not revoked.');
+        throw new TypeError('[@fflkit/sandbox-core] exportFixtures needs a token of an account of this core, not revoked.');
       }
       return exportFixtures(account, record!, token);
     },

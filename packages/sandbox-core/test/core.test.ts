@@ -6,7 +6,7 @@ import { countingBytes, dataOf, harness, receiptBody, START, withAccount } from 
 
 describe('createSandboxCore(options)', () => {
   it('throws a TypeError naming the package for a rateLimit that is not a whole number', () => {
-    expect(() => createSandboxCore({ rateLimit: -1 })).toThrow(/^\[@boundbook\/sandbox-core\] rateLimit/);
+    expect(() => createSandboxCore({ rateLimit: -1 })).toThrow(/^\[@fflkit\/sandbox-core\] rateLimit/);
     expect(() => createSandboxCore({ rateLimit: 1.5 })).toThrow(TypeError);
   });
 
@@ -54,7 +54,7 @@ describe('createSandboxCore(options)', () => {
 
   it('throws a TypeError naming the package for a sha256Hex that is not SHA-256 in lowercase hex', () => {
     expect(() => createSandboxCore({ sha256Hex: (text) => referenceSha256Hex(text).toUpperCase() })).toThrow(
-      /^\[@boundbook\/sandbox-core\] sha256Hex must return/,
+      /^\[@fflkit\/sandbox-core\] sha256Hex must return/,
     );
     expect(() => createSandboxCore({ sha256Hex: () => '' })).toThrow(TypeError);
   });
@@ -89,7 +89,7 @@ describe('core.createAccount(input)', () => {
     expect(refusal).toMatchObject({
       status: 422,
       body: { errors: { 'books.0': ['The books.0 field must not be Main, which every account has.'] } },
-      message: '[@boundbook/sandbox-core] 422: The books.0 field must not be Main, which every account has.',
+      message: '[@fflkit/sandbox-core] 422: The books.0 field must not be Main, which every account has.',
     });
     expect(core.version).toBe(0);
   });

@@ -25,7 +25,7 @@ export async function buildConsole() {
     format: 'esm',
     platform: 'browser',
     target: ['chrome110', 'firefox115', 'safari16'],
-    conditions: ['@boundbook/source'],
+    conditions: ['@fflkit/source'],
     metafile: true,
     legalComments: 'none',
     logLevel: 'warning',
@@ -33,7 +33,7 @@ export async function buildConsole() {
   const outputs = Object.keys(result.metafile.outputs).map((path) => basename(path));
   const script = outputs.find((name) => name.startsWith('main-') && name.endsWith('.js'));
   const style = outputs.find((name) => name.startsWith('style-') && name.endsWith('.css'));
-  if (script === undefined || style === undefined) throw new Error(`[@boundbook/sandbox] the console build made no script or style: ${outputs.join(', ')}`);
+  if (script === undefined || style === undefined) throw new Error(`[@fflkit/sandbox] the console build made no script or style: ${outputs.join(', ')}`);
   const page = (await readFile(join(here, 'index.html'), 'utf8')).replace('%SCRIPT%', script).replace('%STYLE%', style);
   await mkdir(out, { recursive: true });
   await writeFile(join(out, 'index.html'), page);

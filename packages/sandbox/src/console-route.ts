@@ -53,7 +53,7 @@ interface ConsoleFiles {
 /**
  * The folder of the built console beside the running code: `dist/console/` from the built
  * package and its CLI bundle, and the same folder from the sources (`src/`), which tests and
- * the `@boundbook/source` condition run. `undefined` when the console is not built.
+ * the `@fflkit/source` condition run. `undefined` when the console is not built.
  */
 export function locateConsole(): string | undefined {
   const candidates = [new URL('./console/', import.meta.url), new URL('../dist/console/', import.meta.url)];
@@ -134,7 +134,7 @@ function notBuilt(h: ResponseToolkit): ResponseObject {
   return errorReply(
     h,
     404,
-    'The console is not built: run pnpm --filter @boundbook/sandbox build (the package as published includes it).',
+    'The console is not built: run pnpm --filter @fflkit/sandbox build (the package as published includes it).',
   );
 }
 

@@ -27,8 +27,8 @@ import type {
   SandboxWebhookEndpointState,
   ServiceOperationId,
   WebhookEndpoint,
-} from '@boundbook/types';
-import type { ActivityEvent, CreatedAccount } from '@boundbook/sandbox-core';
+} from '@fflkit/types';
+import type { ActivityEvent, CreatedAccount } from '@fflkit/sandbox-core';
 
 // The typed client of the sandbox's control API (`/_sandbox`): what `connectSandbox()` and
 // `startSandbox()` resolve to, the calls' input types, and the error a refused call rejects
@@ -42,13 +42,13 @@ export interface SandboxTokenCreated {
 }
 
 /**
- * The sandbox's control API (`/_sandbox`, documented in `@boundbook/types/sandbox.yaml`) as typed calls.
+ * The sandbox's control API (`/_sandbox`, documented in `@fflkit/types/sandbox.yaml`) as typed calls.
  * Every call but `createAccount` acts on the account of the token it is given. A refused call
  * rejects with a {@link SandboxControlError}.
  *
  * @example
  * ```ts
- * import { connectSandbox, type SandboxControl } from '@boundbook/sandbox';
+ * import { connectSandbox, type SandboxControl } from '@fflkit/sandbox';
  *
  * const sandbox: SandboxControl = connectSandbox('http://127.0.0.1:4010');
  * const { token } = await sandbox.createAccount(); // a dealer with the book Main, and its token 'sbx_...'
@@ -120,7 +120,7 @@ export interface SandboxControl {
      *
      * @example
      * ```ts
-     * import { connectSandbox } from '@boundbook/sandbox';
+     * import { connectSandbox } from '@fflkit/sandbox';
      *
      * const sandbox = connectSandbox('http://127.0.0.1:4010');
      * const { token } = await sandbox.createAccount();
@@ -195,7 +195,7 @@ export interface SandboxControl {
    *
    * @example
    * ```ts
-   * import { connectSandbox } from '@boundbook/sandbox';
+   * import { connectSandbox } from '@fflkit/sandbox';
    *
    * const sandbox = connectSandbox('http://127.0.0.1:4010');
    * const { token } = await sandbox.createAccount();
@@ -216,7 +216,7 @@ export interface SandboxControl {
  *
  * @example
  * ```ts
- * import { connectSandbox, SandboxControlError } from '@boundbook/sandbox';
+ * import { connectSandbox, SandboxControlError } from '@fflkit/sandbox';
  *
  * const sandbox = connectSandbox('http://127.0.0.1:4010');
  * const { token } = await sandbox.createAccount();
@@ -250,12 +250,12 @@ export interface ConnectSandboxOptions {
 /**
  * Typed calls of the control API of a sandbox that is already running, known by its origin: a
  * sandbox started by a vitest global setup and handed to test workers as a URL, or one started
- * with `pnpm start` or `boundbook-sandbox`.
+ * with `pnpm start` or `fflkit-sandbox`.
  *
  * @example
  * ```ts
  * // a test file, beside a vitest global setup that ran startSandbox() and provided its url
- * import { connectSandbox } from '@boundbook/sandbox';
+ * import { connectSandbox } from '@fflkit/sandbox';
  * import { inject } from 'vitest';
  *
  * declare module 'vitest' {
@@ -281,7 +281,7 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
     try {
       response = await fetcher(`${origin}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     } catch (error) {
-      throw new SandboxControlError(0, undefined, `[@boundbook/sandbox] ${method} ${path}: no answer from ${origin}; is the sandbox running?`, { cause: error });
+      throw new SandboxControlError(0, undefined, `[@fflkit/sandbox] ${method} ${path}: no answer from ${origin}; is the sandbox running?`, { cause: error });
     }
     const text = await response.text();
     if (!response.ok) {
@@ -290,7 +290,7 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
       throw new SandboxControlError(
         response.status,
         parsed,
-        `[@boundbook/sandbox] ${method} ${path} answered ${response.status}: ${typeof message === 'string' ? message : text}`,
+        `[@fflkit/sandbox] ${method} ${path} answered ${response.status}: ${typeof message === 'string' ? message : text}`,
       );
     }
     return { response, text };
@@ -319,7 +319,7 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
     return new SandboxControlError(
       status,
       body,
-      `[@boundbook/sandbox] ${method} ${path} answered ${status} without ${expected}: is ${origin} a BoundBook sandbox?`,
+      `[@fflkit/sandbox] ${method} ${path} answered ${status} without ${expected}: is ${origin} a FFLKit sandbox?`,
     );
   }
 
@@ -334,13 +334,13 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
       response = await fetcher(`${origin}${path}`, { headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` }, signal: signal ?? null });
     } catch (error) {
       if (signal?.aborted === true) return;
-      throw new SandboxControlError(0, undefined, `[@boundbook/sandbox] GET ${path}: no answer from ${origin}; is the sandbox running?`, { cause: error });
+      throw new SandboxControlError(0, undefined, `[@fflkit/sandbox] GET ${path}: no answer from ${origin}; is the sandbox running?`, { cause: error });
     }
     if (!response.ok || response.body === null) {
       const text = await response.text();
       const parsed: unknown = text === '' ? undefined : parseJson(text);
       const message = (parsed as { message?: unknown } | undefined)?.message;
-      throw new SandboxControlError(response.status, parsed, `[@boundbook/sandbox] GET ${path} answered ${response.status}: ${typeof message === 'string' ? message : text}`);
+      throw new SandboxControlError(response.status, parsed, `[@fflkit/sandbox] GET ${path} answered ${response.status}: ${typeof message === 'string' ? message : text}`);
     }
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffered = '';
@@ -351,7 +351,7 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
           chunk = await reader.read();
         } catch (error) {
           if (signal?.aborted === true) return;
-          throw new SandboxControlError(0, undefined, `[@boundbook/sandbox] GET ${path}: the connection to ${origin} was lost`, { cause: error });
+          throw new SandboxControlError(0, undefined, `[@fflkit/sandbox] GET ${path}: the connection to ${origin} was lost`, { cause: error });
         }
         if (chunk.done) return;
         buffered += chunk.value.replace(/\r\n?/g, '\n');
@@ -427,7 +427,7 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
         throw new SandboxControlError(
           200,
           log,
-          `[@boundbook/sandbox] GET ${path}: the request log dropped entries this filter could match (it keeps 1,000 requests and 1 MiB per account; ${log.dropped} dropped so far), so a count of them would be short: pass from, a moment before the requests you assert on.`,
+          `[@fflkit/sandbox] GET ${path}: the request log dropped entries this filter could match (it keeps 1,000 requests and 1 MiB per account; ${log.dropped} dropped so far), so a count of them would be short: pass from, a moment before the requests you assert on.`,
         );
       }
       return log.data;
@@ -490,7 +490,7 @@ function readOrigin(url: string): string {
     parsed = undefined;
   }
   if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-    throw new TypeError(`[@boundbook/sandbox] connectSandbox(): url must be the sandbox's http(s) origin, such as http://127.0.0.1:4010; got ${JSON.stringify(url)}`);
+    throw new TypeError(`[@fflkit/sandbox] connectSandbox(): url must be the sandbox's http(s) origin, such as http://127.0.0.1:4010; got ${JSON.stringify(url)}`);
   }
   return parsed.origin;
 }

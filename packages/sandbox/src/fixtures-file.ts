@@ -1,13 +1,13 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import type { ApiError } from '@boundbook/sandbox-core';
+import type { ApiError } from '@fflkit/sandbox-core';
 
 // Fixtures files on disk: reading one (JSON or YAML) for `--fixtures` and
-// `startSandbox({ fixtures })`, writing one for `boundbook-sandbox export`, and the error that
+// `startSandbox({ fixtures })`, writing one for `fflkit-sandbox export`, and the error that
 // stops a start when a file cannot be read or loaded, which names every fault by its path in the
 // file.
 //
-// The file's format and parsing are sandbox-core's (`@boundbook/sandbox-core/fixtures-file`),
+// The file's format and parsing are sandbox-core's (`@fflkit/sandbox-core/fixtures-file`),
 // which the MSW mock shares: one rule for both faces.
 
 /**
@@ -18,7 +18,7 @@ import type { ApiError } from '@boundbook/sandbox-core';
  *
  * @example
  * ```ts
- * import { FixturesError, startSandbox } from '@boundbook/sandbox';
+ * import { FixturesError, startSandbox } from '@fflkit/sandbox';
  *
  * try {
  *   await startSandbox({ fixtures: './test/fixtures.yaml' });
@@ -37,21 +37,21 @@ export class FixturesError extends Error {
   readonly errors: Readonly<Record<string, readonly string[]>>;
 
   constructor(file: string | undefined, message: string, errors: Readonly<Record<string, readonly string[]>> = {}, options?: ErrorOptions) {
-    super(`[@boundbook/sandbox] ${message}`, options);
+    super(`[@fflkit/sandbox] ${message}`, options);
     this.file = file;
     this.errors = errors;
   }
 }
 
 /**
- * Reads and parses a fixtures file by the rule of `@boundbook/sandbox-core/fixtures-file` (JSON
+ * Reads and parses a fixtures file by the rule of `@fflkit/sandbox-core/fixtures-file` (JSON
  * or YAML by its extension, or by its first character), loaded only when a file is given so
  * that a start without fixtures never loads the YAML parser. Rejects with a
  * {@link FixturesError} that says what is wrong with the file; what it holds is judged when it
  * is loaded.
  */
 export async function readFixturesFile(path: string): Promise<Record<string, unknown>> {
-  const { FixturesFileError, readFixturesFile: read } = await import('@boundbook/sandbox-core/fixtures-file');
+  const { FixturesFileError, readFixturesFile: read } = await import('@fflkit/sandbox-core/fixtures-file');
   try {
     return read(path);
   } catch (error) {

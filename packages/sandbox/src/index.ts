@@ -5,7 +5,7 @@ export type { RunningSandbox, StartSandboxOptions } from './start-sandbox';
 // Typed calls of a running sandbox's control API (/_sandbox), by its URL.
 export { connectSandbox } from './control-client';
 export type { ConnectSandboxOptions, SandboxControl, SandboxTokenCreated } from './control-client';
-export type { ActivityEvent, CreatedAccount } from '@boundbook/sandbox-core';
+export type { ActivityEvent, CreatedAccount } from '@fflkit/sandbox-core';
 export type {
   SandboxAccountCreate,
   SandboxDocumentCreate,
@@ -25,7 +25,7 @@ export type {
   SandboxWebhookChaos,
   SandboxWebhookChaosPut,
   SandboxWebhookEndpointState,
-} from '@boundbook/types';
+} from '@fflkit/types';
 
 // The receiver check: what a webhook receiver must handle, judged from outside.
 export { checkReceiver } from './receiver-check/check-receiver';

@@ -9,8 +9,8 @@ import {
   type SandboxCoreOptions,
   type SandboxSnapshot,
   SNAPSHOT_FORMAT,
-} from '@boundbook/sandbox-core';
-import type { SandboxAccountCreate, SandboxFixtures, SandboxFixturesLoaded } from '@boundbook/types';
+} from '@fflkit/sandbox-core';
+import type { SandboxAccountCreate, SandboxFixtures, SandboxFixturesLoaded } from '@fflkit/types';
 import type { Server } from '@hapi/hapi';
 import { formatOrigin } from './control-client';
 import { DeliveryDispatcher } from './deliveries/delivery-dispatcher';
@@ -38,7 +38,7 @@ export interface SandboxOptions {
   /**
    * Size of the journal in bytes from which it is folded into the data file; by default 64 MiB
    * or a quarter of the data file's size, whichever is larger. The CLI reads it from
-   * `BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES`; the library reads no environment variable.
+   * `FFLKIT_SANDBOX_COMPACT_AT_BYTES`; the library reads no environment variable.
    */
   compactAtBytes?: number | undefined;
   /** How long a webhook receiver has to answer, in milliseconds; defaults to 5 s, as the service. */
@@ -291,7 +291,7 @@ function createCore(options: SandboxCoreOptions, file: string | undefined): Sand
     return createSandboxCore(options);
   } catch (error) {
     if (file === undefined || !(error instanceof TypeError) || !error.message.includes('cannot restore the snapshot')) throw error;
-    const reason = error.message.replace('[@boundbook/sandbox-core] ', '');
+    const reason = error.message.replace('[@fflkit/sandbox-core] ', '');
     throw new DataFileError(file, `the data file ${file} is damaged: ${reason}; move the data file and its journal files away to start afresh`, {
       cause: error,
     });

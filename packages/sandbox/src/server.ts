@@ -7,7 +7,7 @@ import {
   type SandboxCore,
   type SandboxRequest,
   type SandboxResponse,
-} from '@boundbook/sandbox-core';
+} from '@fflkit/sandbox-core';
 import * as Boom from '@hapi/boom';
 import {
   server as hapiServer,
@@ -223,7 +223,7 @@ export const MAX_EVENT_STREAM_BACKLOG = 4 * 1024 * 1024;
 /**
  * `GET /_sandbox/events`: the account's requests and deliveries as they happen, as server-sent
  * events (`event: request` or `event: delivery`, `data:` the JSON of a `RequestLogEntry` or a
- * `Delivery`), until the client goes away. What `boundbook-sandbox tail` and the console follow.
+ * `Delivery`), until the client goes away. What `fflkit-sandbox tail` and the console follow.
  */
 function followAccount(
   core: Pick<SandboxCore, 'watch'>,
@@ -366,7 +366,7 @@ function replyWith(h: ResponseToolkit, answer: SandboxResponse, serialize: BodyS
  * was reverted to what is on disk). The message names the cause and what to do.
  */
 function notSaved(error: DataFileError, answered: Record<string, string>): SandboxResponse {
-  const cause = error.message.replace('[@boundbook/sandbox] ', '');
+  const cause = error.message.replace('[@fflkit/sandbox] ', '');
   // The request was counted by the rate limit: its headers say so, as on any counted answer.
   const rateLimit = Object.fromEntries(Object.entries(answered).filter(([name]) => name.startsWith('X-RateLimit-')));
   return {

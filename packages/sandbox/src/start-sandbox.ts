@@ -1,4 +1,4 @@
-import type { SandboxFixtures } from '@boundbook/types';
+import type { SandboxFixtures } from '@fflkit/types';
 import { connectSandbox, type SandboxControl } from './control-client';
 import { createSandbox } from './sandbox';
 
@@ -42,12 +42,12 @@ export interface RunningSandbox extends SandboxControl {
 
 /**
  * Starts a sandbox for a test suite: in memory on a free port unless told otherwise. It reads
- * no environment variable (the CLI's `BOUNDBOOK_SANDBOX_*` are the CLI's own): what it does is
+ * no environment variable (the CLI's `FFLKIT_SANDBOX_*` are the CLI's own): what it does is
  * what the options say.
  *
  * @example
  * ```ts
- * import { startSandbox } from '@boundbook/sandbox';
+ * import { startSandbox } from '@fflkit/sandbox';
  *
  * const sandbox = await startSandbox();
  * const { token } = await sandbox.createAccount({ account_type: 'dealer' });
@@ -65,11 +65,11 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   assertNames('allowedHosts', options.allowedHosts);
   assertNames('cors', options.cors);
   if (options.data !== undefined && (typeof options.data !== 'string' || options.data === '')) {
-    throw new TypeError('[@boundbook/sandbox] startSandbox(): data must be a file path; omit it to stay in memory');
+    throw new TypeError('[@fflkit/sandbox] startSandbox(): data must be a file path; omit it to stay in memory');
   }
   const { fixtures } = options;
   if (fixtures !== undefined && (typeof fixtures === 'string' ? fixtures === '' : typeof fixtures !== 'object' || fixtures === null || Array.isArray(fixtures))) {
-    throw new TypeError('[@boundbook/sandbox] startSandbox(): fixtures must be a fixtures file as an object ({ accounts: [...] }) or the path of a JSON or YAML file');
+    throw new TypeError('[@fflkit/sandbox] startSandbox(): fixtures must be a fixtures file as an object ({ accounts: [...] }) or the path of a JSON or YAML file');
   }
   const sandbox = await createSandbox({
     host: options.host ?? '127.0.0.1',
@@ -95,11 +95,11 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
 function assertWholeNumber(name: string, value: number | undefined, max: number): void {
   if (value === undefined || (Number.isInteger(value) && value >= 0 && value <= max)) return;
   throw new TypeError(
-    `[@boundbook/sandbox] startSandbox(): ${name} must be a whole number from 0 to ${max}, not ${String(value)}`,
+    `[@fflkit/sandbox] startSandbox(): ${name} must be a whole number from 0 to ${max}, not ${String(value)}`,
   );
 }
 
 function assertNames(name: string, value: readonly string[] | undefined): void {
   if (value === undefined || (Array.isArray(value) && value.every((entry) => typeof entry === 'string' && entry !== ''))) return;
-  throw new TypeError(`[@boundbook/sandbox] startSandbox(): ${name} must be a list of names, such as ['ci-sandbox']`);
+  throw new TypeError(`[@fflkit/sandbox] startSandbox(): ${name} must be a list of names, such as ['ci-sandbox']`);
 }

@@ -10,7 +10,7 @@ import { createSandboxServer } from '../src/server';
 // The console's files as the server answers them, from a folder laid out as console/build.mjs
 // lays out dist/console/ (the end-to-end tests in test/console/ serve the real build).
 
-const PAGE = '<!doctype html><title>BoundBook sandbox</title><script type="module" src="/assets/main-ABC123.js"></script>';
+const PAGE = '<!doctype html><title>FFLKit sandbox</title><script type="module" src="/assets/main-ABC123.js"></script>';
 const SCRIPT = 'console.log("console");';
 const STYLE = 'body{margin:0}';
 
@@ -36,7 +36,7 @@ function serve(consoleDir: string | undefined): Server {
 }
 
 beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'boundbook-console-'));
+  folder = await mkdtemp(join(tmpdir(), 'fflkit-console-'));
   await mkdir(join(folder, 'assets'));
   await writeFile(join(folder, 'index.html'), PAGE);
   await writeFile(join(folder, 'assets', 'main-ABC123.js'), SCRIPT);
@@ -110,12 +110,12 @@ describe('GET /assets/{file} serves the hashed assets', () => {
 });
 
 describe('a sandbox without a built console', () => {
-  it.each([undefined, join(tmpdir(), 'boundbook-no-console')])('answers / and its assets from %s with 404 saying how to build it', async (consoleDir) => {
+  it.each([undefined, join(tmpdir(), 'fflkit-no-console')])('answers / and its assets from %s with 404 saying how to build it', async (consoleDir) => {
     for (const url of ['/', '/assets/main-ABC123.js']) {
       const response = await serve(consoleDir).inject({ method: 'GET', url });
       expect(response.statusCode).toBe(404);
       expect(JSON.parse(response.payload)).toEqual({
-        message: 'The console is not built: run pnpm --filter @boundbook/sandbox build (the package as published includes it).',
+        message: 'The console is not built: run pnpm --filter @fflkit/sandbox build (the package as published includes it).',
       });
     }
   });

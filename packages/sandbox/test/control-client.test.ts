@@ -34,7 +34,7 @@ describe('connectSandbox(url)', () => {
   });
 
   it('throws a TypeError naming the package for a URL that is not http(s)', () => {
-    expect(() => connectSandbox('ftp://127.0.0.1')).toThrow(/^\[@boundbook\/sandbox\] connectSandbox\(\): url must be/);
+    expect(() => connectSandbox('ftp://127.0.0.1')).toThrow(/^\[@fflkit\/sandbox\] connectSandbox\(\): url must be/);
     expect(() => connectSandbox('not a url')).toThrow(TypeError);
   });
 
@@ -62,7 +62,7 @@ describe('connectSandbox(url)', () => {
     expect(failure).toBeInstanceOf(SandboxControlError);
     expect((failure as SandboxControlError).status).toBe(422);
     expect((failure as SandboxControlError).body).toMatchObject({ errors: { name: expect.any(Array) } });
-    expect((failure as SandboxControlError).message).toMatch(/^\[@boundbook\/sandbox\] POST \/_sandbox\/books answered 422: /);
+    expect((failure as SandboxControlError).message).toMatch(/^\[@fflkit\/sandbox\] POST \/_sandbox\/books answered 422: /);
   });
 
   it('clock.now(token) and clock.advance(token, seconds) read and move the account clock', async () => {
@@ -189,7 +189,7 @@ describe('connectSandbox(url)', () => {
       const { token } = await limited.createAccount();
       const refused = await limited.createAccount().catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(SandboxControlError);
-      expect(refused).toMatchObject({ status: 409, message: expect.stringMatching(/^\[@boundbook\/sandbox\] POST \/_sandbox\/accounts answered 409: This sandbox is at its limit of 1 accounts: /) as unknown });
+      expect(refused).toMatchObject({ status: 409, message: expect.stringMatching(/^\[@fflkit\/sandbox\] POST \/_sandbox\/accounts answered 409: This sandbox is at its limit of 1 accounts: /) as unknown });
       await limited.deleteAccount(token);
       await expect(limited.clock.now(token)).rejects.toMatchObject({ status: 401 });
       expect((await limited.createAccount()).token).toMatch(/^sbx_/);
@@ -261,7 +261,7 @@ describe('connectSandbox(url)', () => {
     const control = connectSandbox('http://127.0.0.1:9', { fetch: () => Promise.reject(new TypeError('fetch failed')) });
     await expect(control.createAccount()).rejects.toMatchObject({
       status: 0,
-      message: '[@boundbook/sandbox] POST /_sandbox/accounts: no answer from http://127.0.0.1:9; is the sandbox running?',
+      message: '[@fflkit/sandbox] POST /_sandbox/accounts: no answer from http://127.0.0.1:9; is the sandbox running?',
     });
   });
 });
@@ -282,7 +282,7 @@ describe('connectSandbox(url) against something that is not a sandbox', () => {
     await expect(control.clock.now('sbx_token')).rejects.toMatchObject({
       name: 'SandboxControlError',
       status: 200,
-      message: '[@boundbook/sandbox] GET /_sandbox/clock answered 200 without JSON: is http://127.0.0.1:4010 a BoundBook sandbox?',
+      message: '[@fflkit/sandbox] GET /_sandbox/clock answered 200 without JSON: is http://127.0.0.1:4010 a FFLKit sandbox?',
     });
   });
 
@@ -293,7 +293,7 @@ describe('connectSandbox(url) against something that is not a sandbox', () => {
     await expect(control.receipts.export('sbx_token', { book: 'Main' })).rejects.toMatchObject({
       name: 'SandboxControlError',
       status: 200,
-      message: '[@boundbook/sandbox] GET /_sandbox/receipts/export?book=Main answered 200 without CSV: is http://127.0.0.1:4010 a BoundBook sandbox?',
+      message: '[@fflkit/sandbox] GET /_sandbox/receipts/export?book=Main answered 200 without CSV: is http://127.0.0.1:4010 a FFLKit sandbox?',
     });
   });
 });

@@ -11,7 +11,7 @@ import { receiptBody } from './support/receipt-body';
 
 let folder: string;
 beforeAll(async () => {
-  folder = await mkdtemp(join(tmpdir(), 'boundbook-sandbox-faults-'));
+  folder = await mkdtemp(join(tmpdir(), 'fflkit-sandbox-faults-'));
 });
 afterAll(() => rm(folder, { recursive: true, force: true }));
 

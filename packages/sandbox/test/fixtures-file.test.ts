@@ -2,17 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ApiError } from '@boundbook/sandbox-core';
-import type { SandboxFixtures } from '@boundbook/types';
+import { ApiError } from '@fflkit/sandbox-core';
+import type { SandboxFixtures } from '@fflkit/types';
 import { parse } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fixturesFormatOf, formatFixtures } from '@boundbook/sandbox-core/fixtures-file';
+import { fixturesFormatOf, formatFixtures } from '@fflkit/sandbox-core/fixtures-file';
 import { FixturesError, readFixturesFile, refusedFixtures, writeFixturesFile } from '../src/fixtures-file';
 
 let dir: string;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'boundbook-fixtures-file-'));
+  dir = await mkdtemp(join(tmpdir(), 'fflkit-fixtures-file-'));
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -78,13 +78,13 @@ describe('readFixturesFile(path)', () => {
 
   it('rejects a missing file, naming it and the working directory', async () => {
     const error = await failure(join(dir, 'missing.json'));
-    expect(error.message).toBe(`[@boundbook/sandbox] there is no fixtures file ${join(dir, 'missing.json')}: check the path, which is taken from the working directory (${process.cwd()})`);
+    expect(error.message).toBe(`[@fflkit/sandbox] there is no fixtures file ${join(dir, 'missing.json')}: check the path, which is taken from the working directory (${process.cwd()})`);
     expect([error.file, error.errors]).toEqual([join(dir, 'missing.json'), {}]);
   });
 
   it('rejects a folder', async () => {
     await mkdir(join(dir, 'folder.json'));
-    expect((await failure(join(dir, 'folder.json'))).message).toBe(`[@boundbook/sandbox] ${join(dir, 'folder.json')} is a folder, not a fixtures file: give the path of a .json, .yaml or .yml file`);
+    expect((await failure(join(dir, 'folder.json'))).message).toBe(`[@fflkit/sandbox] ${join(dir, 'folder.json')} is a folder, not a fixtures file: give the path of a .json, .yaml or .yml file`);
   });
 
   it.each([
@@ -93,14 +93,14 @@ describe('readFixturesFile(path)', () => {
     ['broken.json', '{"accounts": [', /is not valid JSON: /],
     ['broken.yaml', 'accounts: [unclosed\n', /is not valid YAML: Flow sequence .* at line 2, column 1:\n\naccounts: \[unclosed\n\n\^$/],
     ['twice.yaml', 'accounts: []\naccounts: []\n', /is not valid YAML: Map keys must be unique/],
-    ['list.yml', '- one\n- two\n', /holds a list, not a fixtures file: write an object with a list of accounts, as @boundbook\/types\/fixtures.schema.json describes it$/],
+    ['list.yml', '- one\n- two\n', /holds a list, not a fixtures file: write an object with a list of accounts, as @fflkit\/types\/fixtures.schema.json describes it$/],
     ['null.json', 'null', /holds nothing, not a fixtures file/],
     ['number.json', '42', /holds a number, not a fixtures file/],
     ['binary.bin', Buffer.from([0x00, 0x01, 0xff, 0x41]), /holds a string \(read as YAML, as its name does not end in \.json and it does not begin with \{\), not a fixtures file/],
   ])('rejects %s, saying what is wrong', async (name, text, message) => {
     const path = await written(name, text);
     const error = await failure(path);
-    expect(error.message.startsWith(`[@boundbook/sandbox] the fixtures file ${path} `)).toBe(true);
+    expect(error.message.startsWith(`[@fflkit/sandbox] the fixtures file ${path} `)).toBe(true);
     expect(error.message).toMatch(message);
   });
 });
@@ -165,7 +165,7 @@ describe('refusedFixtures(error, file)', () => {
     const errors = { 'accounts[0].tokens[0].token': ['must be sbx_ followed by 20 to 128 letters and digits.'], 'accounts[0].receipts[2].zip': ['The zip field must be a string.', 'Another.'] };
     const error = refusedFixtures(new ApiError(422, { message: 'x', errors }), '/ci/fixtures.yaml');
     expect(error.message).toBe(
-      '[@boundbook/sandbox] the fixtures file /ci/fixtures.yaml has 3 faults, so nothing was loaded; fix them and start again:\n' +
+      '[@fflkit/sandbox] the fixtures file /ci/fixtures.yaml has 3 faults, so nothing was loaded; fix them and start again:\n' +
         '  accounts[0].tokens[0].token: must be sbx_ followed by 20 to 128 letters and digits.\n' +
         '  accounts[0].receipts[2].zip: The zip field must be a string.\n' +
         '  accounts[0].receipts[2].zip: Another.',
@@ -175,8 +175,8 @@ describe('refusedFixtures(error, file)', () => {
 
   it('words a single fault, fixtures given as an object, and the account limit', () => {
     const one = refusedFixtures(new ApiError(422, { message: 'x', errors: { accounts: ['is required.'] } }), undefined);
-    expect(one.message).toBe('[@boundbook/sandbox] the fixtures have a fault, so nothing was loaded; fix it and start again:\n  accounts: is required.');
+    expect(one.message).toBe('[@fflkit/sandbox] the fixtures have a fault, so nothing was loaded; fix it and start again:\n  accounts: is required.');
     const full = refusedFixtures(new ApiError(409, { message: 'The sandbox holds its limit of 1 account.' }), '/f.json');
-    expect(full.message).toBe('[@boundbook/sandbox] the fixtures file /f.json could not be loaded: The sandbox holds its limit of 1 account.');
+    expect(full.message).toBe('[@fflkit/sandbox] the fixtures file /f.json could not be loaded: The sandbox holds its limit of 1 account.');
   });
 });

@@ -5,7 +5,7 @@ import type {
   SandboxRequest,
   SandboxResponse,
   SandboxSnapshot,
-} from '@boundbook/sandbox-core';
+} from '@fflkit/sandbox-core';
 import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { request } from 'node:http';

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SandboxFixtures } from '@boundbook/types';
+import type { SandboxFixtures } from '@fflkit/types';
 import { stringify } from 'yaml';
 import { FixturesError, startSandbox, type RunningSandbox } from '../src/index';
 import { readStateOnDisk } from './support/state-on-disk';
@@ -66,7 +66,7 @@ describe('startSandbox()', () => {
   });
 
   it('saves to the data file it is given, and a later sandbox on it starts from there', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'boundbook-start-sandbox-'));
+    const dir = await mkdtemp(join(tmpdir(), 'fflkit-start-sandbox-'));
     dirs.push(dir);
     const data = join(dir, 'state.json');
     const first = await start({ data });
@@ -138,7 +138,7 @@ async function booksAndSerials(sandbox: RunningSandbox, token = TOKEN) {
 }
 
 async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'boundbook-start-fixtures-'));
+  const dir = await mkdtemp(join(tmpdir(), 'fflkit-start-fixtures-'));
   dirs.push(dir);
   return dir;
 }
@@ -189,7 +189,7 @@ describe('startSandbox({ fixtures })', () => {
       'accounts[0].receipts[0].state': ['The state field is required when ffl license is not present.'],
       'accounts[0].receipts[0].zip': ['The zip field must be a string.'],
     });
-    expect((error as FixturesError).message).toMatch(/^\[@boundbook\/sandbox\] the fixtures have 4 faults, so nothing was loaded; fix them and start again:\n {2}accounts\[0\]\.receipts\[0\]\.address: /);
+    expect((error as FixturesError).message).toMatch(/^\[@fflkit\/sandbox\] the fixtures have 4 faults, so nothing was loaded; fix them and start again:\n {2}accounts\[0\]\.receipts\[0\]\.address: /);
     // The lock is given back and nothing is written: the same data file starts at once, empty.
     expect(await readdir(dir)).toEqual([]);
     const after = await start({ data });
@@ -199,29 +199,29 @@ describe('startSandbox({ fixtures })', () => {
   it('rejects a path that is not a fixtures file before it touches the data file', async () => {
     const dir = await tempDir();
     await expect(startSandbox({ data: join(dir, 'sandbox.json'), fixtures: join(dir, 'missing.yaml') })).rejects.toThrow(
-      `[@boundbook/sandbox] there is no fixtures file ${join(dir, 'missing.yaml')}: check the path`,
+      `[@fflkit/sandbox] there is no fixtures file ${join(dir, 'missing.yaml')}: check the path`,
     );
     expect(await readdir(dir)).toEqual([]);
   });
 });
 
 describe('startSandbox() and the environment', () => {
-  it('reads no BOUNDBOOK_SANDBOX_ variable: the options alone decide', async () => {
+  it('reads no FFLKIT_SANDBOX_ variable: the options alone decide', async () => {
     const dir = await tempDir();
     const fixturesFile = join(dir, 'fixtures.json');
     await writeFile(fixturesFile, JSON.stringify(fixtures));
     const variables: Record<string, string> = {
-      BOUNDBOOK_SANDBOX_PORT: '1',
-      BOUNDBOOK_SANDBOX_HOST: '192.0.2.1',
-      BOUNDBOOK_SANDBOX_DATA: join(dir, 'from-env.json'),
-      BOUNDBOOK_SANDBOX_MEMORY: '0',
-      BOUNDBOOK_SANDBOX_RATE_LIMIT: '1',
-      BOUNDBOOK_SANDBOX_MAX_ACCOUNTS: '1',
-      BOUNDBOOK_SANDBOX_FIXTURES: fixturesFile,
-      BOUNDBOOK_SANDBOX_DEMO: '1',
-      BOUNDBOOK_SANDBOX_CORS: 'http://localhost:5173',
+      FFLKIT_SANDBOX_PORT: '1',
+      FFLKIT_SANDBOX_HOST: '192.0.2.1',
+      FFLKIT_SANDBOX_DATA: join(dir, 'from-env.json'),
+      FFLKIT_SANDBOX_MEMORY: '0',
+      FFLKIT_SANDBOX_RATE_LIMIT: '1',
+      FFLKIT_SANDBOX_MAX_ACCOUNTS: '1',
+      FFLKIT_SANDBOX_FIXTURES: fixturesFile,
+      FFLKIT_SANDBOX_DEMO: '1',
+      FFLKIT_SANDBOX_CORS: 'http://localhost:5173',
       // Not a size at all: read, it would throw.
-      BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES: 'abc',
+      FFLKIT_SANDBOX_COMPACT_AT_BYTES: 'abc',
     };
     const saved = Object.fromEntries(Object.keys(variables).map((name) => [name, process.env[name]]));
     Object.assign(process.env, variables);

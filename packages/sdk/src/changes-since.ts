@@ -1,6 +1,6 @@
-// Incremental sync, `bb.receipts.changesSince()`: every receipt created or changed since a stored
+// Incremental sync, `logbook.receipts.changesSince()`: every receipt created or changed since a stored
 // checkpoint, each once. The README's "Incremental sync" explains why nothing is missed.
-import { MAX_PER_PAGE, type Page, type Receipt, type ReceiptListQuery } from '@boundbook/types';
+import { MAX_PER_PAGE, type Page, type Receipt, type ReceiptListQuery } from '@fflkit/types';
 import { Paginator } from './pagination';
 import type { Clock } from './transport';
 
@@ -10,9 +10,9 @@ import type { Clock } from './transport';
  *
  * @example
  * ```ts
- * import type { SyncCheckpoint } from '@boundbook/sdk';
+ * import type { SyncCheckpoint } from '@fflkit/sdk';
  *
- * const stored: string | null = localStorage.getItem('boundbook-checkpoint');
+ * const stored: string | null = localStorage.getItem('logbook-checkpoint');
  * const checkpoint: SyncCheckpoint | null = JSON.parse(stored ?? 'null'); // { after: '2025-03-14T15:04:05Z', seen: [[1042, '2025-03-14T15:04:05Z', '1x3k9q']] }
  * ```
  */
@@ -35,10 +35,10 @@ export interface SyncCheckpoint {
  *
  * @example
  * ```ts
- * import { BoundBook, type ReceiptChange } from '@boundbook/sdk';
+ * import { LogbookClient, type ReceiptChange } from '@fflkit/sdk';
  *
- * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
- * for await (const change of bb.receipts.changesSince(null)) {
+ * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
+ * for await (const change of logbook.receipts.changesSince(null)) {
  *   const { receipt, checkpoint }: ReceiptChange = change;
  *   console.log(receipt.id, checkpoint.after); // 1042 null, ..., 1187 '2025-03-14T15:04:05Z'
  * }
@@ -72,7 +72,7 @@ export async function* changesSince(
 ): AsyncGenerator<ReceiptChange, void, undefined> {
   const after = checkpoint?.after ? Date.parse(checkpoint.after) : -Infinity;
   if (checkpoint && (Number.isNaN(after) || !Array.isArray(checkpoint.seen))) {
-    throw new TypeError('[@boundbook/sdk] not a checkpoint of changesSince(): store them unchanged, or pass null to start over');
+    throw new TypeError('[@fflkit/sdk] not a checkpoint of changesSince(): store them unchanged, or pass null to start over');
   }
   const seen: Seen[] = [...(checkpoint?.seen ?? [])];
   // A version already yielded, by its entry: the fingerprint tells apart versions within one second.

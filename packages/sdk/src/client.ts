@@ -6,32 +6,32 @@ import { Books, Inventory, Receipts, Search, Webhooks } from './resources';
 import { createTransport, systemClock, type Clock, type FetchFunction, type Wait } from './transport';
 
 // Set by the build: the package's version. Absent when the sources run as they are (tests).
-declare const __BOUNDBOOK_SDK_VERSION__: string | undefined;
+declare const __FFLKIT_SDK_VERSION__: string | undefined;
 
 /**
- * Options of `new BoundBook(options)`; every one is optional, and `undefined` means "not given".
+ * Options of `new LogbookClient(options)`; every one is optional, and `undefined` means "not given".
  *
  * @example
  * ```ts
- * import { BoundBook, type BoundBookOptions } from '@boundbook/sdk';
+ * import { LogbookClient, type LogbookClientOptions } from '@fflkit/sdk';
  *
- * const options: BoundBookOptions = {
- *   token: process.env['ACME_BOUNDBOOK_TOKEN'], // string | undefined: BOUNDBOOK_TOKEN is read when undefined
+ * const options: LogbookClientOptions = {
+ *   token: process.env['ACME_FFLKIT_TOKEN'], // string | undefined: FFLKIT_TOKEN is read when undefined
  *   baseUrl: 'https://logbook.example.com/rest/v1',
  *   timeout: 10_000,
  *   maxRetries: 4,
- *   userAgent: 'acme-pos/3.2', // User-Agent: acme-pos/3.2 boundbook-sdk/<version>
+ *   userAgent: 'acme-pos/3.2', // User-Agent: acme-pos/3.2 fflkit-sdk/<version>
  * };
- * const bb = new BoundBook(options);
+ * const logbook = new LogbookClient(options);
  * ```
  */
-export interface BoundBookOptions {
+export interface LogbookClientOptions {
   /**
    * The service's base address, an absolute http(s) URL ending in `/rest/v1` (another is refused
-   * at construction). Defaults to `BOUNDBOOK_BASE_URL`.
+   * at construction). Defaults to `FFLKIT_BASE_URL`.
    */
   baseUrl?: string | undefined;
-  /** The API key, sent as `Authorization: Bearer <token>`. Defaults to `BOUNDBOOK_TOKEN`. */
+  /** The API key, sent as `Authorization: Bearer <token>`. Defaults to `FFLKIT_TOKEN`. */
   token?: string | undefined;
   /** The `fetch` to send with; defaults to `globalThis.fetch`, looked up at each request. */
   fetch?: FetchFunction | undefined;
@@ -85,15 +85,15 @@ export interface BoundBookOptions {
  *
  * @example
  * ```ts
- * import { BoundBook } from '@boundbook/sdk';
+ * import { LogbookClient } from '@fflkit/sdk';
  *
- * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
- * const receipt = await bb.receipts.get(1042);
+ * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
+ * const receipt = await logbook.receipts.get(1042);
  * console.log(receipt.record, receipt.serial_number); // 318 'EXA0012345'
- * for await (const r of bb.receipts.iterate({ status: 'on_hand', per_page: 200 })) console.log(r.serial_number);
+ * for await (const r of logbook.receipts.iterate({ status: 'on_hand', per_page: 200 })) console.log(r.serial_number);
  * ```
  */
-export class BoundBook {
+export class LogbookClient {
   /** Receipts: list, iterate, get, create, update, dispose, delete, changesSince. */
   declare readonly receipts: Receipts;
   /** Logbooks. */
@@ -107,7 +107,7 @@ export class BoundBook {
   /** openapi-fetch's typed calls (`GET`, `PUT`, `POST`, `DELETE`), for anything else; they share this client's policy. */
   declare readonly raw: RawClient;
 
-  constructor(options: BoundBookOptions = {}) {
+  constructor(options: LogbookClientOptions = {}) {
     // Deno without --allow-env refuses to read the environment: the messages name the permission.
     let refused = '';
     const readEnv = (name: string): string | undefined => {
@@ -115,22 +115,22 @@ export class BoundBook {
         const { process, Deno } = globalThis as { process?: { env?: Record<string, string | undefined> }; Deno?: { env: { get(name: string): string | undefined } } };
         return (process?.env ? process.env[name] : Deno?.env.get(name)) || undefined;
       } catch (error) {
-        refused = ` (reading it was refused: ${String(error)}; grant --allow-env=BOUNDBOOK_TOKEN,BOUNDBOOK_BASE_URL)`;
+        refused = ` (reading it was refused: ${String(error)}; grant --allow-env=FFLKIT_TOKEN,FFLKIT_BASE_URL)`;
         return undefined;
       }
     };
-    const token = options.token ?? readEnv('BOUNDBOOK_TOKEN');
-    const baseUrl = options.baseUrl ?? readEnv('BOUNDBOOK_BASE_URL');
-    if (!token) throw new TypeError(`[@boundbook/sdk] no API token: pass { token } or set BOUNDBOOK_TOKEN${refused}`);
+    const token = options.token ?? readEnv('FFLKIT_TOKEN');
+    const baseUrl = options.baseUrl ?? readEnv('FFLKIT_BASE_URL');
+    if (!token) throw new TypeError(`[@fflkit/sdk] no API token: pass { token } or set FFLKIT_TOKEN${refused}`);
     if (!/^https?:\/\/.+\/rest\/v1\/?$/.test(baseUrl ?? '')) {
       throw new TypeError(
-        `[@boundbook/sdk] baseUrl ${baseUrl} is not the service's base address, an absolute http(s) URL ending in /rest/v1 (the sandbox's apiUrl): pass { baseUrl } or set BOUNDBOOK_BASE_URL${refused}`,
+        `[@fflkit/sdk] baseUrl ${baseUrl} is not the service's base address, an absolute http(s) URL ending in /rest/v1 (the sandbox's apiUrl): pass { baseUrl } or set FFLKIT_BASE_URL${refused}`,
       );
     }
     const { clock = systemClock, recover = true } = options;
     const send = createTransport(options, (perMinute) => sharedRateLimiter(token, perMinute, clock));
-    const version = typeof __BOUNDBOOK_SDK_VERSION__ === 'string' ? __BOUNDBOOK_SDK_VERSION__ : '0.0.0-dev';
-    const call = createCall(baseUrl as string, { Authorization: `Bearer ${token}`, 'User-Agent': `${options.userAgent ? `${options.userAgent} ` : ''}boundbook-sdk/${version}` }, send);
+    const version = typeof __FFLKIT_SDK_VERSION__ === 'string' ? __FFLKIT_SDK_VERSION__ : '0.0.0-dev';
+    const call = createCall(baseUrl as string, { Authorization: `Bearer ${token}`, 'User-Agent': `${options.userAgent ? `${options.userAgent} ` : ''}fflkit-sdk/${version}` }, send);
     const context = { call, clock, recover };
     this.raw = createRawClient(call);
     this.receipts = new Receipts(context);

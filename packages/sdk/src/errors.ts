@@ -1,11 +1,11 @@
 // Every error the SDK throws: the class hierarchy, the one factory that builds an API error from an
 // answer, and the checks that turn a misuse into a RangeError before anything is sent.
-import type { ErrorBody, ValidationErrorBody } from '@boundbook/types';
+import type { ErrorBody, ValidationErrorBody } from '@fflkit/types';
 
 // Each error class's prototype carries its name under this process-wide key, so `instanceof`
 // recognises an error thrown by another copy of the SDK in the process (the CommonJS build loaded
 // beside the ESM one). The version changes whenever an error class changes shape.
-const BRAND = Symbol.for('@boundbook/sdk/error@1');
+const BRAND = Symbol.for('@fflkit/sdk/error@1');
 type Branded = { [BRAND]?: string };
 
 /**
@@ -15,17 +15,17 @@ type Branded = { [BRAND]?: string };
  *
  * @example
  * ```ts
- * import { BoundBook, BoundBookError } from '@boundbook/sdk';
+ * import { LogbookClient, LogbookError } from '@fflkit/sdk';
  *
- * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
+ * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
  * try {
- *   await bb.receipts.get(42);
+ *   await logbook.receipts.get(42);
  * } catch (error) {
- *   if (error instanceof BoundBookError) console.error(error.name, error.message); // 'NotFoundError', '404 Record not found. (check the id; ...)'
+ *   if (error instanceof LogbookError) console.error(error.name, error.message); // 'NotFoundError', '404 Record not found. (check the id; ...)'
  * }
  * ```
  */
-export class BoundBookError extends Error {
+export class LogbookError extends Error {
   /** True for an instance of this class, from this copy of the SDK or another (ESM or CommonJS). */
   static override [Symbol.hasInstance](value: unknown): boolean {
     const brand = Object.hasOwn(this.prototype, BRAND) && (this.prototype as Branded)[BRAND];
@@ -52,13 +52,13 @@ export interface ApiErrorInit {
  *
  * @example
  * ```ts
- * import { ApiError } from '@boundbook/sdk';
+ * import { ApiError } from '@fflkit/sdk';
  *
  * const error = new ApiError({ status: 409, headers: new Headers(), body: { message: 'Conflict.' }, message: '409 Conflict.' });
  * console.log(error.status, error.body?.message); // 409 'Conflict.'
  * ```
  */
-export class ApiError extends BoundBookError {
+export class ApiError extends LogbookError {
   /** The HTTP status of the answer. */
   declare readonly status: number;
   /** The answer's headers (`Retry-After`, `X-RateLimit-Remaining`, ...). */
@@ -93,10 +93,10 @@ export class PermissionDeniedError extends ApiError {
  *
  * @example
  * ```ts
- * import { BoundBook, NotFoundError } from '@boundbook/sdk';
+ * import { LogbookClient, NotFoundError } from '@fflkit/sdk';
  *
- * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
- * const receipt = await bb.receipts.get(1043).catch((error: unknown) => {
+ * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
+ * const receipt = await logbook.receipts.get(1043).catch((error: unknown) => {
  *   if (error instanceof NotFoundError) return undefined; // deleted, or never existed
  *   throw error;
  * });
@@ -112,11 +112,11 @@ export class NotFoundError extends ApiError {
  *
  * @example
  * ```ts
- * import { BoundBook, ValidationError } from '@boundbook/sdk';
+ * import { LogbookClient, ValidationError } from '@fflkit/sdk';
  *
- * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
+ * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
  * try {
- *   await bb.receipts.dispose(1042, { disposition_date: '2025-04-02', disposed_to: 'John Q. Example' });
+ *   await logbook.receipts.dispose(1042, { disposition_date: '2025-04-02', disposed_to: 'John Q. Example' });
  * } catch (error) {
  *   if (error instanceof ValidationError) console.error(error.errors); // { address: [...], city: [...], state: [...], zip: [...] }
  * }
@@ -156,7 +156,7 @@ export class InternalServerError extends ApiError {}
  * No answer came: the network failed, the host refused the connection or the name did not
  * resolve. `cause` holds what `fetch` threw; the message names its code (`ECONNREFUSED`, ...).
  */
-export class ConnectionError extends BoundBookError {}
+export class ConnectionError extends LogbookError {}
 
 /** An attempt got no answer within the client's `timeout` (per attempt, 30 s by default). */
 export class TimeoutError extends ConnectionError {}
@@ -165,11 +165,11 @@ export class TimeoutError extends ConnectionError {}
  * The client-side rate limiter would hold a call longer than the client's `maxQueueWait`: the
  * call was not sent. In unit tests against a mock, pass `rateLimit: false`; else raise `maxQueueWait`.
  */
-export class QueueTimeoutError extends BoundBookError {}
+export class QueueTimeoutError extends LogbookError {}
 
 // The name of each class, set once on its prototype: `error.name`, and the brand `instanceof` reads.
 for (const [Class, name] of [
-  [BoundBookError, 'BoundBookError'],
+  [LogbookError, 'LogbookError'],
   [ApiError, 'ApiError'],
   [AuthenticationError, 'AuthenticationError'],
   [PermissionDeniedError, 'PermissionDeniedError'],
@@ -207,10 +207,10 @@ export const advice = new WeakMap<Response, string>();
  *
  * @example
  * ```ts
- * import { BoundBook, createApiError } from '@boundbook/sdk';
+ * import { LogbookClient, createApiError } from '@fflkit/sdk';
  *
- * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
- * const { data, error, response } = await bb.raw.GET('/receipts/{id}', { params: { path: { id: 42 } } });
+ * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
+ * const { data, error, response } = await logbook.raw.GET('/receipts/{id}', { params: { path: { id: 42 } } });
  * if (data === undefined) throw createApiError(response, error); // NotFoundError: 404 Record not found. (check the id; ...)
  * ```
  */
@@ -251,6 +251,6 @@ export function parseRetryAfter(value: string | null, now: number): number | und
 export function assertRange(name: string, value: unknown, min: number, max = Infinity, whole = false): void {
   if (typeof value === 'number' && value >= min && value <= max && (!whole || Number.isInteger(value))) return;
   throw new RangeError(
-    `[@boundbook/sdk] ${name} must be a ${whole ? 'whole ' : ''}number from ${min}${max < Infinity ? ` to ${max}` : ''}, not ${String(value)}`,
+    `[@fflkit/sdk] ${name} must be a ${whole ? 'whole ' : ''}number from ${min}${max < Infinity ? ` to ${max}` : ''}, not ${String(value)}`,
   );
 }

@@ -1,10 +1,10 @@
 // The client.
-export { BoundBook } from './client';
-export type { BoundBookOptions } from './client';
+export { LogbookClient } from './client';
+export type { LogbookClientOptions } from './client';
 export type { RawClient } from './raw-client';
 export type { AllowUndefined, RequestOptions } from './resources';
 
-// Resources, as `bb.receipts`, `bb.books`, `bb.inventory`, `bb.search` and `bb.webhooks`. Exported as
+// Resources, as `logbook.receipts`, `logbook.books`, `logbook.inventory`, `logbook.search` and `logbook.webhooks`. Exported as
 // values: the bundled declarations export a class as a value even under `export type`.
 export { Books, Inventory, Receipts, Search, Webhooks } from './resources';
 export type { CreatedWebhook } from './resources';
@@ -17,7 +17,7 @@ export type { ReceiptChange, SyncCheckpoint } from './changes-since';
 export {
   ApiError,
   AuthenticationError,
-  BoundBookError,
+  LogbookError,
   ConnectionError,
   createApiError,
   InternalServerError,
@@ -30,7 +30,7 @@ export {
 } from './errors';
 export type { ApiErrorInit } from './errors';
 
-// The contract's types that the methods take and return, from @boundbook/types.
+// The contract's types that the methods take and return, from @fflkit/types.
 export type {
   Book,
   Disposition,
@@ -46,7 +46,7 @@ export type {
   ValidationErrorBody,
   WebhookEndpoint,
   WebhookEndpointCreate,
-} from '@boundbook/types';
+} from '@fflkit/types';
 
 // Time and transport, for tests and custom runtimes.
 export { systemClock } from './transport';

@@ -1,5 +1,5 @@
 // Paginated lists: the checks of `page` and `per_page`, and the paginator that reads page after page.
-import { MAX_PER_PAGE, type Page } from '@boundbook/types';
+import { MAX_PER_PAGE, type Page } from '@fflkit/types';
 import { assertRange } from './errors';
 
 /**
@@ -9,13 +9,13 @@ import { assertRange } from './errors';
  *
  * @example
  * ```ts
- * import { BoundBook } from '@boundbook/sdk';
+ * import { LogbookClient } from '@fflkit/sdk';
  *
- * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
- * for await (const receipt of bb.receipts.iterate({ status: 'on_hand', per_page: 200 })) {
+ * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
+ * for await (const receipt of logbook.receipts.iterate({ status: 'on_hand', per_page: 200 })) {
  *   console.log(receipt.serial_number); // 'EXA0012345', ...
  * }
- * for await (const page of bb.inventory.iterate().pages()) {
+ * for await (const page of logbook.inventory.iterate().pages()) {
  *   console.log(page.meta.current_page, page.data.length); // 1 25, 2 25, ..., 7 3
  * }
  * ```

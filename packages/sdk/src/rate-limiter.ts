@@ -73,7 +73,7 @@ export function createRateLimiter(limit: number, clock: Clock): Limiter {
 // keeps a registry of its own. The system clock is keyed by the registry itself, since each build
 // has its own `systemClock` object.
 const registry: WeakMap<object, Record<string, Limiter>> = ((globalThis as Record<symbol, unknown>)[
-  Symbol.for('@boundbook/sdk/limiters@1')
+  Symbol.for('@fflkit/sdk/limiters@1')
 ] ??= new WeakMap()) as WeakMap<object, Record<string, Limiter>>;
 
 /** The process-wide limiter of a token: made on first use, then shared by every client and build. */

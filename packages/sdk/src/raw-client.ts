@@ -1,13 +1,13 @@
-// The raw client, `bb.raw`: openapi-fetch's typed calls (`raw.GET('/receipts/{id}', { params })`
+// The raw client, `logbook.raw`: openapi-fetch's typed calls (`raw.GET('/receipts/{id}', { params })`
 // answering `{ data, error, response }`) over the client's sender, and the one request function
 // that every resource method calls through it.
-import type { paths } from '@boundbook/types';
+import type { paths } from '@fflkit/types';
 import type { Client } from 'openapi-fetch';
-import { BoundBookError } from './errors';
+import { LogbookError } from './errors';
 import type { Recover, Send } from './transport';
 
 /**
- * The client behind `bb.raw`: openapi-fetch's `GET`, `PUT`, `POST`, `DELETE` and `request`, typed
+ * The client behind `logbook.raw`: openapi-fetch's `GET`, `PUT`, `POST`, `DELETE` and `request`, typed
  * by the contract's `paths`. It shares the client's token, time-out, retries and rate limiter, and
  * returns `{ data, error, response }` instead of throwing for error statuses. A call takes
  * `params` (`path`, `query`, `header`), `body` (sent as JSON), `headers`, `parseAs` and the fields
@@ -16,7 +16,7 @@ import type { Recover, Send } from './transport';
  *
  * @example
  * ```ts
- * import { createApiError, type RawClient } from '@boundbook/sdk';
+ * import { createApiError, type RawClient } from '@fflkit/sdk';
  *
  * async function bookNames(raw: RawClient): Promise<string[]> {
  *   const { data, error, response } = await raw.GET('/books');
@@ -76,7 +76,7 @@ export function createCall(baseUrl: string, headers: Record<string, string>, sen
       parsed = parsed ? JSON.parse(parsed as string) : undefined;
     } catch (error) {
       if (ok) {
-        throw new BoundBookError(`[@boundbook/sdk] ${method} ${url} answered ${response.status} without JSON: check baseUrl (it ends in /rest/v1) and any proxy in between`, {
+        throw new LogbookError(`[@fflkit/sdk] ${method} ${url} answered ${response.status} without JSON: check baseUrl (it ends in /rest/v1) and any proxy in between`, {
           cause: error,
         });
       }

@@ -2,8 +2,8 @@
 // a dropped connection, a 5xx), a create or a disposition looks for what it may have recorded
 // before it is sent again, and a webhook creation removes the endpoint whose secret it never saw.
 // The transport calls these look-ups between attempts (see `createTransport`).
-import type { DispositionCreate, Receipt, ReceiptCreate, WebhookEndpoint, WebhookEndpointCreate } from '@boundbook/types';
-import { BoundBookError } from './errors';
+import type { DispositionCreate, Receipt, ReceiptCreate, WebhookEndpoint, WebhookEndpointCreate } from '@fflkit/types';
+import { LogbookError } from './errors';
 import type { Recover } from './transport';
 
 /**
@@ -58,7 +58,7 @@ export function removeUnseen(
  */
 export function needsRead(operation: string, sent: boolean) {
   return (error: unknown): never => {
-    if (error instanceof BoundBookError) {
+    if (error instanceof LogbookError) {
       // The error was just built and its stack not yet read, so the stack shows the new message.
       error.message += ` [${operation}: ${sent ? 'outcome unknown, the service may have recorded it: look before sending it again' : 'nothing was sent'}${
         (error as { status?: number }).status === 403 ? '; recovery needs the read permission: use a key with read, or pass recover: false' : ''

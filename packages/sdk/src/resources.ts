@@ -1,5 +1,5 @@
-// The resources of a client (`bb.receipts`, `bb.books`, `bb.inventory`, `bb.search`,
-// `bb.webhooks`): one method per operation, each unwrapping the answer or throwing its ApiError;
+// The resources of a client (`logbook.receipts`, `logbook.books`, `logbook.inventory`, `logbook.search`,
+// `logbook.webhooks`): one method per operation, each unwrapping the answer or throwing its ApiError;
 // a create or a disposition with the look-up that recovers it (see `recovery.ts`).
 import type {
   Book,
@@ -13,7 +13,7 @@ import type {
   SearchQuery,
   WebhookEndpoint,
   WebhookEndpointCreate,
-} from '@boundbook/types';
+} from '@fflkit/types';
 import { changesSince, type ReceiptChange, type SyncCheckpoint } from './changes-since';
 import { createApiError } from './errors';
 import { assertPageParams, Paginator } from './pagination';
@@ -33,10 +33,10 @@ interface ResourceContext {
  *
  * @example
  * ```ts
- * import { BoundBook } from '@boundbook/sdk';
+ * import { LogbookClient } from '@fflkit/sdk';
  *
- * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
- * const receipt = await bb.receipts.get(1042, { signal: AbortSignal.timeout(5000) }); // the receipt, or the signal's reason after 5 s
+ * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
+ * const receipt = await logbook.receipts.get(1042, { signal: AbortSignal.timeout(5000) }); // the receipt, or the signal's reason after 5 s
  * ```
  */
 export interface RequestOptions {
@@ -51,7 +51,7 @@ export interface RequestOptions {
  *
  * @example
  * ```ts
- * import type { AllowUndefined, ReceiptListQuery } from '@boundbook/sdk';
+ * import type { AllowUndefined, ReceiptListQuery } from '@fflkit/sdk';
  *
  * const perPage = Number(process.env['PAGE_SIZE']) || undefined;
  * const params: AllowUndefined<ReceiptListQuery> = { status: 'on_hand', per_page: perPage }; // per_page: number | undefined
@@ -60,19 +60,19 @@ export interface RequestOptions {
 export type AllowUndefined<T> = { [K in keyof T]: {} extends Pick<T, K> ? T[K] | undefined : T[K] };
 
 /**
- * Receipts (acquisition records): `bb.receipts`.
+ * Receipts (acquisition records): `logbook.receipts`.
  *
  * @example
  * ```ts
- * import { BoundBook } from '@boundbook/sdk';
+ * import { LogbookClient } from '@fflkit/sdk';
  *
- * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
- * const receipt = await bb.receipts.create({
+ * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
+ * const receipt = await logbook.receipts.create({
  *   book: 'Main', serial_number: 'EXA0012345', manufacturer: 'Example Arms Co.', model: 'EX-9',
  *   type: 'Pistol', caliber: '9mm Luger', receipt_date: '2025-03-14',
  *   received_from: 'Example Firearms Wholesale LLC', ffl_license: '9-99-999-01-6A-00001',
  * }); // { id: 1042, record: 318, status: 'on_hand', ... }
- * const disposed = await bb.receipts.dispose(receipt.id, {
+ * const disposed = await logbook.receipts.dispose(receipt.id, {
  *   disposition_date: '2025-04-02', disposed_to: 'John Q. Example', form_4473_serial: '2025-000123',
  * }); // { id: 1042, status: 'disposed', disposition: { disposed_to: 'John Q. Example', ... }, ... }
  * ```
@@ -80,7 +80,7 @@ export type AllowUndefined<T> = { [K in keyof T]: {} extends Pick<T, K> ? T[K] |
 export class Receipts {
   readonly #context: ResourceContext;
 
-  /** Made by `new BoundBook()`, as `bb.receipts`. @internal */
+  /** Made by `new LogbookClient()`, as `logbook.receipts`. @internal */
   constructor(context: ResourceContext) {
     this.#context = context;
   }
@@ -91,10 +91,10 @@ export class Receipts {
    *
    * @example
    * ```ts
-   * import { BoundBook } from '@boundbook/sdk';
+   * import { LogbookClient } from '@fflkit/sdk';
    *
-   * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
-   * const { data, meta } = await bb.receipts.list({ status: 'on_hand', page: 2, per_page: 100 });
+   * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
+   * const { data, meta } = await logbook.receipts.list({ status: 'on_hand', page: 2, per_page: 100 });
    * console.log(data.length, meta.total); // 100 318
    * ```
    */
@@ -128,10 +128,10 @@ export class Receipts {
    *
    * @example
    * ```ts
-   * import { BoundBook } from '@boundbook/sdk';
+   * import { LogbookClient } from '@fflkit/sdk';
    *
-   * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
-   * const receipt = await bb.receipts.update(1042, { model: 'EX-9 Compact OR' });
+   * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
+   * const receipt = await logbook.receipts.update(1042, { model: 'EX-9 Compact OR' });
    * console.log(receipt.model); // 'EX-9 Compact OR'
    * ```
    */
@@ -164,13 +164,13 @@ export class Receipts {
    *
    * @example
    * ```ts
-   * import { BoundBook, type SyncCheckpoint } from '@boundbook/sdk';
+   * import { LogbookClient, type SyncCheckpoint } from '@fflkit/sdk';
    *
-   * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
-   * let checkpoint: SyncCheckpoint | null = JSON.parse(localStorage.getItem('boundbook-checkpoint') ?? 'null');
-   * for await (const change of bb.receipts.changesSince(checkpoint)) {
+   * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
+   * let checkpoint: SyncCheckpoint | null = JSON.parse(localStorage.getItem('logbook-checkpoint') ?? 'null');
+   * for await (const change of logbook.receipts.changesSince(checkpoint)) {
    *   console.log(change.receipt.id, change.receipt.updated_at); // 1042 '2025-03-14T15:04:05Z', ...
-   *   localStorage.setItem('boundbook-checkpoint', JSON.stringify((checkpoint = change.checkpoint)));
+   *   localStorage.setItem('logbook-checkpoint', JSON.stringify((checkpoint = change.checkpoint)));
    * }
    * ```
    */
@@ -180,20 +180,20 @@ export class Receipts {
 }
 
 /**
- * Logbooks: `bb.books`.
+ * Logbooks: `logbook.books`.
  *
  * @example
  * ```ts
- * import { BoundBook } from '@boundbook/sdk';
+ * import { LogbookClient } from '@fflkit/sdk';
  *
- * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
- * const names = (await bb.books.list()).map((book) => book.name); // ['Main', ...]
+ * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
+ * const names = (await logbook.books.list()).map((book) => book.name); // ['Main', ...]
  * ```
  */
 export class Books {
   readonly #context: ResourceContext;
 
-  /** Made by `new BoundBook()`. @internal */
+  /** Made by `new LogbookClient()`. @internal */
   constructor(context: ResourceContext) {
     this.#context = context;
   }
@@ -205,21 +205,21 @@ export class Books {
 }
 
 /**
- * The on-hand inventory: `bb.inventory`.
+ * The on-hand inventory: `logbook.inventory`.
  *
  * @example
  * ```ts
- * import { BoundBook } from '@boundbook/sdk';
+ * import { LogbookClient } from '@fflkit/sdk';
  *
- * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
- * const { meta } = await bb.inventory.list({ book: 'Main', per_page: 1 });
+ * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
+ * const { meta } = await logbook.inventory.list({ book: 'Main', per_page: 1 });
  * console.log(`${meta.total} firearms on hand`); // '212 firearms on hand'
  * ```
  */
 export class Inventory {
   readonly #context: ResourceContext;
 
-  /** Made by `new BoundBook()`. @internal */
+  /** Made by `new LogbookClient()`. @internal */
   constructor(context: ResourceContext) {
     this.#context = context;
   }
@@ -236,21 +236,21 @@ export class Inventory {
 }
 
 /**
- * Search of receipts (every status): `bb.search`.
+ * Search of receipts (every status): `logbook.search`.
  *
  * @example
  * ```ts
- * import { BoundBook } from '@boundbook/sdk';
+ * import { LogbookClient } from '@fflkit/sdk';
  *
- * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
- * const { data } = await bb.search.list({ q: 'glock', field: 'manufacturer', per_page: 100 });
+ * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
+ * const { data } = await logbook.search.list({ q: 'glock', field: 'manufacturer', per_page: 100 });
  * console.log(data.map((receipt) => receipt.serial_number)); // ['GLK0001', 'GLK0002']
  * ```
  */
 export class Search {
   readonly #context: ResourceContext;
 
-  /** Made by `new BoundBook()`. @internal */
+  /** Made by `new LogbookClient()`. @internal */
   constructor(context: ResourceContext) {
     this.#context = context;
   }
@@ -274,10 +274,10 @@ export class Search {
  *
  * @example
  * ```ts
- * import { BoundBook, type CreatedWebhook } from '@boundbook/sdk';
+ * import { LogbookClient, type CreatedWebhook } from '@fflkit/sdk';
  *
- * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
- * const { endpoint, secret }: CreatedWebhook = await bb.webhooks.create({ url: 'https://pos.example.com/hooks', events: ['*'] });
+ * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
+ * const { endpoint, secret }: CreatedWebhook = await logbook.webhooks.create({ url: 'https://pos.example.com/hooks', events: ['*'] });
  * console.log(endpoint.id, secret); // 7 'whsec_...'
  * ```
  */
@@ -288,20 +288,20 @@ export interface CreatedWebhook {
 }
 
 /**
- * Webhook endpoints: `bb.webhooks`.
+ * Webhook endpoints: `logbook.webhooks`.
  *
  * @example
  * ```ts
- * import { BoundBook } from '@boundbook/sdk';
+ * import { LogbookClient } from '@fflkit/sdk';
  *
- * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
- * const disabled = (await bb.webhooks.list()).filter((endpoint) => !endpoint.enabled); // [{ id: 7, enabled: false, ... }]
+ * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
+ * const disabled = (await logbook.webhooks.list()).filter((endpoint) => !endpoint.enabled); // [{ id: 7, enabled: false, ... }]
  * ```
  */
 export class Webhooks {
   readonly #context: ResourceContext;
 
-  /** Made by `new BoundBook()`. @internal */
+  /** Made by `new LogbookClient()`. @internal */
   constructor(context: ResourceContext) {
     this.#context = context;
   }

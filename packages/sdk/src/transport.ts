@@ -1,8 +1,8 @@
 // How a request goes out: the clock every wait goes through, the token's limiter, one attempt with
 // its time-out, and the retries with their back-off or `Retry-After`, the recovery of a POST that
 // may have been recorded included.
-import { RATE_LIMIT_PER_MINUTE } from '@boundbook/types';
-import type { BoundBookOptions } from './client';
+import { RATE_LIMIT_PER_MINUTE } from '@fflkit/types';
+import type { LogbookClientOptions } from './client';
 import { advice, assertRange, ConnectionError, parseRetryAfter, QueueTimeoutError, TimeoutError } from './errors';
 import type { Limiter } from './rate-limiter';
 
@@ -12,7 +12,7 @@ import type { Limiter } from './rate-limiter';
  *
  * @example
  * ```ts
- * import { BoundBook, systemClock, type Clock } from '@boundbook/sdk';
+ * import { LogbookClient, systemClock, type Clock } from '@fflkit/sdk';
  *
  * // The real clock, except that each wait is recorded and ends at once.
  * const waits: number[] = [];
@@ -24,8 +24,8 @@ import type { Limiter } from './rate-limiter';
  *   },
  * };
  * const fetch = async () => new Response(null, { status: 503 });
- * const bb = new BoundBook({ token: 'test', baseUrl: 'https://logbook.test/rest/v1', fetch, clock, random: () => 0, timeout: Infinity, rateLimit: false });
- * await bb.books.list().catch((error: unknown) => error); // an InternalServerError, after two retries
+ * const logbook = new LogbookClient({ token: 'test', baseUrl: 'https://logbook.test/rest/v1', fetch, clock, random: () => 0, timeout: Infinity, rateLimit: false });
+ * await logbook.books.list().catch((error: unknown) => error); // an InternalServerError, after two retries
  * console.log(waits); // [500, 1000]: the back-offs, without jitter, and no time spent
  * ```
  */
@@ -52,11 +52,11 @@ export const systemClock: Clock = {
  *
  * @example
  * ```ts
- * import { BoundBook, type FetchFunction } from '@boundbook/sdk';
+ * import { LogbookClient, type FetchFunction } from '@fflkit/sdk';
  *
  * const fetch: FetchFunction = async () => Response.json({ data: [] });
- * const bb = new BoundBook({ token: 'test', baseUrl: 'https://logbook.test/rest/v1', fetch });
- * console.log(await bb.books.list()); // []
+ * const logbook = new LogbookClient({ token: 'test', baseUrl: 'https://logbook.test/rest/v1', fetch });
+ * console.log(await logbook.books.list()); // []
  * ```
  */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -70,10 +70,10 @@ export type FetchFunction = (input: string, init: RequestInit) => Promise<Respon
  *
  * @example
  * ```ts
- * import { BoundBook, type Wait } from '@boundbook/sdk';
+ * import { LogbookClient, type Wait } from '@fflkit/sdk';
  *
- * const bb = new BoundBook({ onWait: (wait: Wait) => console.info(`${wait.method} ${wait.url}: ${wait.reason}, ${wait.ms} ms`) });
- * await bb.books.list(); // 'GET https://logbook.example.com/rest/v1/books: rate-limit, 41250 ms' when the minute's requests are spent
+ * const logbook = new LogbookClient({ onWait: (wait: Wait) => console.info(`${wait.method} ${wait.url}: ${wait.reason}, ${wait.ms} ms`) });
+ * await logbook.books.list(); // 'GET https://logbook.example.com/rest/v1/books: rate-limit, 41250 ms' when the minute's requests are spent
  * ```
  */
 export interface Wait {
@@ -102,7 +102,7 @@ const HELD = {
 const UNIT_TESTS = 'in unit tests against a mock pass rateLimit: false: the mock enforces the limit itself';
 
 /**
- * The sender of a client, with the policy `options` set (defaults and ranges as `BoundBookOptions`
+ * The sender of a client, with the policy `options` set (defaults and ranges as `LogbookClientOptions`
  * documents them; a value out of range is a RangeError now). Each attempt waits for the token's
  * limiter (`limiterOf` gives it for a budget) and has its own time-out. Connection errors,
  * time-outs, 408, 429 and 5xx are retried for idempotent methods; a POST is retried on 429, the
@@ -111,7 +111,7 @@ const UNIT_TESTS = 'in unit tests against a mock pass rateLimit: false: the mock
  * else back off exponentially with jitter. The last answer is returned whatever its status, with
  * its {@link advice}; errors are built from it by the caller.
  */
-export function createTransport(options: BoundBookOptions, limiterOf: (perMinute: number) => Limiter): Send {
+export function createTransport(options: LogbookClientOptions, limiterOf: (perMinute: number) => Limiter): Send {
   const {
     timeout = 30_000,
     maxRetries = 2,
@@ -139,7 +139,7 @@ export function createTransport(options: BoundBookOptions, limiterOf: (perMinute
       if (reason === 'retry' || warned) return;
       warned = true;
       console.warn(
-        `[@boundbook/sdk] ${method} ${url} waits ${ms} ms: ${HELD[reason]} (once per client; ${UNIT_TESTS}; see onWait and maxQueueWait)`,
+        `[@fflkit/sdk] ${method} ${url} waits ${ms} ms: ${HELD[reason]} (once per client; ${UNIT_TESTS}; see onWait and maxQueueWait)`,
       );
     });
 

@@ -1,4 +1,4 @@
-import type { ReceiptChange, SyncCheckpoint } from '@boundbook/sdk';
+import type { ReceiptChange, SyncCheckpoint } from '@fflkit/sdk';
 import { describe, expect, it } from 'vitest';
 import { changesSince } from '../src/changes-since';
 import { FakeClock } from './support/fake-clock';

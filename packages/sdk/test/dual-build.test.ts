@@ -10,7 +10,7 @@ import { build } from 'tsup';
 import { beforeAll, describe, expect, it } from 'vitest';
 import config from '../tsup.config';
 
-// Inside the package, so that the builds resolve `@boundbook/types` as the published ones do.
+// Inside the package, so that the builds resolve `@fflkit/types` as the published ones do.
 const OUT_DIR = fileURLToPath(new URL('../node_modules/.dual-build/', import.meta.url));
 
 // Runs in the child process: loads both builds, and prints what it observed as JSON.
@@ -23,12 +23,12 @@ const baseUrl = 'https://logbook.example.test/rest/v1';
 const unprocessable = async () => Response.json({ message: 'Invalid.', errors: { serial_number: ['Required.'] } }, { status: 422 });
 const ok = async () => Response.json({ data: [] });
 const errorOf = (promise) => promise.then(() => undefined, (error) => error);
-const fromCjs = await errorOf(new cjs.BoundBook({ token: 'a', baseUrl, fetch: unprocessable, rateLimit: false }).books.list());
-const fromEsm = await errorOf(new esm.BoundBook({ token: 'a', baseUrl, fetch: unprocessable, rateLimit: false }).books.list());
+const fromCjs = await errorOf(new cjs.LogbookClient({ token: 'a', baseUrl, fetch: unprocessable, rateLimit: false }).books.list());
+const fromEsm = await errorOf(new esm.LogbookClient({ token: 'a', baseUrl, fetch: unprocessable, rateLimit: false }).books.list());
 // One request per minute for the token; a second client waits not at all before it rejects.
-const first = new esm.BoundBook({ token: 'shared', baseUrl, fetch: ok, rateLimit: { perMinute: 1 } });
-const second = new cjs.BoundBook({ token: 'shared', baseUrl, fetch: ok, rateLimit: { perMinute: 1 }, maxQueueWait: 0 });
-const other = new cjs.BoundBook({ token: 'other', baseUrl, fetch: ok, rateLimit: { perMinute: 1 }, maxQueueWait: 0 });
+const first = new esm.LogbookClient({ token: 'shared', baseUrl, fetch: ok, rateLimit: { perMinute: 1 } });
+const second = new cjs.LogbookClient({ token: 'shared', baseUrl, fetch: ok, rateLimit: { perMinute: 1 }, maxQueueWait: 0 });
+const other = new cjs.LogbookClient({ token: 'other', baseUrl, fetch: ok, rateLimit: { perMinute: 1 }, maxQueueWait: 0 });
 await first.books.list();
 const held = await errorOf(second.books.list());
 const otherToken = await errorOf(other.books.list());
@@ -36,7 +36,7 @@ console.log(JSON.stringify({
   twoCopies: esm.ValidationError !== cjs.ValidationError,
   cjsErrorIsEsmValidationError: fromCjs instanceof esm.ValidationError,
   cjsErrorIsEsmApiError: fromCjs instanceof esm.ApiError,
-  cjsErrorIsEsmBoundBookError: fromCjs instanceof esm.BoundBookError,
+  cjsErrorIsEsmLogbookError: fromCjs instanceof esm.LogbookError,
   cjsErrorIsEsmNotFoundError: fromCjs instanceof esm.NotFoundError,
   esmErrorIsCjsValidationError: fromEsm instanceof cjs.ValidationError,
   heldByTheSharedLimiter: held instanceof esm.QueueTimeoutError,
@@ -65,7 +65,7 @@ describe('the ESM and CommonJS builds in one process', () => {
       twoCopies: true,
       cjsErrorIsEsmValidationError: true,
       cjsErrorIsEsmApiError: true,
-      cjsErrorIsEsmBoundBookError: true,
+      cjsErrorIsEsmLogbookError: true,
       cjsErrorIsEsmNotFoundError: false,
       esmErrorIsCjsValidationError: true,
       heldByTheSharedLimiter: true,

@@ -1,14 +1,14 @@
 import {
   ApiError,
-  BoundBookError,
+  LogbookError,
   ConnectionError,
   InternalServerError,
   NotFoundError,
   RateLimitError,
   TimeoutError,
   ValidationError,
-} from '@boundbook/sdk';
-import type { ErrorBody, ValidationErrorBody } from '@boundbook/types';
+} from '@fflkit/sdk';
+import type { ErrorBody, ValidationErrorBody } from '@fflkit/types';
 import { describe, expectTypeOf, it } from 'vitest';
 
 declare const error: unknown;
@@ -50,9 +50,9 @@ describe('narrowing errors', () => {
     }
   });
 
-  it('every class is a BoundBookError and an Error', () => {
+  it('every class is a LogbookError and an Error', () => {
     expectTypeOf<TimeoutError>().toExtend<ConnectionError>();
-    expectTypeOf<ConnectionError>().toExtend<BoundBookError>();
+    expectTypeOf<ConnectionError>().toExtend<LogbookError>();
     expectTypeOf<NotFoundError>().toExtend<ApiError>();
     expectTypeOf<ApiError>().toExtend<Error>();
   });

@@ -1,7 +1,7 @@
 import {
   ApiError,
   AuthenticationError,
-  BoundBookError,
+  LogbookError,
   ConnectionError,
   createApiError,
   InternalServerError,
@@ -11,7 +11,7 @@ import {
   RateLimitError,
   TimeoutError,
   ValidationError,
-} from '@boundbook/sdk';
+} from '@fflkit/sdk';
 import { describe, expect, it, vi } from 'vitest';
 import { parseRetryAfter } from '../src/errors';
 import { json } from './support/stub-fetch';
@@ -42,7 +42,7 @@ describe('createApiError(response, body)', () => {
     const error = await errorOf(json(status, { message }, { 'X-RateLimit-Remaining': '41' }));
     expect(error).toBeInstanceOf(Class);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toBeInstanceOf(BoundBookError);
+    expect(error).toBeInstanceOf(LogbookError);
     expect(error).toBeInstanceOf(Error);
     expect(error.name).toBe(name);
     expect(error.status).toBe(status);
@@ -106,11 +106,11 @@ describe('createApiError(response, body)', () => {
 });
 
 describe('ConnectionError and TimeoutError', () => {
-  it('are BoundBookErrors, TimeoutError a kind of ConnectionError, both with a name and a cause', () => {
+  it('are LogbookErrors, TimeoutError a kind of ConnectionError, both with a name and a cause', () => {
     const cause = new TypeError('fetch failed');
     const timeout = new TimeoutError('no answer', { cause });
     expect(timeout).toBeInstanceOf(ConnectionError);
-    expect(timeout).toBeInstanceOf(BoundBookError);
+    expect(timeout).toBeInstanceOf(LogbookError);
     expect(timeout).not.toBeInstanceOf(ApiError);
     expect(timeout.name).toBe('TimeoutError');
     expect(new ConnectionError('down').name).toBe('ConnectionError');
@@ -149,7 +149,7 @@ describe('instanceof across copies of the SDK', () => {
     const error = other.createApiError(json(422, { message: 'Invalid.', errors: {} }), { message: 'Invalid.', errors: {} }, NOW);
     expect(error).toBeInstanceOf(ValidationError);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toBeInstanceOf(BoundBookError);
+    expect(error).toBeInstanceOf(LogbookError);
     expect(error).not.toBeInstanceOf(NotFoundError);
     expect(new other.TimeoutError('no answer')).toBeInstanceOf(ConnectionError);
     expect(new other.ConnectionError('down')).not.toBeInstanceOf(TimeoutError);
@@ -163,7 +163,7 @@ describe('instanceof across copies of the SDK', () => {
     expect(own).toBeInstanceOf(ApiError);
     expect(new ApiError({ status: 418, headers: new Headers(), body: undefined, message: '418' })).not.toBeInstanceOf(OwnError);
     expect(own.name).toBe('ApiError');
-    for (const value of [null, undefined, 'ValidationError', 422, {}, new Error('x'), Object.create(null)]) expect(value instanceof BoundBookError).toBe(false);
+    for (const value of [null, undefined, 'ValidationError', 422, {}, new Error('x'), Object.create(null)]) expect(value instanceof LogbookError).toBe(false);
   });
 
   it('names each error on its prototype, so that the stack starts with the name', () => {

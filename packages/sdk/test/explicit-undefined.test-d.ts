@@ -2,9 +2,9 @@
 // configuration gives it, compiled under the repository's strict tsconfig
 // (`exactOptionalPropertyTypes` on): an explicit `undefined` means "not given" everywhere.
 import {
-  BoundBook,
+  LogbookClient,
   type AllowUndefined,
-  type BoundBookOptions,
+  type LogbookClientOptions,
   type Clock,
   type FetchFunction,
   type Wait,
@@ -12,7 +12,7 @@ import {
   type RequestOptions,
   type SearchQuery,
   type SyncCheckpoint,
-} from '@boundbook/sdk';
+} from '@fflkit/sdk';
 import { describe, expectTypeOf, it } from 'vitest';
 
 declare const maybe: {
@@ -41,12 +41,12 @@ describe('exactOptionalPropertyTypes is on here', () => {
 
 describe('the client options accept an explicit undefined', () => {
   it('compiles the README first snippet with the token read from the environment', () => {
-    const bb = new BoundBook({ token: process.env['BOUNDBOOK_TOKEN'], baseUrl: 'https://logbook.example.com/rest/v1' });
-    expectTypeOf(bb).toEqualTypeOf<BoundBook>();
+    const logbook = new LogbookClient({ token: process.env['FFLKIT_TOKEN'], baseUrl: 'https://logbook.example.com/rest/v1' });
+    expectTypeOf(logbook).toEqualTypeOf<LogbookClient>();
   });
 
   it('takes every option as T | undefined', () => {
-    const options: BoundBookOptions = {
+    const options: LogbookClientOptions = {
       baseUrl: maybe.string,
       token: maybe.string,
       fetch: maybe.fetch,
@@ -61,45 +61,45 @@ describe('the client options accept an explicit undefined', () => {
       onWait: maybe.onWait,
       recover: maybe.boolean,
     };
-    void new BoundBook(options);
-    void new BoundBook({ token: maybe.string, timeout: maybe.number, rateLimit: maybe.rateLimit });
+    void new LogbookClient(options);
+    void new LogbookClient({ token: maybe.string, timeout: maybe.number, rateLimit: maybe.rateLimit });
   });
 
   it('still refuses what is not an option, and a budget without its number', () => {
     // @ts-expect-error: the option is maxRetries
-    void new BoundBook({ retries: maybe.number });
+    void new LogbookClient({ retries: maybe.number });
     // @ts-expect-error: { perMinute } needs its number
-    void new BoundBook({ rateLimit: { perMinute: maybe.number } });
+    void new LogbookClient({ rateLimit: { perMinute: maybe.number } });
   });
 });
 
 describe('the call options and list parameters accept an explicit undefined', () => {
-  const bb = new BoundBook({ token: 'sbx_token', baseUrl: 'https://logbook.example.com/rest/v1' });
+  const logbook = new LogbookClient({ token: 'sbx_token', baseUrl: 'https://logbook.example.com/rest/v1' });
 
   it('takes { signal } as AbortSignal | undefined on every method', () => {
     const options: RequestOptions = { signal: maybe.signal };
-    void bb.receipts.get(1042, { signal: maybe.signal });
-    void bb.books.list(options);
-    void bb.webhooks.delete(7, { signal: maybe.signal });
-    void bb.receipts.changesSince(maybe.checkpoint, { signal: maybe.signal });
+    void logbook.receipts.get(1042, { signal: maybe.signal });
+    void logbook.books.list(options);
+    void logbook.webhooks.delete(7, { signal: maybe.signal });
+    void logbook.receipts.changesSince(maybe.checkpoint, { signal: maybe.signal });
   });
 
   it('takes page, per_page and the filters as T | undefined, where the SDK declares the parameters', () => {
-    void bb.receipts.list({ status: maybe.status, book: maybe.string, page: maybe.number, per_page: maybe.number });
-    void bb.receipts.iterate({ status: 'on_hand', per_page: maybe.number });
-    void bb.inventory.list({ book: maybe.string, per_page: maybe.number });
-    void bb.inventory.iterate({ per_page: maybe.number }).pages();
-    void bb.search.list({ q: 'glock', field: maybe.field, page: maybe.number, per_page: maybe.number });
-    void bb.search.iterate({ q: 'SDK', per_page: maybe.number });
+    void logbook.receipts.list({ status: maybe.status, book: maybe.string, page: maybe.number, per_page: maybe.number });
+    void logbook.receipts.iterate({ status: 'on_hand', per_page: maybe.number });
+    void logbook.inventory.list({ book: maybe.string, per_page: maybe.number });
+    void logbook.inventory.iterate({ per_page: maybe.number }).pages();
+    void logbook.search.list({ q: 'glock', field: maybe.field, page: maybe.number, per_page: maybe.number });
+    void logbook.search.iterate({ q: 'SDK', per_page: maybe.number });
   });
 
   it('still requires what the contract requires, and iterate() still sets the page itself', () => {
     // @ts-expect-error: search needs q
-    void bb.search.list({ q: maybe.string });
+    void logbook.search.list({ q: maybe.string });
     // @ts-expect-error: iterate() starts at page 1 by itself
-    void bb.receipts.iterate({ page: maybe.number });
+    void logbook.receipts.iterate({ page: maybe.number });
     // @ts-expect-error: status is on_hand or disposed
-    void bb.receipts.list({ status: maybe.string });
+    void logbook.receipts.list({ status: maybe.string });
   });
 
   it('keeps the contract types of what the methods resolve with', () => {

@@ -1,4 +1,4 @@
-import { Paginator } from '@boundbook/sdk';
+import { Paginator } from '@fflkit/sdk';
 import { describe, expect, it } from 'vitest';
 import { page } from './support/page';
 

@@ -1,5 +1,5 @@
-import { QueueTimeoutError, RateLimitError, type Wait } from '@boundbook/sdk';
-import { receiptResource } from '@boundbook/test-fixtures';
+import { QueueTimeoutError, RateLimitError, type Wait } from '@fflkit/sdk';
+import { receiptResource } from '@fflkit/test-fixtures';
 import { describe, expect, it, vi } from 'vitest';
 import { createRateLimiter, sharedRateLimiter } from '../src/rate-limiter';
 import type { Limiter } from '../src/rate-limiter';
@@ -116,14 +116,14 @@ describe('the rate limiter of clients', () => {
   it('sends 60 requests per minute per token by default and holds the 61st, saying so once on the console', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {
-      const { bb, clock, calls } = testClient([ok()], { onWait: undefined });
+      const { logbook, clock, calls } = testClient([ok()], { onWait: undefined });
       const start = clock.now();
-      const all = Array.from({ length: 62 }, () => bb.receipts.get(1042));
+      const all = Array.from({ length: 62 }, () => logbook.receipts.get(1042));
       await clock.advance(0);
       expect(calls).toHaveLength(60);
       expect(warn.mock.calls).toEqual([
         [
-          `[@boundbook/sdk] GET ${BASE_URL}/receipts/1042 waits 60000 ms: the token's requests per minute are spent (once per client; in unit tests against a mock pass rateLimit: false: the mock enforces the limit itself; see onWait and maxQueueWait)`,
+          `[@fflkit/sdk] GET ${BASE_URL}/receipts/1042 waits 60000 ms: the token's requests per minute are spent (once per client; in unit tests against a mock pass rateLimit: false: the mock enforces the limit itself; see onWait and maxQueueWait)`,
         ],
       ]);
       await clock.advance(60_000);
@@ -138,12 +138,12 @@ describe('the rate limiter of clients', () => {
   it('tells onWait of every wait, with its reason and length, instead of the console', async () => {
     const warn = vi.spyOn(console, 'warn');
     const waits: Wait[] = [];
-    const { bb, clock } = testClient([ok(), json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '10' }), json(503, { message: 'Down.' }), ok()], {
+    const { logbook, clock } = testClient([ok(), json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '10' }), json(503, { message: 'Down.' }), ok()], {
       rateLimit: { perMinute: 3 },
       onWait: (wait) => waits.push(wait),
     });
-    await bb.books.list();
-    await clock.settle(bb.books.list());
+    await logbook.books.list();
+    await clock.settle(logbook.books.list());
     // The 429 pauses the token's queue for 10 s; the 503 backs off 1 s; the window then holds the
     // fourth request until a minute after the first.
     expect(waits).toEqual([
@@ -156,16 +156,16 @@ describe('the rate limiter of clients', () => {
 
   it("reports a 429's Retry-After as such with the limiter off too", async () => {
     const waits: Wait[] = [];
-    const { bb, clock } = testClient([json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '2' }), ok()], { rateLimit: false, onWait: (wait) => waits.push(wait) });
-    await clock.settle(bb.books.list());
+    const { logbook, clock } = testClient([json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '2' }), ok()], { rateLimit: false, onWait: (wait) => waits.push(wait) });
+    await clock.settle(logbook.books.list());
     expect(waits.map(({ reason, ms }) => [reason, ms])).toEqual([['retry-after', 2000]]);
   });
 
   it('with maxQueueWait, rejects a call the limiter would hold longer at once, sending nothing and keeping no slot', async () => {
-    const { bb, clock, calls } = testClient([ok()], { rateLimit: { perMinute: 2 }, maxQueueWait: 5000, onWait: () => undefined });
-    await bb.books.list();
-    await bb.books.list();
-    const error = await bb.books.list().catch((error: unknown) => error);
+    const { logbook, clock, calls } = testClient([ok()], { rateLimit: { perMinute: 2 }, maxQueueWait: 5000, onWait: () => undefined });
+    await logbook.books.list();
+    await logbook.books.list();
+    const error = await logbook.books.list().catch((error: unknown) => error);
     expect(error).toBeInstanceOf(QueueTimeoutError);
     expect((error as Error).message).toBe(
       `GET ${BASE_URL}/books: the limiter would hold it 60000 ms, past maxQueueWait (5000): the token's requests per minute are spent (in unit tests against a mock pass rateLimit: false: the mock enforces the limit itself; else raise maxQueueWait)`,
@@ -173,7 +173,7 @@ describe('the rate limiter of clients', () => {
     expect(calls).toHaveLength(2);
     // Within the bound: the first slot frees 4 s from then, not after the refused call's turn.
     await clock.advance(56_000);
-    const held = bb.books.list();
+    const held = logbook.books.list();
     await clock.advance(4000);
     await held;
     expect(calls).toHaveLength(3);
@@ -183,8 +183,8 @@ describe('the rate limiter of clients', () => {
     const clock = new FakeClock();
     const paused = testClient([json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '30' })], { clock, token: 'bounded', maxRetries: 0, onWait: () => undefined });
     const sibling = testClient([ok()], { clock, token: 'bounded', maxQueueWait: 10_000, onWait: () => undefined });
-    await expect(paused.bb.books.list()).rejects.toBeInstanceOf(RateLimitError);
-    await expect(sibling.bb.books.list()).rejects.toThrow("the limiter would hold it 30000 ms, past maxQueueWait (10000): a 429 paused the token's calls");
+    await expect(paused.logbook.books.list()).rejects.toBeInstanceOf(RateLimitError);
+    await expect(sibling.logbook.books.list()).rejects.toThrow("the limiter would hold it 30000 ms, past maxQueueWait (10000): a 429 paused the token's calls");
     expect(sibling.calls).toHaveLength(0);
   });
 
@@ -197,10 +197,10 @@ describe('the rate limiter of clients', () => {
     const first = testClient([ok()], { clock, token: 'shared-token', rateLimit: { perMinute: 2 } });
     const second = testClient([ok()], { clock, token: 'shared-token', rateLimit: { perMinute: 2 } });
     const other = testClient([ok()], { clock, token: 'other-token', rateLimit: { perMinute: 2 } });
-    await first.bb.receipts.get(1);
-    await second.bb.receipts.get(1);
-    await other.bb.receipts.get(1);
-    const held = second.bb.receipts.get(1);
+    await first.logbook.receipts.get(1);
+    await second.logbook.receipts.get(1);
+    await other.logbook.receipts.get(1);
+    const held = second.logbook.receipts.get(1);
     await clock.advance(59_999);
     expect(second.calls).toHaveLength(1);
     await clock.advance(1);
@@ -212,9 +212,9 @@ describe('the rate limiter of clients', () => {
     const clock = new FakeClock();
     const limited = testClient([json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '10' }), ok()], { clock, token: 'paused' });
     const sibling = testClient([ok()], { clock, token: 'paused' });
-    const first = limited.bb.receipts.get(1);
+    const first = limited.logbook.receipts.get(1);
     await clock.advance(0);
-    const second = sibling.bb.receipts.get(2);
+    const second = sibling.logbook.receipts.get(2);
     await clock.advance(9_999);
     expect(limited.calls).toHaveLength(1);
     expect(sibling.calls).toHaveLength(0);
@@ -225,17 +225,17 @@ describe('the rate limiter of clients', () => {
   });
 
   it('rateLimit: false sends everything at once, and a 429 then waits by itself', async () => {
-    const { bb, clock, calls } = testClient([ok()], { rateLimit: false });
-    await Promise.all(Array.from({ length: 100 }, () => bb.receipts.get(1)));
+    const { logbook, clock, calls } = testClient([ok()], { rateLimit: false });
+    await Promise.all(Array.from({ length: 100 }, () => logbook.receipts.get(1)));
     expect(calls).toHaveLength(100);
     expect(clock.pending).toBe(0);
   });
 
   it('an aborted call leaves the queue', async () => {
-    const { bb, clock, calls } = testClient([ok()], { rateLimit: { perMinute: 1 } });
-    await bb.receipts.get(1);
+    const { logbook, clock, calls } = testClient([ok()], { rateLimit: { perMinute: 1 } });
+    await logbook.receipts.get(1);
     const controller = new AbortController();
-    const held = bb.receipts.get(2, { signal: controller.signal });
+    const held = logbook.receipts.get(2, { signal: controller.signal });
     await clock.advance(1000);
     controller.abort(new Error('never mind'));
     await expect(held).rejects.toThrow('never mind');

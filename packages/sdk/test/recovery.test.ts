@@ -1,15 +1,15 @@
 import {
-  BoundBook,
-  BoundBookError,
+  LogbookClient,
+  LogbookError,
   ConnectionError,
   InternalServerError,
   NotFoundError,
   PermissionDeniedError,
   TimeoutError,
-  type BoundBookOptions,
+  type LogbookClientOptions,
   type Receipt,
-} from '@boundbook/sdk';
-import { receiptBody } from '@boundbook/test-fixtures';
+} from '@fflkit/sdk';
+import { receiptBody } from '@fflkit/test-fixtures';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FakeClock } from './support/fake-clock';
@@ -20,10 +20,10 @@ import { BASE_URL } from './support/test-client';
 let tokens = 0;
 
 /** A client of `service` on a fake clock, the limiter off and the back-off without jitter. */
-function clientOf(service: FaultyService, options: BoundBookOptions = {}) {
+function clientOf(service: FaultyService, options: LogbookClientOptions = {}) {
   const clock = new FakeClock();
-  const bb = new BoundBook({ token: `recovery-${++tokens}`, baseUrl: BASE_URL, fetch: service.fetch, clock, random: () => 0, rateLimit: false, ...options });
-  return { bb, clock };
+  const logbook = new LogbookClient({ token: `recovery-${++tokens}`, baseUrl: BASE_URL, fetch: service.fetch, clock, random: () => 0, rateLimit: false, ...options });
+  return { logbook, clock };
 }
 
 /** Fails the requests of `method path` as `faults` says, in order; answers every other request. */
@@ -38,8 +38,8 @@ const hook = { url: 'https://pos.example.com/hooks', events: ['receipt.created' 
 describe('receipts.create(body) after a failure after which the service may have acted', () => {
   it.each(AFTER_ACTING)('returns the receipt the attempt recorded (%s), found by serial number in the book, and sends nothing more', async (fault) => {
     const service = new FaultyService(failing('POST', '/receipts', fault));
-    const { bb, clock } = clientOf(service);
-    const created = await clock.settle(bb.receipts.create(receiptBody({ serial_number: ' EXA-1 ' })));
+    const { logbook, clock } = clientOf(service);
+    const created = await clock.settle(logbook.receipts.create(receiptBody({ serial_number: ' EXA-1 ' })));
     expect(service.withSerial('EXA-1')).toEqual([created]);
     expect(service.requests.map(({ method, path }) => `${method} ${path}`)).toEqual(['POST /receipts', 'GET /receipts']);
   });
@@ -48,26 +48,26 @@ describe('receipts.create(body) after a failure after which the service may have
     const service = new FaultyService();
     let cancelled = false;
     const body = new ReadableStream({ cancel: () => void (cancelled = true) });
-    const { bb, clock } = clientOf(service, {
+    const { logbook, clock } = clientOf(service, {
       fetch: async (url, init) => (init.method === 'POST' ? (await service.fetch(url, init), new Response(body, { status: 502 })) : service.fetch(url, init)),
     });
-    await clock.settle(bb.receipts.create(receiptBody({ serial_number: 'EXA-0' })));
+    await clock.settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-0' })));
     expect(cancelled).toBe(true);
   });
 
   it('looks up GET /receipts?serial_number=&book=&per_page=200, after the back-off', async () => {
     const service = new FaultyService(failing('POST', '/receipts', '502-after'));
     const urls: string[] = [];
-    const { bb, clock } = clientOf(service, { fetch: (url, init) => (urls.push(url), service.fetch(url, init)) });
-    await clock.settle(bb.receipts.create(receiptBody({ serial_number: 'EXA 2', book: 'Range' })));
+    const { logbook, clock } = clientOf(service, { fetch: (url, init) => (urls.push(url), service.fetch(url, init)) });
+    await clock.settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA 2', book: 'Range' })));
     expect(urls[1]).toBe(`${BASE_URL}/receipts?serial_number=EXA%202&book=Range&per_page=200&page=1`);
     expect(clock.delays).toEqual([30_000, 500, 30_000]);
   });
 
   it.each(['refused', '502'] as const)('sends it again when the look-up finds nothing (%s before acting), and records it once', async (fault) => {
     const service = new FaultyService(failing('POST', '/receipts', fault));
-    const { bb, clock } = clientOf(service);
-    const created = await clock.settle(bb.receipts.create(receiptBody({ serial_number: 'EXA-3' })));
+    const { logbook, clock } = clientOf(service);
+    const created = await clock.settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-3' })));
     expect(service.withSerial('EXA-3')).toEqual([created]);
     expect(service.requests.map(({ method }) => method)).toEqual(['POST', 'GET', 'POST']);
   });
@@ -77,16 +77,16 @@ describe('receipts.create(body) after a failure after which the service may have
     service.add(receiptBody({ serial_number: 'EXA-4' }), { status: 'disposed' });
     service.add(receiptBody({ serial_number: 'EXA-4', receipt_date: '2025-01-02' }));
     service.add(receiptBody({ serial_number: 'EXA-40' }));
-    const { bb, clock } = clientOf(service);
-    const created = await clock.settle(bb.receipts.create(receiptBody({ serial_number: 'EXA-4' })));
+    const { logbook, clock } = clientOf(service);
+    const created = await clock.settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-4' })));
     expect(created.id).toBe(4);
     expect(service.withSerial('EXA-4')).toHaveLength(3);
   });
 
   it('rejects with the last failure, saying the look-ups found nothing, when every attempt fails before acting', async () => {
     const service = new FaultyService(failing('POST', '/receipts', '502', '502', '502'));
-    const { bb, clock } = clientOf(service);
-    const error = await clock.settle(bb.receipts.create(receiptBody({ serial_number: 'EXA-5' }))).catch((e: unknown) => e);
+    const { logbook, clock } = clientOf(service);
+    const error = await clock.settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-5' }))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as Error).message).toBe(
       '502 Bad Gateway (a look-up found nothing it recorded, but a real service may show it late: look before sending it again)',
@@ -97,15 +97,15 @@ describe('receipts.create(body) after a failure after which the service may have
 
   it('with maxRetries: 0, looks once and returns what the one attempt recorded', async () => {
     const service = new FaultyService(failing('POST', '/receipts', 'dropped'));
-    const { bb, clock } = clientOf(service, { maxRetries: 0 });
-    const created = await clock.settle(bb.receipts.create(receiptBody({ serial_number: 'EXA-6' })));
+    const { logbook, clock } = clientOf(service, { maxRetries: 0 });
+    const created = await clock.settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-6' })));
     expect(service.withSerial('EXA-6')).toEqual([created]);
   });
 
   it('rejects a refused connection with its cause and what to do, when nothing was recorded', async () => {
     const service = new FaultyService(failing('POST', '/receipts', 'refused'));
-    const { bb, clock } = clientOf(service, { maxRetries: 0 });
-    const error = await clock.settle(bb.receipts.create(receiptBody({ serial_number: 'EXA-7' }))).catch((e: unknown) => e);
+    const { logbook, clock } = clientOf(service, { maxRetries: 0 });
+    const error = await clock.settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-7' }))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).not.toBeInstanceOf(TimeoutError);
     expect((error as Error).message).toContain('(connect ECONNREFUSED 127.0.0.1:4010) on attempt 1 (a look-up found nothing it recorded');
@@ -113,10 +113,10 @@ describe('receipts.create(body) after a failure after which the service may have
 
   it('rejects with a PermissionDeniedError saying the outcome is unknown and that recovery needs read, when the look-up is 403', async () => {
     const service = new FaultyService(failing('POST', '/receipts', '502-after'));
-    const { bb, clock } = clientOf(service, {
+    const { logbook, clock } = clientOf(service, {
       fetch: async (url, init) => (init.method === 'GET' ? json(403, { message: 'This action requires the read permission.' }) : service.fetch(url, init)),
     });
-    const error = await clock.settle(bb.receipts.create(receiptBody({ serial_number: 'EXA-8' }))).catch((e: unknown) => e);
+    const error = await clock.settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-8' }))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PermissionDeniedError);
     expect((error as Error).message).toBe(
       '403 This action requires the read permission. (use a key with the permission this method needs) [POST /receipts: outcome unknown, the service may have recorded it: look before sending it again; recovery needs the read permission: use a key with read, or pass recover: false]',
@@ -127,8 +127,8 @@ describe('receipts.create(body) after a failure after which the service may have
 
   it('with recover: false, throws the failure at once, saying the service may have acted', async () => {
     const service = new FaultyService(failing('POST', '/receipts', '502-after'));
-    const { bb, clock } = clientOf(service, { recover: false });
-    const error = await clock.settle(bb.receipts.create(receiptBody({ serial_number: 'EXA-9' }))).catch((e: unknown) => e);
+    const { logbook, clock } = clientOf(service, { recover: false });
+    const error = await clock.settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-9' }))).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as Error).message).toBe('502 Bad Gateway (the service may have acted: look before sending it again)');
     expect(service.requests).toHaveLength(1);
@@ -139,8 +139,8 @@ describe('receipts.dispose(id, body) after a failure after which the service may
   it.each(AFTER_ACTING)('returns the receipt disposed as sent (%s), read with GET, and disposes of it once', async (fault) => {
     const service = new FaultyService(failing('POST', '/receipts/1/dispose', fault));
     const { id } = service.add(receiptBody());
-    const { bb, clock } = clientOf(service);
-    const disposed = await clock.settle(bb.receipts.dispose(id, disposition));
+    const { logbook, clock } = clientOf(service);
+    const disposed = await clock.settle(logbook.receipts.dispose(id, disposition));
     expect(disposed).toEqual(service.receipts.get(id));
     expect(disposed.disposition).toMatchObject(disposition);
     expect(service.dispositions.get(id)).toBe(1);
@@ -150,8 +150,8 @@ describe('receipts.dispose(id, body) after a failure after which the service may
   it('sends it again when the receipt is still on hand', async () => {
     const service = new FaultyService(failing('POST', '/receipts/1/dispose', 'refused'));
     const { id } = service.add(receiptBody());
-    const { bb, clock } = clientOf(service);
-    await clock.settle(bb.receipts.dispose(id, disposition));
+    const { logbook, clock } = clientOf(service);
+    await clock.settle(logbook.receipts.dispose(id, disposition));
     expect(service.dispositions.get(id)).toBe(1);
     expect(service.requests.map(({ method }) => method)).toEqual(['POST', 'GET', 'POST']);
   });
@@ -162,8 +162,8 @@ describe('receipts.dispose(id, body) after a failure after which the service may
       status: 'disposed',
       disposition: { ...disposition, disposed_to: 'Someone Else', address: null, city: null, state: null, zip: null, sold_price: null, nics_ccw: null, created_at: '2025-04-01T10:00:00Z' },
     });
-    const { bb, clock } = clientOf(service);
-    await clock.settle(bb.receipts.dispose(id, disposition));
+    const { logbook, clock } = clientOf(service);
+    await clock.settle(logbook.receipts.dispose(id, disposition));
     expect(service.requests.map(({ method }) => method)).toEqual(['POST', 'GET', 'POST']);
   });
 });
@@ -172,8 +172,8 @@ describe('webhooks.create(body) and delete(id) after a failure after which the s
   it.each(AFTER_ACTING)('deletes the endpoint whose secret was lost (%s) and creates it again, keeping one made before', async (fault) => {
     const service = new FaultyService(failing('POST', '/webhooks', fault));
     const earlier = service.addEndpoint(hook);
-    const { bb, clock } = clientOf(service);
-    const { endpoint, secret } = await clock.settle(bb.webhooks.create(hook));
+    const { logbook, clock } = clientOf(service);
+    const { endpoint, secret } = await clock.settle(logbook.webhooks.create(hook));
     expect([...service.endpoints.values()]).toEqual([earlier, endpoint]);
     expect(secret).toBe(service.secrets.get(endpoint.id));
     expect(service.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
@@ -187,35 +187,35 @@ describe('webhooks.create(body) and delete(id) after a failure after which the s
 
   it('rejects before sending anything when the token cannot list the endpoints, saying so', async () => {
     const service = new FaultyService();
-    const { bb } = clientOf(service, { fetch: async () => json(403, { message: 'This action requires the read permission.' }) });
-    const error = await bb.webhooks.create(hook).catch((e: unknown) => e);
+    const { logbook } = clientOf(service, { fetch: async () => json(403, { message: 'This action requires the read permission.' }) });
+    const error = await logbook.webhooks.create(hook).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PermissionDeniedError);
     expect((error as Error).message).toContain('[POST /webhooks: nothing was sent; recovery needs the read permission: use a key with read, or pass recover: false]');
   });
 
   it('with recover: false, lists nothing first', async () => {
     const service = new FaultyService();
-    const { bb } = clientOf(service, { recover: false });
-    await bb.webhooks.create(hook);
+    const { logbook } = clientOf(service, { recover: false });
+    await logbook.webhooks.create(hook);
     expect(service.requests.map(({ method }) => method)).toEqual(['POST']);
   });
 
   it.each([
-    ['webhooks', (bb: BoundBook, id: number) => bb.webhooks.delete(id)],
-    ['receipts', (bb: BoundBook, id: number) => bb.receipts.delete(id)],
+    ['webhooks', (logbook: LogbookClient, id: number) => logbook.webhooks.delete(id)],
+    ['receipts', (logbook: LogbookClient, id: number) => logbook.receipts.delete(id)],
   ] as const)('%s.delete(id) takes a 404 to its retry after a dropped answer as done', async (collection, remove) => {
     const service = new FaultyService(failing('DELETE', `/${collection}/1`, 'dropped'));
     const id = collection === 'webhooks' ? service.addEndpoint(hook).id : service.add(receiptBody()).id;
-    const { bb, clock } = clientOf(service);
-    await expect(clock.settle(remove(bb, id))).resolves.toBeUndefined();
+    const { logbook, clock } = clientOf(service);
+    await expect(clock.settle(remove(logbook, id))).resolves.toBeUndefined();
     expect(service.requests.map(({ method }) => method)).toEqual(['DELETE', 'DELETE']);
   });
 
   it('delete(id) still rejects a 404 with NotFoundError when no attempt failed, or when recovery is off', async () => {
     const service = new FaultyService(failing('DELETE', '/webhooks/9', 'dropped'));
-    await expect(clientOf(service).bb.webhooks.delete(8)).rejects.toBeInstanceOf(NotFoundError);
-    const { bb, clock } = clientOf(service, { recover: false });
-    await expect(clock.settle(bb.webhooks.delete(9))).rejects.toBeInstanceOf(NotFoundError);
+    await expect(clientOf(service).logbook.webhooks.delete(8)).rejects.toBeInstanceOf(NotFoundError);
+    const { logbook, clock } = clientOf(service, { recover: false });
+    await expect(clock.settle(logbook.webhooks.delete(9))).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 
@@ -232,31 +232,31 @@ async function run(plan: Fault[], onlyWrites: boolean, maxRetries: number) {
   service.add(receiptBody({ serial_number: 'RUN-2', receipt_date: '2024-12-01' }));
   service.add(receiptBody({ serial_number: 'RUN-30' }));
   const earlier = service.addEndpoint({ url: 'https://pos.example.com/run/1', events: ['*'] });
-  const { bb, clock } = clientOf(service, { maxRetries });
+  const { logbook, clock } = clientOf(service, { maxRetries });
   const outcome = async <T>(call: Promise<T>) => clock.settle(call).then((value) => ({ value }), (error: unknown) => ({ error: error as Error }));
   const unknown = (error: Error | undefined) => error?.message.includes('outcome unknown') ?? false;
 
   for (let n = 1; n <= 3; n++) {
     const serial = `RUN-${n}`;
     const before = service.withSerial(serial).length;
-    const created = await outcome(bb.receipts.create(receiptBody({ serial_number: serial })));
+    const created = await outcome(logbook.receipts.create(receiptBody({ serial_number: serial })));
     const made = service.withSerial(serial).slice(before);
     // No duplicate, ever; exactly the one returned on success; none on a failure that says so.
     expect(made.length).toBeLessThanOrEqual(1);
     if ('value' in created) expect(made).toEqual([created.value]);
     else {
-      expect(created.error).toBeInstanceOf(BoundBookError);
+      expect(created.error).toBeInstanceOf(LogbookError);
       if (!unknown(created.error)) expect(made).toEqual([]);
     }
     const receipt: Receipt | undefined = made[0];
     if (receipt === undefined) continue;
-    const disposed = await outcome(bb.receipts.dispose(receipt.id, { ...disposition, form_4473_serial: `F-${n}` }));
+    const disposed = await outcome(logbook.receipts.dispose(receipt.id, { ...disposition, form_4473_serial: `F-${n}` }));
     expect(service.dispositions.get(receipt.id) ?? 0).toBeLessThanOrEqual(1);
     if ('value' in disposed) expect(disposed.value).toEqual(service.receipts.get(receipt.id));
     else if (!unknown(disposed.error)) expect(service.dispositions.get(receipt.id)).toBeUndefined();
 
     const url = `https://pos.example.com/run/${n}`;
-    const endpoints = await outcome(bb.webhooks.create({ url, events: ['*'] }));
+    const endpoints = await outcome(logbook.webhooks.create({ url, events: ['*'] }));
     const live = [...service.endpoints.values()].filter((endpoint) => endpoint.url === url && endpoint.id !== earlier.id);
     // No endpoint whose secret was never seen: the one returned, or none, unless the error says.
     if ('value' in endpoints) {

@@ -1,6 +1,6 @@
-// Copies the contract into the package, so that it ships as `@boundbook/types/openapi.yaml` and
-// `@boundbook/types/sandbox.yaml`, and writes the fixtures file's JSON Schema
-// (`@boundbook/types/fixtures.schema.json`) from the sandbox contract's `Fixtures` schema, every
+// Copies the contract into the package, so that it ships as `@fflkit/types/openapi.yaml` and
+// `@fflkit/types/sandbox.yaml`, and writes the fixtures file's JSON Schema
+// (`@fflkit/types/fixtures.schema.json`) from the sandbox contract's `Fixtures` schema, every
 // schema it refers to gathered under `$defs`. Run by `pnpm generate`; CI checks the result is
 // committed.
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -44,7 +44,7 @@ function gather(value, file) {
 const root = gather(documents['sandbox.yaml'].components.schemas.Fixtures, 'sandbox.yaml');
 const schema = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
-  title: 'BoundBook sandbox fixtures',
+  title: 'FFLKit sandbox fixtures',
   ...root,
   $defs: Object.fromEntries(Object.entries(defs).sort(([a], [b]) => a.localeCompare(b))),
 };

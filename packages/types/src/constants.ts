@@ -8,7 +8,7 @@
  *
  * @example
  * ```ts
- * import { WEBHOOK_EVENT_NAMES } from '@boundbook/types';
+ * import { WEBHOOK_EVENT_NAMES } from '@fflkit/types';
  *
  * WEBHOOK_EVENT_NAMES.includes('receipt.created'); // true
  * ```
@@ -26,11 +26,11 @@ export const WEBHOOK_EVENT_NAMES = [
  *
  * @example
  * ```ts
- * import { BoundBook } from '@boundbook/sdk';
- * import { WILDCARD_SUBSCRIPTION } from '@boundbook/types';
+ * import { LogbookClient } from '@fflkit/sdk';
+ * import { WILDCARD_SUBSCRIPTION } from '@fflkit/types';
  *
- * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
- * const { endpoint } = await bb.webhooks.create({ url: 'https://pos.example/webhooks', events: [WILDCARD_SUBSCRIPTION] });
+ * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
+ * const { endpoint } = await logbook.webhooks.create({ url: 'https://pos.example/webhooks', events: [WILDCARD_SUBSCRIPTION] });
  * endpoint.events; // ['*']: every event, those added later included
  * ```
  */
@@ -41,7 +41,7 @@ export const WILDCARD_SUBSCRIPTION = '*';
  *
  * @example
  * ```ts
- * import { RECEIPT_STATUSES } from '@boundbook/types';
+ * import { RECEIPT_STATUSES } from '@fflkit/types';
  *
  * RECEIPT_STATUSES; // ['on_hand', 'disposed']
  * ```
@@ -53,7 +53,7 @@ export const RECEIPT_STATUSES = ['on_hand', 'disposed'] as const;
  *
  * @example
  * ```ts
- * import { PERMISSIONS } from '@boundbook/types';
+ * import { PERMISSIONS } from '@fflkit/types';
  *
  * PERMISSIONS.includes('write'); // true
  * ```
@@ -65,7 +65,7 @@ export const PERMISSIONS = ['read', 'write', 'delete'] as const;
  *
  * @example
  * ```ts
- * import { ACCOUNT_TYPES } from '@boundbook/types';
+ * import { ACCOUNT_TYPES } from '@fflkit/types';
  *
  * ACCOUNT_TYPES; // ['dealer', 'manufacturer', 'importer', 'collector']
  * ```
@@ -77,7 +77,7 @@ export const ACCOUNT_TYPES = ['dealer', 'manufacturer', 'importer', 'collector']
  *
  * @example
  * ```ts
- * import { ELIGIBLE_ACCOUNT_TYPES, type AccountType } from '@boundbook/types';
+ * import { ELIGIBLE_ACCOUNT_TYPES, type AccountType } from '@fflkit/types';
  *
  * const mayUseApi = (type: AccountType) => ELIGIBLE_ACCOUNT_TYPES.some((eligible) => eligible === type);
  * mayUseApi('collector'); // false: a collector gets 403 on every call
@@ -90,12 +90,12 @@ export const ELIGIBLE_ACCOUNT_TYPES = ['dealer', 'manufacturer', 'importer'] as 
  *
  * @example
  * ```ts
- * import { BoundBook } from '@boundbook/sdk';
- * import { SEARCH_FIELDS } from '@boundbook/types';
+ * import { LogbookClient } from '@fflkit/sdk';
+ * import { SEARCH_FIELDS } from '@fflkit/types';
  *
- * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
+ * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
  * SEARCH_FIELDS[1]; // 'manufacturer'
- * const { data } = await bb.search.list({ q: 'glock', field: SEARCH_FIELDS[1] }); // receipts whose manufacturer contains 'glock', in any case
+ * const { data } = await logbook.search.list({ q: 'glock', field: SEARCH_FIELDS[1] }); // receipts whose manufacturer contains 'glock', in any case
  * ```
  */
 export const SEARCH_FIELDS = [
@@ -113,7 +113,7 @@ export const SEARCH_FIELDS = [
  *
  * @example
  * ```ts
- * import { NICS_RESULTS } from '@boundbook/types';
+ * import { NICS_RESULTS } from '@fflkit/types';
  *
  * NICS_RESULTS.includes('proceed'); // true
  * ```
@@ -125,11 +125,11 @@ export const NICS_RESULTS = ['proceed', 'delayed', 'denied', 'cancelled'] as con
  *
  * @example
  * ```ts
- * import { BoundBook } from '@boundbook/sdk';
- * import { MAX_PER_PAGE } from '@boundbook/types';
+ * import { LogbookClient } from '@fflkit/sdk';
+ * import { MAX_PER_PAGE } from '@fflkit/types';
  *
- * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
- * for await (const receipt of bb.receipts.iterate({ per_page: MAX_PER_PAGE })) console.log(receipt.serial_number); // 200 a request
+ * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
+ * for await (const receipt of logbook.receipts.iterate({ per_page: MAX_PER_PAGE })) console.log(receipt.serial_number); // 200 a request
  * ```
  */
 export const MAX_PER_PAGE = 200;
@@ -139,7 +139,7 @@ export const MAX_PER_PAGE = 200;
  *
  * @example
  * ```ts
- * import { DEFAULT_PER_PAGE } from '@boundbook/types';
+ * import { DEFAULT_PER_PAGE } from '@fflkit/types';
  *
  * DEFAULT_PER_PAGE; // 25
  * ```
@@ -151,7 +151,7 @@ export const DEFAULT_PER_PAGE = 25;
  *
  * @example
  * ```ts
- * import { RATE_LIMIT_PER_MINUTE } from '@boundbook/types';
+ * import { RATE_LIMIT_PER_MINUTE } from '@fflkit/types';
  *
  * RATE_LIMIT_PER_MINUTE; // 60
  * ```
@@ -163,7 +163,7 @@ export const RATE_LIMIT_PER_MINUTE = 60;
  *
  * @example
  * ```ts
- * import { WEBHOOK_TIMEOUT_SECONDS } from '@boundbook/types';
+ * import { WEBHOOK_TIMEOUT_SECONDS } from '@fflkit/types';
  *
  * WEBHOOK_TIMEOUT_SECONDS; // 5
  * ```
@@ -176,7 +176,7 @@ export const WEBHOOK_TIMEOUT_SECONDS = 5;
  *
  * @example
  * ```ts
- * import { WEBHOOK_RETRY_DELAYS_SECONDS } from '@boundbook/types';
+ * import { WEBHOOK_RETRY_DELAYS_SECONDS } from '@fflkit/types';
  *
  * WEBHOOK_RETRY_DELAYS_SECONDS[0]; // 60: the first retry comes a minute after the first attempt
  * ```
@@ -188,7 +188,7 @@ export const WEBHOOK_RETRY_DELAYS_SECONDS = [60, 300, 1800, 7200, 18000, 36000, 
  *
  * @example
  * ```ts
- * import { WEBHOOK_DISABLE_AFTER_FAILURES } from '@boundbook/types';
+ * import { WEBHOOK_DISABLE_AFTER_FAILURES } from '@fflkit/types';
  *
  * WEBHOOK_DISABLE_AFTER_FAILURES; // 10
  * ```
@@ -200,7 +200,7 @@ export const WEBHOOK_DISABLE_AFTER_FAILURES = 10;
  *
  * @example
  * ```ts
- * import { SECRET_PREFIX } from '@boundbook/types';
+ * import { SECRET_PREFIX } from '@fflkit/types';
  *
  * 'whsec_test_3f9a1c7e5b2d4f6a'.startsWith(SECRET_PREFIX); // true: the prefix is part of the secret and of its HMAC key
  * ```
@@ -212,7 +212,7 @@ export const SECRET_PREFIX = 'whsec_';
  *
  * @example
  * ```ts
- * import { SIGNATURE_PREFIX } from '@boundbook/types';
+ * import { SIGNATURE_PREFIX } from '@fflkit/types';
  *
  * SIGNATURE_PREFIX; // 'sha256='
  * ```
@@ -224,12 +224,12 @@ export const SIGNATURE_PREFIX = 'sha256=';
  *
  * @example
  * ```ts
- * import { WEBHOOK_USER_AGENT } from '@boundbook/types';
+ * import { WEBHOOK_USER_AGENT } from '@fflkit/types';
  *
- * WEBHOOK_USER_AGENT; // 'BoundBook-Webhook/1.0'
+ * WEBHOOK_USER_AGENT; // 'Logbook-Webhook/1.0'
  * ```
  */
-export const WEBHOOK_USER_AGENT = 'BoundBook-Webhook/1.0';
+export const WEBHOOK_USER_AGENT = 'Logbook-Webhook/1.0';
 
 /**
  * Names of the headers of webhook deliveries and of rate-limited responses, in their canonical
@@ -237,7 +237,7 @@ export const WEBHOOK_USER_AGENT = 'BoundBook-Webhook/1.0';
  *
  * @example
  * ```ts
- * import { HEADERS } from '@boundbook/types';
+ * import { HEADERS } from '@fflkit/types';
  *
  * const request = new Request('https://pos.example/webhooks', { method: 'POST', headers: { 'x-svc-delivery': 'c0b5e1a2-7d4f-4e8a-9b3c-2f6d8e1a4b7c' } });
  * request.headers.get(HEADERS.delivery); // 'c0b5e1a2-7d4f-4e8a-9b3c-2f6d8e1a4b7c': the lookup ignores case

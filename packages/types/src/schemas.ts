@@ -36,7 +36,7 @@ export type WebhookEventName = components['schemas']['WebhookEventName'];
  *
  * @example
  * ```ts
- * import type { WebhookEvent } from '@boundbook/types';
+ * import type { WebhookEvent } from '@fflkit/types';
  *
  * function describe(event: WebhookEvent): string {
  *   if (event.event === 'ping') return event.data.message;
@@ -50,7 +50,7 @@ export type WebhookEvent = components['schemas']['WebhookEvent'];
  *
  * @example
  * ```ts
- * import type { WebhookEventOf } from '@boundbook/types';
+ * import type { WebhookEventOf } from '@fflkit/types';
  *
  * const onDisposed = (event: WebhookEventOf<'receipt.disposed'>) => event.data.disposition.disposed_to; // a Disposition, never null here
  * ```
@@ -65,11 +65,11 @@ export type PaginationMeta = components['schemas']['PaginationMeta'];
  *
  * @example
  * ```ts
- * import { BoundBook } from '@boundbook/sdk';
- * import type { Page, Receipt } from '@boundbook/types';
+ * import { LogbookClient } from '@fflkit/sdk';
+ * import type { Page, Receipt } from '@fflkit/types';
  *
- * const bb = new BoundBook(); // the token and base URL from BOUNDBOOK_TOKEN and BOUNDBOOK_BASE_URL
- * const page: Page<Receipt> = await bb.receipts.list({ per_page: 200 });
+ * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
+ * const page: Page<Receipt> = await logbook.receipts.list({ per_page: 200 });
  * page.meta.total; // every receipt of the list, on all pages
  * ```
  */
@@ -175,7 +175,7 @@ export type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object
 
 /**
  * The filters of `GET /_sandbox/requests` as the typed helpers take them (`requests()` of
- * `connectSandbox()` and of `@boundbook/msw`): `operation` names the operation, and `body` is a
+ * `connectSandbox()` and of `@fflkit/msw`): `operation` names the operation, and `body` is a
  * part of the body that operation takes, matched field by field.
  */
 export type SandboxRequestFilter<O extends ServiceOperationId = ServiceOperationId> = Omit<SandboxRequestLogQuery, 'operation' | 'body'> & {

@@ -18,7 +18,7 @@ import {
   WEBHOOK_TIMEOUT_SECONDS,
   WEBHOOK_USER_AGENT,
   WILDCARD_SUBSCRIPTION,
-} from '@boundbook/types';
+} from '@fflkit/types';
 import { contract, contractComponent } from './contract';
 
 const schemaEnum = (name: string): unknown => contractComponent('schemas', name)['enum'];

@@ -20,7 +20,7 @@ import type {
   ServiceOperationId,
   ValidationErrorBody,
   WebhookEndpoint,
-} from '@boundbook/types';
+} from '@fflkit/types';
 
 describe('named resources', () => {
   it('Receipt carries nullable optional fields and a nullable disposition', () => {

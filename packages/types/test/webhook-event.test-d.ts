@@ -7,7 +7,7 @@ import type {
   WebhookEvent,
   WebhookEventName,
   WebhookEventOf,
-} from '@boundbook/types';
+} from '@fflkit/types';
 
 describe('WebhookEvent', () => {
   it('narrows to the receipt events and the ping on `event`', () => {

@@ -51,7 +51,7 @@ export interface FastifyPluginOptions {
  * @example
  * ```ts
  * import { createServer } from 'node:http';
- * import { createWebhookHandler, toNodeListener } from '@boundbook/webhooks';
+ * import { createWebhookHandler, toNodeListener } from '@fflkit/webhooks';
  *
  * const webhooks = createWebhookHandler({
  *   secret: process.env['WEBHOOK_SECRET']!,
@@ -75,7 +75,7 @@ export function toNodeListener(handler: WebhookHandler): (request: NodeRequestLi
  * @example
  * ```ts
  * import express from 'express';
- * import { createWebhookHandler, toExpressMiddleware } from '@boundbook/webhooks';
+ * import { createWebhookHandler, toExpressMiddleware } from '@fflkit/webhooks';
  *
  * const webhooks = createWebhookHandler({ secret: process.env['WEBHOOK_SECRET']!, on: {} });
  * const app = express();
@@ -100,7 +100,7 @@ export function toExpressMiddleware(
  * @example
  * ```ts
  * import Fastify from 'fastify';
- * import { createWebhookHandler, toFastifyPlugin } from '@boundbook/webhooks';
+ * import { createWebhookHandler, toFastifyPlugin } from '@fflkit/webhooks';
  *
  * const webhooks = createWebhookHandler({ secret: process.env['WEBHOOK_SECRET']!, on: {} });
  * const app = Fastify();

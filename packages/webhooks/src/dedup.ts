@@ -1,7 +1,7 @@
 // Deduplication of deliveries: the key the handler gives each one (the SHA-256 digest of its body
 // by default), the `DeliveryStore` contract it claims, commits and releases keys in, and the
 // bounded in-memory store it uses by default.
-import { WEBHOOK_RETRY_DELAYS_SECONDS } from '@boundbook/types';
+import { WEBHOOK_RETRY_DELAYS_SECONDS } from '@fflkit/types';
 import { readClock, readOptionsObject, readPositiveNumber } from './options';
 
 /**
@@ -39,7 +39,7 @@ export type DeliveryClaim = 'claimed' | 'processed' | 'in_progress';
  *
  * @example
  * ```ts
- * import { DEFAULT_DELIVERY_TTL_SECONDS, type DeliveryStore } from '@boundbook/webhooks';
+ * import { DEFAULT_DELIVERY_TTL_SECONDS, type DeliveryStore } from '@fflkit/webhooks';
  *
  * declare const redis: {
  *   set(key: string, value: string, options: { NX?: boolean; EX: number }): Promise<string | null>;
@@ -126,7 +126,7 @@ const DEFAULT_MAX_ENTRIES = 100_000;
  *
  * @example
  * ```ts
- * import { createMemoryDeliveryStore } from '@boundbook/webhooks';
+ * import { createMemoryDeliveryStore } from '@fflkit/webhooks';
  *
  * let now = Date.parse('2025-03-14T15:00:00Z');
  * const store = createMemoryDeliveryStore({ ttlSeconds: 60, now: () => now });

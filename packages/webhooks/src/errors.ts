@@ -4,7 +4,7 @@
 // mistakes are never answered as a failed signature, and no message ever shows a secret.
 
 /** The package name every error message starts with, so a log line says where it came from. */
-export const MESSAGE_PREFIX = '[@boundbook/webhooks]';
+export const MESSAGE_PREFIX = '[@fflkit/webhooks]';
 
 /**
  * Why a delivery was refused:
@@ -33,7 +33,7 @@ export type WebhookVerificationReason =
  *
  * @example
  * ```ts
- * import { constructEvent, WebhookVerificationError } from '@boundbook/webhooks';
+ * import { constructEvent, WebhookVerificationError } from '@fflkit/webhooks';
  *
  * export async function POST(request: Request): Promise<Response> {
  *   try {

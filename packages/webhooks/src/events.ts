@@ -2,7 +2,7 @@
 // unauthenticated body (the signature header's presence and form, the signature, then the JSON,
 // `X-SVC-Event` and the timestamp). `constructEvent` and the handler's `receive` both go through
 // `verifyDelivery`; they differ only in what they do with an event this version does not know.
-import { HEADERS, WEBHOOK_EVENT_NAMES, WEBHOOK_RETRY_DELAYS_SECONDS, type WebhookEvent } from '@boundbook/types';
+import { HEADERS, WEBHOOK_EVENT_NAMES, WEBHOOK_RETRY_DELAYS_SECONDS, type WebhookEvent } from '@fflkit/types';
 import { WebhookVerificationError, describeValue, misuseError } from './errors';
 import { type VerifyOptions, readOptionsObject, readVerifyOptions } from './options';
 import { type MatchSecret, type WebhookSecret, readEndpointSecrets, readPayload, readSignatureHex } from './signature';
@@ -65,7 +65,7 @@ export async function constructEventWith(matchSecret: MatchSecret, payload: unkn
   if (!delivery.known) {
     throw new WebhookVerificationError(
       'unknown_event',
-      `the event "${delivery.event.event}" is not one this version of @boundbook/webhooks knows (${WEBHOOK_EVENT_NAMES.join(', ')}). Acknowledge it with a 2xx so that the service does not retry it, and upgrade @boundbook/webhooks to handle it.`,
+      `the event "${delivery.event.event}" is not one this version of @fflkit/webhooks knows (${WEBHOOK_EVENT_NAMES.join(', ')}). Acknowledge it with a 2xx so that the service does not retry it, and upgrade @fflkit/webhooks to handle it.`,
     );
   }
   return delivery.event as WebhookEvent;

@@ -2,7 +2,7 @@
 // which verifies, deduplicates (on the body's digest by default), routes by event name and
 // answers; and `handle`, which reads a Fetch `Request` into `receive`. Each build passes its own
 // `MatchSecret` and `Sha256Hex`.
-import { HEADERS, WEBHOOK_EVENT_NAMES, type WebhookEventName, type WebhookEventOf } from '@boundbook/types';
+import { HEADERS, WEBHOOK_EVENT_NAMES, type WebhookEventName, type WebhookEventOf } from '@fflkit/types';
 import { type WebhookAnswer, bodyTooLarge, methodNotAllowed, unreadableBody, webhookAnswer } from './answers';
 import { exceedsBytes, readRequestBody } from './body';
 import { type DeduplicateBy, type DeliveryClaim, type DeliveryStore, type Sha256Hex, createMemoryDeliveryStore } from './dedup';

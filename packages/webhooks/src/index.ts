@@ -3,7 +3,7 @@
 // the web build (src/web.ts) exports the same names with the same behaviour over Web Crypto.
 import { Buffer } from 'node:buffer';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { SIGNATURE_PREFIX, type WebhookEvent } from '@boundbook/types';
+import { SIGNATURE_PREFIX, type WebhookEvent } from '@fflkit/types';
 import type { Sha256Hex } from './dedup';
 import { type ConstructEventOptions, type WebhookHeaders, constructEventWith } from './events';
 import { type WebhookHandler, type WebhookHandlerOptions, createWebhookHandlerWith } from './handler';
@@ -18,7 +18,7 @@ export * from './shared-exports';
  *
  * @example
  * ```ts
- * import { signPayload } from '@boundbook/webhooks';
+ * import { signPayload } from '@fflkit/webhooks';
  *
  * const body = '{"event":"ping","timestamp":"2025-03-01T10:05:00Z","data":{"webhook_id":7,"message":"Webhook test ping."}}';
  * await signPayload('whsec_test_3f9a1c7e5b2d4f6a', body); // 'sha256=baf2f6fca0fa0513631109bde8581a12046fc861a077b6379189ef01c525fc29'
@@ -39,7 +39,7 @@ export async function signPayload(secret: string, payload: WebhookPayload): Prom
  *
  * @example
  * ```ts
- * import { verifySignature } from '@boundbook/webhooks';
+ * import { verifySignature } from '@fflkit/webhooks';
  *
  * const body = Buffer.from('{"event":"ping","timestamp":"2025-03-01T10:05:00Z","data":{"webhook_id":7,"message":"Webhook test ping."}}');
  * const header = 'sha256=baf2f6fca0fa0513631109bde8581a12046fc861a077b6379189ef01c525fc29';
@@ -59,7 +59,7 @@ export async function verifySignature(secret: WebhookSecret, payload: WebhookPay
  *
  * @example
  * ```ts
- * import { constructEvent } from '@boundbook/webhooks';
+ * import { constructEvent } from '@fflkit/webhooks';
  *
  * const body = '{"event":"ping","timestamp":"2025-03-01T10:05:00Z","data":{"webhook_id":7,"message":"Webhook test ping."}}';
  * const headers = { 'x-svc-signature': 'sha256=baf2f6fca0fa0513631109bde8581a12046fc861a077b6379189ef01c525fc29' };
@@ -81,7 +81,7 @@ export async function constructEvent(payload: WebhookPayload, headers: WebhookHe
  *
  * @example
  * ```ts
- * import { createWebhookHandler, signPayload } from '@boundbook/webhooks';
+ * import { createWebhookHandler, signPayload } from '@fflkit/webhooks';
  *
  * const webhooks = createWebhookHandler({
  *   secret: 'whsec_test_3f9a1c7e5b2d4f6a',

@@ -7,7 +7,7 @@ export type { WebhookPayload, WebhookSecret } from './signature';
 
 // Verified, typed events.
 export type { ConstructEventOptions, UnknownWebhookEvent, WebhookHeaders } from './events';
-export type { WebhookEvent, WebhookEventName, WebhookEventOf } from '@boundbook/types';
+export type { WebhookEvent, WebhookEventName, WebhookEventOf } from '@fflkit/types';
 export { WebhookVerificationError } from './errors';
 export type { WebhookVerificationReason } from './errors';
 

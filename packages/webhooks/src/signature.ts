@@ -1,7 +1,7 @@
 // X-SVC-Signature as both builds read it: the arguments (raw body, secrets), the header's form,
 // and `verifySignature` over a build's HMAC. Each build brings only `MatchSecret` (node:crypto
 // or Web Crypto); everything above the digest is shared, so the builds cannot drift apart.
-import { SECRET_PREFIX, SIGNATURE_PREFIX } from '@boundbook/types';
+import { SECRET_PREFIX, SIGNATURE_PREFIX } from '@fflkit/types';
 import { describeValue, misuseError } from './errors';
 
 /**

@@ -2,7 +2,7 @@
 // HMAC and SHA-256 with Web Crypto, comparison in constant time in JS, no node: import. It exports the shared
 // list and its own four functions that sign or verify; the Node build (src/index.ts) exports the
 // same names with the same behaviour over node:crypto.
-import { SIGNATURE_PREFIX, type WebhookEvent } from '@boundbook/types';
+import { SIGNATURE_PREFIX, type WebhookEvent } from '@fflkit/types';
 import { type ConstructEventOptions, type WebhookHeaders, constructEventWith } from './events';
 import { type WebhookHandler, type WebhookHandlerOptions, createWebhookHandlerWith } from './handler';
 import { type WebhookPayload, type WebhookSecret, readPayload, readSecret, verifySignatureWith } from './signature';
@@ -17,7 +17,7 @@ export * from './shared-exports';
  *
  * @example
  * ```ts
- * import { signPayload } from '@boundbook/webhooks';
+ * import { signPayload } from '@fflkit/webhooks';
  *
  * const bytes = new TextEncoder().encode('{"event":"ping","timestamp":"2025-03-01T10:05:00Z","data":{"webhook_id":7,"message":"Webhook test ping."}}');
  * await signPayload('whsec_test_3f9a1c7e5b2d4f6a', bytes); // 'sha256=baf2f6fca0fa0513631109bde8581a12046fc861a077b6379189ef01c525fc29'
@@ -36,7 +36,7 @@ export async function signPayload(secret: string, payload: WebhookPayload): Prom
  *
  * @example
  * ```ts
- * import { verifySignature } from '@boundbook/webhooks';
+ * import { verifySignature } from '@fflkit/webhooks';
  *
  * export default {
  *   async fetch(request: Request, env: { WEBHOOK_SECRET: string }): Promise<Response> {
@@ -58,7 +58,7 @@ export async function verifySignature(secret: WebhookSecret, payload: WebhookPay
  *
  * @example
  * ```ts
- * import { constructEvent } from '@boundbook/webhooks';
+ * import { constructEvent } from '@fflkit/webhooks';
  *
  * const request = new Request('https://receiver.example/webhooks', {
  *   method: 'POST',
@@ -81,7 +81,7 @@ export async function constructEvent(payload: WebhookPayload, headers: WebhookHe
  * @example
  * ```ts
  * // app/api/webhooks/route.ts (Next.js): Hono, Workers, Deno and Bun pass their Request alike.
- * import { createWebhookHandler } from '@boundbook/webhooks';
+ * import { createWebhookHandler } from '@fflkit/webhooks';
  *
  * const webhooks = createWebhookHandler({
  *   secret: process.env['WEBHOOK_SECRET']!,

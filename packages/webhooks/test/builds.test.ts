@@ -38,7 +38,7 @@ const readJson = (path: string) => JSON.parse(readFileSync(`${PACKAGE}${path}`, 
 describe('the package\'s entry points', () => {
   const manifest = readJson('package.json');
   // Each entry names its sources first, under the condition the workspace's tests and type checks set.
-  const SOURCE = '@boundbook/source';
+  const SOURCE = '@fflkit/source';
   const webSources = {
     [SOURCE]: './src/web.ts',
     import: { types: './dist/web.d.ts', default: './dist/web.js' },
@@ -57,12 +57,12 @@ describe('the package\'s entry points', () => {
     });
   });
 
-  it('serves the web build at @boundbook/webhooks/web under every condition, for runtimes that set none of them (Bun)', () => {
+  it('serves the web build at @fflkit/webhooks/web under every condition, for runtimes that set none of them (Bun)', () => {
     expect(Object.keys(manifest.exports)).toEqual(['.', './web', './package.json']);
     expect(manifest.exports['./web']).toEqual(webSources);
   });
 
-  it('serves @boundbook/webhooks/web to resolvers that read no exports map, through web/package.json', () => {
+  it('serves @fflkit/webhooks/web to resolvers that read no exports map, through web/package.json', () => {
     expect(manifest.files).toEqual(['dist', 'src', 'web']);
     expect(readJson('web/package.json')).toEqual({ main: '../dist/web.cjs', module: '../dist/web.js', types: '../dist/web.d.cts' });
   });
@@ -92,13 +92,13 @@ describe('the two builds', () => {
 
   it('the web build reaches no node: module and no module of the node build', () => {
     const web = reachable('web.ts');
-    expect([...web.specifiers].sort()).toEqual(['@boundbook/types']);
+    expect([...web.specifiers].sort()).toEqual(['@fflkit/types']);
     expect(relative(web.files)).toEqual([...SHARED, 'web-crypto.ts', 'web.ts'].sort());
   });
 
   it('the node build reaches node:crypto, and no module of the web build', () => {
     const node = reachable('index.ts');
-    expect([...node.specifiers].sort()).toEqual(['@boundbook/types', 'node:buffer', 'node:crypto']);
+    expect([...node.specifiers].sort()).toEqual(['@fflkit/types', 'node:buffer', 'node:crypto']);
     expect(relative(node.files)).toEqual([...SHARED, 'index.ts'].sort());
   });
 

@@ -1,4 +1,4 @@
-import { WEBHOOK_RETRY_DELAYS_SECONDS } from '@boundbook/types';
+import { WEBHOOK_RETRY_DELAYS_SECONDS } from '@fflkit/types';
 import { describe, expect, it, vi } from 'vitest';
 import { DEFAULT_DELIVERY_TTL_SECONDS, createMemoryDeliveryStore } from '../src/index';
 
@@ -203,6 +203,6 @@ describe('createMemoryDeliveryStore(options)', () => {
     ['a clock that is not a function', { now: new Date() }, 'now must be a function returning epoch milliseconds, like Date.now; got an object'],
   ])('throws a TypeError for %s', (_, options, message) => {
     // @ts-expect-error: wrong options
-    expect(() => createMemoryDeliveryStore(options)).toThrow(new TypeError(`[@boundbook/webhooks] createMemoryDeliveryStore: ${message}`));
+    expect(() => createMemoryDeliveryStore(options)).toThrow(new TypeError(`[@fflkit/webhooks] createMemoryDeliveryStore: ${message}`));
   });
 });

@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENT_NAMES } from '@boundbook/types';
+import { WEBHOOK_EVENT_NAMES } from '@fflkit/types';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { WebhookEvent, WebhookVerificationReason } from '../src/index';
 import { BUILDS } from './support/builds';
@@ -15,7 +15,7 @@ describe.each(BUILDS)('constructEvent(payload, headers, options) on the $name', 
     expect(error).toBeInstanceOf(WebhookVerificationError);
     const { name, reason, message } = error as InstanceType<typeof WebhookVerificationError>;
     expect(name).toBe('WebhookVerificationError');
-    expect(message.startsWith('[@boundbook/webhooks] ')).toBe(true);
+    expect(message.startsWith('[@fflkit/webhooks] ')).toBe(true);
     return { reason, message };
   }
 
@@ -86,13 +86,13 @@ describe.each(BUILDS)('constructEvent(payload, headers, options) on the $name', 
     const { reason, message } = await refusal(JSON.stringify(JSON.parse(body), null, 2), headers);
     expect(reason).toBe('signature_mismatch');
     expect(message).toBe(
-      "[@boundbook/webhooks] the signature does not match the body: pass the raw request body (the exact bytes received, not a parsed and re-serialised object) and the endpoint's signing secret.",
+      "[@fflkit/webhooks] the signature does not match the body: pass the raw request body (the exact bytes received, not a parsed and re-serialised object) and the endpoint's signing secret.",
     );
   });
 
   it('rejects with a TypeError naming the whsec_ prefix for a secret without it, before verifying', async () => {
     const { body, headers } = signedDelivery(CREATED, { secret: SECRET.slice('whsec_'.length) });
-    const prefix = "[@boundbook/webhooks] constructEvent: secret must be the endpoint's signing secret exactly as the service showed it when the endpoint was created, \"whsec_\" prefix included; got";
+    const prefix = "[@fflkit/webhooks] constructEvent: secret must be the endpoint's signing secret exactly as the service showed it when the endpoint was created, \"whsec_\" prefix included; got";
     await expect(constructEvent(body, headers, { secret: SECRET.slice('whsec_'.length) })).rejects.toThrow(
       new TypeError(`${prefix} a string that is not "whsec_" followed by the secret`),
     );
@@ -134,7 +134,7 @@ describe.each(BUILDS)('constructEvent(payload, headers, options) on the $name', 
     const { reason, message } = await refusal(body, { ...headers, 'X-SVC-Event': 'receipt.deleted' });
     expect(reason).toBe('event_mismatch');
     expect(message).toBe(
-      '[@boundbook/webhooks] the X-SVC-Event header says "receipt.deleted" but the signed body says "receipt.created": pass the headers of the same request as the body.',
+      '[@fflkit/webhooks] the X-SVC-Event header says "receipt.deleted" but the signed body says "receipt.created": pass the headers of the same request as the body.',
     );
   });
 
@@ -142,7 +142,7 @@ describe.each(BUILDS)('constructEvent(payload, headers, options) on the $name', 
     const { body, headers } = signedDelivery({ event: 'receipt.restored', timestamp: CREATED.timestamp, data: CREATED.data });
     const { reason, message } = await refusal(body, headers);
     expect(reason).toBe('unknown_event');
-    expect(message).toContain('"receipt.restored" is not one this version of @boundbook/webhooks knows');
+    expect(message).toContain('"receipt.restored" is not one this version of @fflkit/webhooks knows');
     expect(message).toContain('Acknowledge it with a 2xx');
   });
 
@@ -200,14 +200,14 @@ describe.each(BUILDS)('constructEvent(payload, headers, options) on the $name', 
   ])('rejects with a TypeError for %s', async (_, options, message) => {
     const { body, headers } = signedDelivery(CREATED);
     // @ts-expect-error: wrong options
-    await expect(constructEvent(body, headers, options)).rejects.toThrow(new TypeError(`[@boundbook/webhooks] ${message}`).message);
+    await expect(constructEvent(body, headers, options)).rejects.toThrow(new TypeError(`[@fflkit/webhooks] ${message}`).message);
   });
 
   it('rejects with a TypeError for headers that are not an object', async () => {
     const { body, headers } = signedDelivery(CREATED);
     // @ts-expect-error: a header value in place of the headers
     await expect(constructEvent(body, headers['X-SVC-Signature'], { secret: SECRET })).rejects.toThrow(
-      "[@boundbook/webhooks] constructEvent: headers must be the request's headers (a Headers object or a record such as req.headers); got a string",
+      "[@fflkit/webhooks] constructEvent: headers must be the request's headers (a Headers object or a record such as req.headers); got a string",
     );
   });
 

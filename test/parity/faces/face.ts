@@ -1,5 +1,5 @@
-import type { CreatedAccount } from '@boundbook/sandbox-core';
-import type { SandboxAccountCreate } from '@boundbook/types';
+import type { CreatedAccount } from '@fflkit/sandbox-core';
+import type { SandboxAccountCreate } from '@fflkit/types';
 
 /** How a face is started; both faces take the same options, so a scenario sees one service. */
 export interface FaceOptions {

@@ -1,13 +1,13 @@
-import { createMockBoundBook } from '@boundbook/msw';
+import { createMockLogbook } from '@fflkit/msw';
 import type { Face, FaceOptions } from './face';
 import { setupServer } from 'msw/node';
 
 /** Where the MSW face answers: a name that no network could resolve, so nothing leaks out. */
-const BASE_URL = 'https://api.boundbook.test/rest/v1';
+const BASE_URL = 'https://logbook.example.test/rest/v1';
 
 /**
- * The MSW face: `createMockBoundBook()` under msw/node's `setupServer`, answering in process at
- * `https://api.boundbook.test`, with the fixtures file given read by the mock itself. Its webhook deliveries are really sent (`deliverWebhooks`), so
+ * The MSW face: `createMockLogbook()` under msw/node's `setupServer`, answering in process at
+ * `https://logbook.example.test`, with the fixtures file given read by the mock itself. Its webhook deliveries are really sent (`deliverWebhooks`), so
  * that they reach the same kind of receiver as the sandbox's; that is the one request let
  * through to the loopback network, every other unhandled request is an error.
  *
@@ -19,7 +19,7 @@ const BASE_URL = 'https://api.boundbook.test/rest/v1';
  * ```
  */
 export async function startMswFace(options: FaceOptions): Promise<Face> {
-  const mock = createMockBoundBook({ baseUrl: BASE_URL, deliverWebhooks: true, rateLimit: options.rateLimit, fixtures: options.fixtures });
+  const mock = createMockLogbook({ baseUrl: BASE_URL, deliverWebhooks: true, rateLimit: options.rateLimit, fixtures: options.fixtures });
   const server = setupServer(...mock.handlers);
   server.listen({
     onUnhandledRequest(request, print) {

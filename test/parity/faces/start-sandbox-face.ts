@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { startSandbox } from '@boundbook/sandbox';
+import { startSandbox } from '@fflkit/sandbox';
 import { parse } from 'yaml';
 import type { Face, FaceOptions } from './face';
 

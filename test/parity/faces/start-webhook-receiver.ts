@@ -26,7 +26,7 @@ export interface WebhookReceiver {
  * @example
  * ```ts
  * const receiver = await startWebhookReceiver();
- * await bb.webhooks.create({ url: `${receiver.origin}/ok`, events: ['*'] });
+ * await logbook.webhooks.create({ url: `${receiver.origin}/ok`, events: ['*'] });
  * ```
  */
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {

@@ -1,5 +1,5 @@
-import { receiptBody } from '@boundbook/test-fixtures';
-import type { SandboxRequestLogEntry } from '@boundbook/types';
+import { receiptBody } from '@fflkit/test-fixtures';
+import type { SandboxRequestLogEntry } from '@fflkit/types';
 import type { Scenario } from '../scenario';
 import { rawOutcome } from './raw-outcome';
 
@@ -26,24 +26,24 @@ export const controlScenarios: readonly Scenario[] = [
     statuses: [200, 201, 204, 422],
     run: async (context) => {
       const token = await context.account({ name: 'Example Retail LLC' });
-      const bb = context.client(token);
+      const logbook = context.client(token);
       await context.control(token, 'POST', '/_sandbox/books', { name: 'Range' });
       await context.control(token, 'POST', '/_sandbox/books', { name: 'Range' });
-      await context.call('books.list()', () => bb.books.list());
+      await context.call('books.list()', () => logbook.books.list());
       await context.call('receipts.create() in Range', () =>
-        bb.receipts.create(receiptBody({ serial_number: 'PAR-C1', book: 'Range' })),
+        logbook.receipts.create(receiptBody({ serial_number: 'PAR-C1', book: 'Range' })),
       );
-      await context.call('webhooks.create()', () => bb.webhooks.create({ url: 'https://hooks.example.com/a', events: ['*'] }));
+      await context.call('webhooks.create()', () => logbook.webhooks.create({ url: 'https://hooks.example.com/a', events: ['*'] }));
       await context.attempt('receipts.list() with a bad page', () =>
-        bb.raw.GET('/receipts', { params: { query: { page: 0 } } }).then(rawOutcome),
+        logbook.raw.GET('/receipts', { params: { query: { page: 0 } } }).then(rawOutcome),
       );
       await context.control(token, 'GET', '/_sandbox/requests', undefined, requestLogView);
       await context.control(token, 'GET', '/_sandbox/clock');
       await context.control(token, 'POST', '/_sandbox/clock/advance', { seconds: 0 });
       await context.control(token, 'POST', '/_sandbox/reset');
-      await context.call('receipts.list() after the reset', () => bb.receipts.list());
-      await context.call('books.list() after the reset', () => bb.books.list());
-      await context.call('webhooks.list() after the reset', () => bb.webhooks.list());
+      await context.call('receipts.list() after the reset', () => logbook.receipts.list());
+      await context.call('books.list() after the reset', () => logbook.books.list());
+      await context.call('webhooks.list() after the reset', () => logbook.webhooks.list());
     },
   },
   {

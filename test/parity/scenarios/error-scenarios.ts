@@ -1,5 +1,5 @@
-import type { ReceiptCreate } from '@boundbook/sdk';
-import { dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
+import type { ReceiptCreate } from '@fflkit/sdk';
+import { dispositionWithAddressBody, receiptBody } from '@fflkit/test-fixtures';
 import type { Scenario } from '../scenario';
 import { rawOutcome } from './raw-outcome';
 
@@ -17,10 +17,10 @@ export const errorScenarios: readonly Scenario[] = [
     name: 'refuses invalid bodies and queries with 422 and the same errors',
     statuses: [201, 422],
     run: async (context) => {
-      const bb = context.client(await context.account());
-      await context.attempt('receipts.create({})', () => bb.receipts.create({} as ReceiptCreate));
+      const logbook = context.client(await context.account());
+      await context.attempt('receipts.create({})', () => logbook.receipts.create({} as ReceiptCreate));
       await context.attempt('receipts.create() with wrong values', () =>
-        bb.receipts.create(
+        logbook.receipts.create(
           receiptBody({
             serial_number: 'PAR-E1',
             book: 'Nowhere',
@@ -33,32 +33,32 @@ export const errorScenarios: readonly Scenario[] = [
         ),
       );
       await context.attempt('receipts.create() in the future', () =>
-        bb.receipts.create(receiptBody({ serial_number: 'PAR-E2', receipt_date: '2999-01-01' })),
+        logbook.receipts.create(receiptBody({ serial_number: 'PAR-E2', receipt_date: '2999-01-01' })),
       );
       await context.attempt('receipts.create() without license or address', () =>
-        bb.receipts.create(withoutLicense(receiptBody({ serial_number: 'PAR-E3', address: '1 Main St' }))),
+        logbook.receipts.create(withoutLicense(receiptBody({ serial_number: 'PAR-E3', address: '1 Main St' }))),
       );
-      const receipt = await context.call('receipts.create()', () => bb.receipts.create(receiptBody({ serial_number: 'PAR-E4' })));
-      await context.attempt('receipts.update() moving the book', () => bb.receipts.update(receipt.id, { book: 'Other' }));
+      const receipt = await context.call('receipts.create()', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-E4' })));
+      await context.attempt('receipts.update() moving the book', () => logbook.receipts.update(receipt.id, { book: 'Other' }));
       await context.attempt('receipts.dispose() without recipient', () =>
-        bb.receipts.dispose(receipt.id, { disposition_date: '2025-04-02' } as never),
+        logbook.receipts.dispose(receipt.id, { disposition_date: '2025-04-02' } as never),
       );
       await context.attempt('receipts.dispose() with a bad address', () =>
-        bb.receipts.dispose(receipt.id, dispositionWithAddressBody({ state: 'ZZ' as never, zip: 'abcde' })),
+        logbook.receipts.dispose(receipt.id, dispositionWithAddressBody({ state: 'ZZ' as never, zip: 'abcde' })),
       );
       await context.attempt('raw GET /receipts?per_page=201', () =>
-        bb.raw.GET('/receipts', { params: { query: { per_page: 201 } } }).then(rawOutcome),
+        logbook.raw.GET('/receipts', { params: { query: { per_page: 201 } } }).then(rawOutcome),
       );
       await context.attempt('raw GET /receipts?status=lost&since=yesterday', () =>
-        bb.raw.GET('/receipts', { params: { query: { status: 'lost' as never, since: 'yesterday' } } }).then(rawOutcome),
+        logbook.raw.GET('/receipts', { params: { query: { status: 'lost' as never, since: 'yesterday' } } }).then(rawOutcome),
       );
-      await context.attempt('search.list() with an empty term', () => bb.search.list({ q: '' }));
-      await context.attempt('search.list() in an unknown field', () => bb.search.list({ q: 'x', field: 'colour' as never }));
+      await context.attempt('search.list() with an empty term', () => logbook.search.list({ q: '' }));
+      await context.attempt('search.list() in an unknown field', () => logbook.search.list({ q: 'x', field: 'colour' as never }));
       await context.attempt('webhooks.create() with a bad url and no events', () =>
-        bb.webhooks.create({ url: 'ftp://example.com/hook', events: [] }),
+        logbook.webhooks.create({ url: 'ftp://example.com/hook', events: [] }),
       );
       await context.attempt('webhooks.create() with an unknown event', () =>
-        bb.webhooks.create({ url: 'https://hooks.example.com/x', events: ['receipt.lost' as never] }),
+        logbook.webhooks.create({ url: 'https://hooks.example.com/x', events: ['receipt.lost' as never] }),
       );
     },
   },
@@ -67,11 +67,11 @@ export const errorScenarios: readonly Scenario[] = [
     statuses: [413, 422],
     run: async (context) => {
       const token = await context.account();
-      const bb = context.client(token);
+      const logbook = context.client(token);
       await context.send('POST', '/receipts', { token, rawBody: '{"book": "Main",' });
       await context.send('POST', '/receipts', { token, rawBody: '[1, 2]' });
       await context.attempt('receipts.create() over 1 MB', () =>
-        bb.receipts.create(receiptBody({ serial_number: 'PAR-E5', model: TOO_LARGE_MODEL })),
+        logbook.receipts.create(receiptBody({ serial_number: 'PAR-E5', model: TOO_LARGE_MODEL })),
       );
     },
   },
@@ -110,20 +110,20 @@ export const errorScenarios: readonly Scenario[] = [
     name: 'answers 404 for unknown records and paths, and for another account\'s receipt',
     statuses: [201, 404],
     run: async (context) => {
-      const bb = context.client(await context.account());
+      const logbook = context.client(await context.account());
       const other = context.client(await context.account());
       const theirs = await context.call('receipts.create() in another account', () =>
         other.receipts.create(receiptBody({ serial_number: 'PAR-E8' })),
       );
-      await context.attempt('receipts.get() of another account\'s receipt', () => bb.receipts.get(theirs.id));
-      await context.attempt('receipts.update() of an unknown id', () => bb.receipts.update(999_999, { model: 'X' }));
-      await context.attempt('receipts.dispose() of an unknown id', () => bb.receipts.dispose(999_999, dispositionWithAddressBody()));
-      await context.attempt('receipts.delete() of an unknown id', () => bb.receipts.delete(999_999));
-      await context.attempt('webhooks.delete() of an unknown id', () => bb.webhooks.delete(999_999));
+      await context.attempt('receipts.get() of another account\'s receipt', () => logbook.receipts.get(theirs.id));
+      await context.attempt('receipts.update() of an unknown id', () => logbook.receipts.update(999_999, { model: 'X' }));
+      await context.attempt('receipts.dispose() of an unknown id', () => logbook.receipts.dispose(999_999, dispositionWithAddressBody()));
+      await context.attempt('receipts.delete() of an unknown id', () => logbook.receipts.delete(999_999));
+      await context.attempt('webhooks.delete() of an unknown id', () => logbook.webhooks.delete(999_999));
       await context.attempt('raw GET /receipts/abc', () =>
-        bb.raw.GET('/receipts/{id}', { params: { path: { id: 'abc' as never } } }).then(rawOutcome),
+        logbook.raw.GET('/receipts/{id}', { params: { path: { id: 'abc' as never } } }).then(rawOutcome),
       );
-      await context.attempt('raw GET /nothing-here', () => bb.raw.GET('/nothing-here' as never).then(rawOutcome));
+      await context.attempt('raw GET /nothing-here', () => logbook.raw.GET('/nothing-here' as never).then(rawOutcome));
     },
   },
   {
@@ -132,15 +132,15 @@ export const errorScenarios: readonly Scenario[] = [
     statuses: [200, 429],
     run: async (context) => {
       const token = await context.account();
-      const bb = context.client(token);
-      for (let call = 1; call <= 3; call += 1) await context.call(`books.list() #${call}`, () => bb.books.list());
-      await context.attempt('books.list() over the limit', () => bb.books.list());
-      await context.attempt('receipts.create() over the limit', () => bb.receipts.create(receiptBody({ serial_number: 'PAR-E9' })));
+      const logbook = context.client(token);
+      for (let call = 1; call <= 3; call += 1) await context.call(`books.list() #${call}`, () => logbook.books.list());
+      await context.attempt('books.list() over the limit', () => logbook.books.list());
+      await context.attempt('receipts.create() over the limit', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-E9' })));
       const unaffected = context.client(await context.account());
       await context.call('books.list() of another account', () => unaffected.books.list());
       await context.control(token, 'GET', '/_sandbox/clock');
       await context.control(token, 'POST', '/_sandbox/clock/advance', { seconds: 60 });
-      await context.call('books.list() in the next window', () => bb.books.list());
+      await context.call('books.list() in the next window', () => logbook.books.list());
     },
   },
 ];

@@ -1,5 +1,5 @@
-import type { SandboxRequestLogEntry } from '@boundbook/types';
-import { receiptBody } from '@boundbook/test-fixtures';
+import type { SandboxRequestLogEntry } from '@fflkit/types';
+import { receiptBody } from '@fflkit/test-fixtures';
 import type { Scenario } from '../scenario';
 
 /**
@@ -28,17 +28,17 @@ export const faultScenarios: readonly Scenario[] = [
     statuses: [200, 201, 204, 404, 422, 429, 502, 503],
     run: async (context) => {
       const token = await context.account();
-      const bb = context.client(token);
+      const logbook = context.client(token);
       await context.control(token, 'POST', '/_sandbox/faults', { operation: 'createReceipt', action: 'status', status: 503, retry_after: 2, times: 1 });
       await context.control(token, 'POST', '/_sandbox/faults', { operation: 'createReceipt', action: 'status', status: 502, after_acting: true, times: 1 });
       await context.control(token, 'POST', '/_sandbox/faults', { method: 'GET', path: '/books', action: 'status', status: 429, times: 1 });
       await context.control(token, 'POST', '/_sandbox/faults', { operation: 'createReciept', action: 'status', status: 429, after_acting: true });
       await context.control(token, 'POST', '/_sandbox/faults', { path: '/rest/v1/receipts', action: 'drop', times: 0, probability: 2 });
-      await context.attempt('receipts.create() before acting', () => bb.receipts.create(receiptBody({ serial_number: 'PAR-FT1' })));
-      await context.attempt('receipts.create() after acting', () => bb.receipts.create(receiptBody({ serial_number: 'PAR-FT2' })));
-      await context.call('receipts.create() once the rules are spent', () => bb.receipts.create(receiptBody({ serial_number: 'PAR-FT3' })));
-      await context.attempt('books.list() under a 429', () => bb.books.list());
-      await context.call('receipts.list(): the change after acting was kept', () => bb.receipts.list());
+      await context.attempt('receipts.create() before acting', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-FT1' })));
+      await context.attempt('receipts.create() after acting', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-FT2' })));
+      await context.call('receipts.create() once the rules are spent', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-FT3' })));
+      await context.attempt('books.list() under a 429', () => logbook.books.list());
+      await context.call('receipts.list(): the change after acting was kept', () => logbook.receipts.list());
       await context.control(token, 'GET', '/_sandbox/faults');
       await context.control(token, 'GET', '/_sandbox/requests?faulted=true', undefined, faultLogView);
       await context.control(token, 'DELETE', '/_sandbox/faults/1');
@@ -52,18 +52,18 @@ export const faultScenarios: readonly Scenario[] = [
     statuses: [0, 200, 201],
     run: async (context) => {
       const token = await context.account();
-      const bb = context.client(token);
+      const logbook = context.client(token);
       await context.control(token, 'POST', '/_sandbox/faults', { operation: 'createReceipt', action: 'drop', after_acting: true, times: 1 });
       await context.control(token, 'POST', '/_sandbox/faults', { operation: 'createWebhook', action: 'drop', times: 1 });
       await context.control(token, 'POST', '/_sandbox/faults', { operation: 'listBooks', action: 'delay', delay_ms: 20 });
-      await context.attempt('receipts.create() dropped after acting', () => bb.receipts.create(receiptBody({ serial_number: 'PAR-FT4' })));
-      await context.attempt('webhooks.create() dropped before acting', () => bb.webhooks.create({ url: 'https://hooks.example.com/f', events: ['*'] }));
+      await context.attempt('receipts.create() dropped after acting', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-FT4' })));
+      await context.attempt('webhooks.create() dropped before acting', () => logbook.webhooks.create({ url: 'https://hooks.example.com/f', events: ['*'] }));
       const started = performance.now();
-      await context.call('books.list() delayed', () => bb.books.list());
+      await context.call('books.list() delayed', () => logbook.books.list());
       // Node's timers may fire up to a millisecond early.
       context.note('the answer was held back its 20 ms', performance.now() - started >= 19);
-      await context.call('receipts.list(): the dropped create was kept', () => bb.receipts.list());
-      await context.call('webhooks.list(): the dropped creation made nothing', () => bb.webhooks.list());
+      await context.call('receipts.list(): the dropped create was kept', () => logbook.receipts.list());
+      await context.call('webhooks.list(): the dropped creation made nothing', () => logbook.webhooks.list());
       await context.control(token, 'GET', '/_sandbox/requests?faulted=true', undefined, faultLogView);
     },
   },
@@ -72,9 +72,9 @@ export const faultScenarios: readonly Scenario[] = [
     statuses: [200, 201, 500],
     run: async (context) => {
       const token = await context.account();
-      const bb = context.client(token);
+      const logbook = context.client(token);
       await context.control(token, 'POST', '/_sandbox/faults', { operation: 'listBooks', action: 'status', status: 500, probability: 0.4, seed: 1234 });
-      for (let call = 1; call <= 15; call += 1) await context.attempt(`books.list() #${call}`, () => bb.books.list());
+      for (let call = 1; call <= 15; call += 1) await context.attempt(`books.list() #${call}`, () => logbook.books.list());
       await context.control(token, 'GET', '/_sandbox/faults');
     },
   },
@@ -99,11 +99,11 @@ export const faultScenarios: readonly Scenario[] = [
     statuses: [200, 201, 422],
     run: async (context) => {
       const token = await context.account();
-      const bb = context.client(token);
-      await context.call('receipts.create() PAR-FT5', () => bb.receipts.create(receiptBody({ serial_number: 'PAR-FT5' })));
-      await context.call('receipts.create() PAR-FT6', () => bb.receipts.create(receiptBody({ serial_number: 'PAR-FT6' })));
-      await context.attempt('receipts.create() without a book', () => bb.receipts.create({ ...receiptBody({ serial_number: 'PAR-FT7' }), book: '' }));
-      await context.call('webhooks.create() with a credential in its URL', () => bb.webhooks.create({ url: `https://hooks.example.com/in?token=${token}`, events: ['*'] }));
+      const logbook = context.client(token);
+      await context.call('receipts.create() PAR-FT5', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-FT5' })));
+      await context.call('receipts.create() PAR-FT6', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-FT6' })));
+      await context.attempt('receipts.create() without a book', () => logbook.receipts.create({ ...receiptBody({ serial_number: 'PAR-FT7' }), book: '' }));
+      await context.call('webhooks.create() with a credential in its URL', () => logbook.webhooks.create({ url: `https://hooks.example.com/in?token=${token}`, events: ['*'] }));
       const body = encodeURIComponent(JSON.stringify({ serial_number: 'PAR-FT6' }));
       await context.control(token, 'GET', `/_sandbox/requests?operation=createReceipt&body=${body}`, undefined, faultLogView);
       await context.control(token, 'GET', '/_sandbox/requests?operation=createReceipt&status=422', undefined, faultLogView);

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { receiptBody } from '@boundbook/test-fixtures';
-import { HEADERS, type SandboxDelivery, type SandboxFixtures } from '@boundbook/types';
-import { verifySignature } from '@boundbook/webhooks';
+import { receiptBody } from '@fflkit/test-fixtures';
+import { HEADERS, type SandboxDelivery, type SandboxFixtures } from '@fflkit/types';
+import { verifySignature } from '@fflkit/webhooks';
 import { parse } from 'yaml';
 import type { Scenario } from '../scenario';
 
@@ -25,9 +25,9 @@ export const fixturesScenarios: readonly Scenario[] = [
     fixtures: FIXTURES_FILE,
     run: async (context) => {
       const file = parse(readFileSync(FIXTURES_FILE, 'utf8')) as SandboxFixtures;
-      const bb = context.client(TOKEN);
+      const logbook = context.client(TOKEN);
       const reader = context.client(READER);
-      await context.call('books.list() with the fixed token', () => bb.books.list());
+      await context.call('books.list() with the fixed token', () => logbook.books.list());
       await context.call('receipts.list() with the fixed read token', () => reader.receipts.list());
       await context.attempt('receipts.create() with the fixed read token', () =>
         reader.receipts.create(receiptBody({ serial_number: 'PAR-F1' })),
@@ -49,7 +49,7 @@ export const fixturesScenarios: readonly Scenario[] = [
 
       await context.call('receipts.list() after the refused file', () => reader.receipts.list());
 
-      await context.call('receipts.create() with the fixed token', () => bb.receipts.create(receiptBody({ serial_number: 'PAR-F3' })));
+      await context.call('receipts.create() with the fixed token', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-F3' })));
       await context.settle(TOKEN);
       const { data } = await context.control<{ data: SandboxDelivery[] }>(TOKEN, 'GET', '/_sandbox/deliveries');
       const delivery = await context.control<{ data: DeliveryWithRequest }>(TOKEN, 'GET', `/_sandbox/deliveries/${data[0]?.id ?? 'none'}`);

@@ -1,11 +1,11 @@
-import type { Receipt, SyncCheckpoint } from '@boundbook/sdk';
-import { dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
+import type { Receipt, SyncCheckpoint } from '@fflkit/sdk';
+import { dispositionWithAddressBody, receiptBody } from '@fflkit/test-fixtures';
 import type { ScenarioContext } from '../scenario-context';
 import type { Scenario } from '../scenario';
 
 /** Five receipts over two books, two makers and two types; the third in the book `Range`. */
 async function stockFive(context: ScenarioContext, token: string): Promise<Receipt[]> {
-  const bb = context.client(token);
+  const logbook = context.client(token);
   const receipts: Receipt[] = [];
   for (let index = 1; index <= 5; index += 1) {
     const body = receiptBody({
@@ -14,7 +14,7 @@ async function stockFive(context: ScenarioContext, token: string): Promise<Recei
       type: index % 2 === 0 ? 'Rifle' : 'Pistol',
       book: index === 3 ? 'Range' : 'Main',
     });
-    receipts.push(await context.call(`receipts.create() #${index}`, () => bb.receipts.create(body)));
+    receipts.push(await context.call(`receipts.create() #${index}`, () => logbook.receipts.create(body)));
   }
   return receipts;
 }
@@ -26,20 +26,20 @@ export const listScenarios: readonly Scenario[] = [
     statuses: [200, 201],
     run: async (context) => {
       const token = await context.account({ books: ['Range'] });
-      const bb = context.client(token);
+      const logbook = context.client(token);
       await stockFive(context, token);
       const pages = [];
-      for await (const page of bb.receipts.iterate({ per_page: 2 }).pages()) pages.push(page.meta);
+      for await (const page of logbook.receipts.iterate({ per_page: 2 }).pages()) pages.push(page.meta);
       context.note('pages of receipts.iterate({ per_page: 2 })', pages);
       const serials = [];
-      for await (const receipt of bb.receipts.iterate({ per_page: 3 })) serials.push(receipt.serial_number);
+      for await (const receipt of logbook.receipts.iterate({ per_page: 3 })) serials.push(receipt.serial_number);
       context.note('items of receipts.iterate({ per_page: 3 })', serials);
-      await context.call('receipts.list() past the last page', () => bb.receipts.list({ page: 9, per_page: 2 }));
-      await context.call('receipts.list({ book })', () => bb.receipts.list({ book: 'Range' }));
-      await context.call('receipts.list({ book }) of no book', () => bb.receipts.list({ book: 'Nowhere' }));
-      await context.call('receipts.list({ manufacturer }) in another case', () => bb.receipts.list({ manufacturer: 'acme' }));
-      await context.call('receipts.list({ serial_number })', () => bb.receipts.list({ serial_number: 'l4' }));
-      await context.call('books.list()', () => bb.books.list());
+      await context.call('receipts.list() past the last page', () => logbook.receipts.list({ page: 9, per_page: 2 }));
+      await context.call('receipts.list({ book })', () => logbook.receipts.list({ book: 'Range' }));
+      await context.call('receipts.list({ book }) of no book', () => logbook.receipts.list({ book: 'Nowhere' }));
+      await context.call('receipts.list({ manufacturer }) in another case', () => logbook.receipts.list({ manufacturer: 'acme' }));
+      await context.call('receipts.list({ serial_number })', () => logbook.receipts.list({ serial_number: 'l4' }));
+      await context.call('books.list()', () => logbook.books.list());
     },
   },
   {
@@ -47,20 +47,20 @@ export const listScenarios: readonly Scenario[] = [
     statuses: [200, 201, 204],
     run: async (context) => {
       const token = await context.account({ books: ['Range'] });
-      const bb = context.client(token);
+      const logbook = context.client(token);
       const receipts = await stockFive(context, token);
-      await context.call('receipts.dispose() #2', () => bb.receipts.dispose(receipts[1]!.id, dispositionWithAddressBody()));
-      await context.call('receipts.delete() #4', () => bb.receipts.delete(receipts[3]!.id));
-      await context.call('inventory.list({ per_page: 2 })', () => bb.inventory.list({ per_page: 2 }));
+      await context.call('receipts.dispose() #2', () => logbook.receipts.dispose(receipts[1]!.id, dispositionWithAddressBody()));
+      await context.call('receipts.delete() #4', () => logbook.receipts.delete(receipts[3]!.id));
+      await context.call('inventory.list({ per_page: 2 })', () => logbook.inventory.list({ per_page: 2 }));
       const onHand = [];
-      for await (const receipt of bb.inventory.iterate({ per_page: 2 })) onHand.push(receipt.serial_number);
+      for await (const receipt of logbook.inventory.iterate({ per_page: 2 })) onHand.push(receipt.serial_number);
       context.note('items of inventory.iterate({ per_page: 2 })', onHand);
-      await context.call('receipts.list({ status: disposed })', () => bb.receipts.list({ status: 'disposed' }));
-      await context.call('receipts.list({ status: on_hand })', () => bb.receipts.list({ status: 'on_hand' }));
-      await context.call('search.list() in every field', () => bb.search.list({ q: 'ACME' }));
-      await context.call('search.list() in one field', () => bb.search.list({ q: 'pistol', field: 'type', per_page: 1 }));
-      await context.call('search.list() of the deleted serial', () => bb.search.list({ q: 'PAR-L4', field: 'serial_number' }));
-      await context.call('books.list()', () => bb.books.list());
+      await context.call('receipts.list({ status: disposed })', () => logbook.receipts.list({ status: 'disposed' }));
+      await context.call('receipts.list({ status: on_hand })', () => logbook.receipts.list({ status: 'on_hand' }));
+      await context.call('search.list() in every field', () => logbook.search.list({ q: 'ACME' }));
+      await context.call('search.list() in one field', () => logbook.search.list({ q: 'pistol', field: 'type', per_page: 1 }));
+      await context.call('search.list() of the deleted serial', () => logbook.search.list({ q: 'PAR-L4', field: 'serial_number' }));
+      await context.call('books.list()', () => logbook.books.list());
     },
   },
   {
@@ -68,13 +68,13 @@ export const listScenarios: readonly Scenario[] = [
     statuses: [200, 201],
     run: async (context) => {
       const token = await context.account();
-      const bb = context.client(token);
-      const first = await context.call('receipts.create() #1', () => bb.receipts.create(receiptBody({ serial_number: 'PAR-S1' })));
-      await context.call('receipts.create() #2', () => bb.receipts.create(receiptBody({ serial_number: 'PAR-S2' })));
+      const logbook = context.client(token);
+      const first = await context.call('receipts.create() #1', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-S1' })));
+      await context.call('receipts.create() #2', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-S2' })));
       const sync = async (label: string, from: SyncCheckpoint | null): Promise<SyncCheckpoint | null> => {
         let checkpoint = from;
         const serials: string[] = [];
-        for await (const change of bb.receipts.changesSince(from)) {
+        for await (const change of logbook.receipts.changesSince(from)) {
           serials.push(change.receipt.serial_number);
           checkpoint = change.checkpoint;
         }
@@ -84,8 +84,8 @@ export const listScenarios: readonly Scenario[] = [
         return checkpoint;
       };
       const checkpoint = await sync('first sync', null);
-      await context.call('receipts.update() #1', () => bb.receipts.update(first.id, { model: 'Model 3' }));
-      await context.call('receipts.create() #3', () => bb.receipts.create(receiptBody({ serial_number: 'PAR-S3' })));
+      await context.call('receipts.update() #1', () => logbook.receipts.update(first.id, { model: 'Model 3' }));
+      await context.call('receipts.create() #3', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-S3' })));
       const next = await sync('second sync', checkpoint);
       await sync('third sync, nothing new', next);
     },

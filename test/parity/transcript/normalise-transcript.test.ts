@@ -20,7 +20,7 @@ function createThenGet(origin: string, id: number, readId: number, token: string
 }
 
 const sandboxOrigins = { origin: 'http://127.0.0.1:4010', receiver: 'http://127.0.0.1:5000' };
-const mswOrigins = { origin: 'https://api.boundbook.test', receiver: 'http://127.0.0.1:6000' };
+const mswOrigins = { origin: 'https://logbook.example.test', receiver: 'http://127.0.0.1:6000' };
 
 describe('normaliseTranscript(entries, origins)', () => {
   it('makes transcripts equal that differ only in origins, ids, tokens, times and retry delays', () => {

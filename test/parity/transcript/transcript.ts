@@ -1,4 +1,4 @@
-import type { FetchFunction } from '@boundbook/sdk';
+import type { FetchFunction } from '@fflkit/sdk';
 
 /** Response headers that carry behaviour (authentication, rate limit); the rest is transport. */
 const RECORDED_HEADERS = [
@@ -45,7 +45,7 @@ export type TranscriptEntry = ExchangeEntry | StepEntry | NoteEntry;
  * @example
  * ```ts
  * const transcript = new Transcript();
- * const bb = new BoundBook({ token, baseUrl, fetch: transcript.recordingFetch() });
+ * const logbook = new LogbookClient({ token, baseUrl, fetch: transcript.recordingFetch() });
  * ```
  */
 export class Transcript {

@@ -8,7 +8,7 @@ let serial = 0;
  *
  * @example
  * ```ts
- * await receiveFirearm(bb, incoming({ model: 'EX-45 Full Size' }));
+ * await receiveFirearm(logbook, incoming({ model: 'EX-45 Full Size' }));
  * ```
  */
 export function incoming(overrides: Partial<IncomingFirearm> = {}): IncomingFirearm {

@@ -1,12 +1,12 @@
-import { BoundBook } from '@boundbook/sdk';
-import { connectSandbox, type SandboxAccountCreate } from '@boundbook/sandbox';
-import type { SandboxAccount, SandboxRequestLogEntry } from '@boundbook/types';
+import { LogbookClient } from '@fflkit/sdk';
+import { connectSandbox, type SandboxAccountCreate } from '@fflkit/sandbox';
+import type { SandboxAccount, SandboxRequestLogEntry } from '@fflkit/types';
 import { inject } from 'vitest';
 
 /** A fresh sandbox account: a client holding its token, and the calls of the control API the tests use. */
 export interface TestAccount {
   readonly account: SandboxAccount;
-  readonly bb: BoundBook;
+  readonly logbook: LogbookClient;
   /** `GET /_sandbox/requests`: the account's recent API requests, newest first. */
   requests(): Promise<SandboxRequestLogEntry[]>;
 }
@@ -18,8 +18,8 @@ export interface TestAccount {
  *
  * @example
  * ```ts
- * const { bb } = await sandboxAccount();
- * await receiveFirearm(bb, firearm);
+ * const { logbook } = await sandboxAccount();
+ * await receiveFirearm(logbook, firearm);
  * ```
  */
 export async function sandboxAccount(options: SandboxAccountCreate = {}): Promise<TestAccount> {
@@ -27,7 +27,7 @@ export async function sandboxAccount(options: SandboxAccountCreate = {}): Promis
   const { account, token } = await sandbox.createAccount(options);
   return {
     account,
-    bb: new BoundBook({ token, baseUrl: sandbox.apiUrl }),
+    logbook: new LogbookClient({ token, baseUrl: sandbox.apiUrl }),
     requests: () => sandbox.requests(token),
   };
 }

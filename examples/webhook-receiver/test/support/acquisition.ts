@@ -1,4 +1,4 @@
-import type { ReceiptCreate } from '@boundbook/sdk';
+import type { ReceiptCreate } from '@fflkit/sdk';
 
 let serial = 0;
 
@@ -8,7 +8,7 @@ let serial = 0;
  *
  * @example
  * ```ts
- * const receipt = await bb.receipts.create(acquisition({ model: 'EX-45 Full Size' }));
+ * const receipt = await logbook.receipts.create(acquisition({ model: 'EX-45 Full Size' }));
  * ```
  */
 export function acquisition(overrides: Partial<ReceiptCreate> = {}): ReceiptCreate {

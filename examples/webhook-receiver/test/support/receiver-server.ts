@@ -18,7 +18,7 @@ export interface ReceiverServer {
  * @example
  * ```ts
  * const server = await startReceiverServer();
- * const { secret } = await bb.webhooks.create({ url: `${server.origin}/webhooks`, events: ['*'] });
+ * const { secret } = await logbook.webhooks.create({ url: `${server.origin}/webhooks`, events: ['*'] });
  * server.use(createNodeReceiver({ secret, log }));
  * ```
  */

@@ -14,7 +14,7 @@ export interface WatchedLog {
  * @example
  * ```ts
  * const watched = watchedLog();
- * await bb.receipts.create(acquisition());
+ * await logbook.receipts.create(acquisition());
  * await watched.entries(1);
  * ```
  */

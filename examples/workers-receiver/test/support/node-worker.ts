@@ -9,13 +9,13 @@ const QUEUE_MESSAGE_BYTES = 128_000;
 
 /**
  * The Worker's Fetch handler served by `node:http` on a free port, its queue an array: the
- * handler and the web build of `@boundbook/webhooks` as they are, on Node's Fetch API and Web
+ * handler and the web build of `@fflkit/webhooks` as they are, on Node's Fetch API and Web
  * Crypto. Until `start`, requests are answered 503, which the sandbox retries like any failure.
  *
  * @example
  * ```ts
  * const worker = await launchOnNode();
- * const { secret } = await bb.webhooks.create({ url: `${worker.origin}/webhooks`, events: ['*'] });
+ * const { secret } = await logbook.webhooks.create({ url: `${worker.origin}/webhooks`, events: ['*'] });
  * await worker.start(secret);
  * ```
  */
@@ -56,7 +56,7 @@ export async function launchOnNode(): Promise<WorkerUnderTest> {
         if (bytes > QUEUE_MESSAGE_BYTES) throw new Error(`Queue send failed: message length of ${bytes} bytes exceeds limit of ${QUEUE_MESSAGE_BYTES}`);
         log.add(structuredClone(message));
       };
-      env = { BOUNDBOOK_WEBHOOK_SECRET: secret, RECEIPT_EVENTS: { send } };
+      env = { FFLKIT_WEBHOOK_SECRET: secret, RECEIPT_EVENTS: { send } };
     },
     async close() {
       // The sandbox keeps its delivery connections alive; without this, close() would wait for them.

@@ -1,6 +1,6 @@
-import { BoundBook } from '@boundbook/sdk';
-import { checkReceiver, startSandbox, type RunningSandbox } from '@boundbook/sandbox';
-import type { SandboxDelivery } from '@boundbook/types';
+import { LogbookClient } from '@fflkit/sdk';
+import { checkReceiver, startSandbox, type RunningSandbox } from '@fflkit/sandbox';
+import type { SandboxDelivery } from '@fflkit/types';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { acquisition } from './acquisition';
 import type { WorkerUnderTest } from './worker-under-test';
@@ -45,19 +45,19 @@ export function describeReceiverScenarios(runtime: string, launch: () => Promise
   /** An account of its own, an endpoint for every event, and the Worker, started with `secret` or the endpoint's. */
   async function setUp(secret?: string) {
     const { token } = await sandbox.createAccount({ name: 'Example Sporting Goods LLC' });
-    const bb = new BoundBook({ token, baseUrl: sandbox.apiUrl });
+    const logbook = new LogbookClient({ token, baseUrl: sandbox.apiUrl });
     const worker = await launch();
     onTestFinished(() => worker.close());
-    const created = await bb.webhooks.create({ url: `${worker.origin}/webhooks`, events: ['*'] });
+    const created = await logbook.webhooks.create({ url: `${worker.origin}/webhooks`, events: ['*'] });
     await worker.start(secret ?? created.secret);
-    return { bb, token, worker, endpoint: created.endpoint };
+    return { logbook, token, worker, endpoint: created.endpoint };
   }
 
   describe(`the Workers receiver on ${runtime}, driven by the sandbox`, () => {
     it('queues a receipt.created made with the SDK with its delivery id, and the sandbox records the 200', async () => {
-      const { bb, token, worker } = await setUp();
+      const { logbook, token, worker } = await setUp();
 
-      const receipt = await bb.receipts.create(acquisition());
+      const receipt = await logbook.receipts.create(acquisition());
       const [message] = await worker.received(1);
 
       const delivery = await settled(token, 'receipt.created', 1);
@@ -69,11 +69,11 @@ export function describeReceiverScenarios(runtime: string, launch: () => Promise
     });
 
     it("queues each event of a receipt's life", async () => {
-      const { bb, worker } = await setUp();
+      const { logbook, worker } = await setUp();
 
-      const receipt = await bb.receipts.create(acquisition());
-      await bb.receipts.update(receipt.id, { model: 'EX-9 Compact OR' });
-      await bb.receipts.dispose(receipt.id, {
+      const receipt = await logbook.receipts.create(acquisition());
+      await logbook.receipts.update(receipt.id, { model: 'EX-9 Compact OR' });
+      await logbook.receipts.dispose(receipt.id, {
         disposition_date: '2025-04-02',
         disposed_to: 'Jordan Q. Example',
         address: '100 Example Way',
@@ -81,7 +81,7 @@ export function describeReceiverScenarios(runtime: string, launch: () => Promise
         state: 'IL',
         zip: '62701',
       });
-      await bb.receipts.delete(receipt.id);
+      await logbook.receipts.delete(receipt.id);
       const messages = await worker.received(4);
 
       // Deliveries travel in parallel, so they may arrive in any order: compare them by event.
@@ -96,15 +96,15 @@ export function describeReceiverScenarios(runtime: string, launch: () => Promise
     });
 
     it('answers a redelivered delivery 200 without queueing it again', async () => {
-      const { bb, token, worker } = await setUp();
-      const receipt = await bb.receipts.create(acquisition());
+      const { logbook, token, worker } = await setUp();
+      const receipt = await logbook.receipts.create(acquisition());
       await worker.received(1);
       // Redeliver only once the first answer is recorded, so that the first attempt is committed.
       const created = await settled(token, 'receipt.created', 1);
 
       const redelivered = await sandbox.deliveries.redeliver(token, created.id);
       // A message queued by the redelivery would come before the update's, which is sent later.
-      await bb.receipts.update(receipt.id, { model: 'EX-9 Compact OR' });
+      await logbook.receipts.update(receipt.id, { model: 'EX-9 Compact OR' });
       const messages = await worker.received(2);
 
       expect(redelivered.attempts.map((attempt) => attempt.status_code)).toEqual([200, 200]);
@@ -116,9 +116,9 @@ export function describeReceiverScenarios(runtime: string, launch: () => Promise
     });
 
     it('answers 401 to a delivery signed with another secret, which stays pending, and queues nothing', async () => {
-      const { bb, token, worker } = await setUp('whsec_0000000000000000000000000000000000000000');
+      const { logbook, token, worker } = await setUp('whsec_0000000000000000000000000000000000000000');
 
-      await bb.receipts.create(acquisition());
+      await logbook.receipts.create(acquisition());
 
       const delivery = await settled(token, 'receipt.created', 1);
       expect(delivery).toMatchObject({ state: 'pending', attempts: [{ status_code: 401 }] });
@@ -134,7 +134,7 @@ export function describeReceiverScenarios(runtime: string, launch: () => Promise
       expect(worker.messages).toEqual([]);
     });
 
-    it('passes the receiver check of boundbook-sandbox check-receiver, and queues the duplicate once', async () => {
+    it('passes the receiver check of fflkit-sandbox check-receiver, and queues the duplicate once', async () => {
       const worker = await launch();
       onTestFinished(() => worker.close());
       const secret = 'whsec_w0rkersRece1verCheck000000000000000';

@@ -10,7 +10,7 @@ import { createMessageLog, type WorkerUnderTest } from './worker-under-test';
 
 /**
  * The Worker as wrangler would deploy it: `src/worker.ts` bundled by esbuild for workerd, its
- * `@boundbook/webhooks/web` import resolved to the package's built web build.
+ * `@fflkit/webhooks/web` import resolved to the package's built web build.
  *
  * @example
  * ```ts
@@ -51,7 +51,7 @@ const CONSUMER = `export default {
  * @example
  * ```ts
  * const worker = await launchOnWorkerd(await bundleWorker());
- * const { secret } = await bb.webhooks.create({ url: `${worker.origin}/webhooks`, events: ['*'] });
+ * const { secret } = await logbook.webhooks.create({ url: `${worker.origin}/webhooks`, events: ['*'] });
  * await worker.start(secret);
  * ```
  */
@@ -75,7 +75,7 @@ export async function launchOnWorkerd(script: string): Promise<WorkerUnderTest> 
             modules: true,
             script,
             compatibilityDate: wrangler.compatibility_date,
-            bindings: { BOUNDBOOK_WEBHOOK_SECRET: secret },
+            bindings: { FFLKIT_WEBHOOK_SECRET: secret },
             queueProducers: { [producer.binding]: { queueName: producer.queue } },
           },
           {

@@ -20,7 +20,7 @@ export const CHROMIUM_EXECUTABLE = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chr
 export function setup(): void {
   if (!existsSync(CHROMIUM_EXECUTABLE)) {
     throw new Error(
-      `[@boundbook/msw] the browser tests need Chromium at ${CHROMIUM_EXECUTABLE}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH to a Chromium executable`,
+      `[@fflkit/msw] the browser tests need Chromium at ${CHROMIUM_EXECUTABLE}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH to a Chromium executable`,
     );
   }
 }

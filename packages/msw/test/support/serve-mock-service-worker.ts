@@ -19,7 +19,7 @@ const WORKER_PATH = '/mockServiceWorker.js';
 export function serveMockServiceWorker(): Plugin {
   const script = readFileSync(createRequire(import.meta.url).resolve('msw/mockServiceWorker.js'), 'utf8');
   return {
-    name: 'boundbook:serve-mock-service-worker',
+    name: 'fflkit:serve-mock-service-worker',
     configureServer(server) {
       // Registered here, not in a returned hook, so that it answers before Vite's own middlewares.
       server.middlewares.use((request, response, next) => {

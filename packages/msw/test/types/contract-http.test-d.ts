@@ -1,9 +1,9 @@
-import type { Receipt } from '@boundbook/types';
+import type { Receipt } from '@fflkit/types';
 import { HttpResponse } from 'msw';
 import { describe, expectTypeOf, it } from 'vitest';
 import { createContractHttp } from '../../src/index';
 
-const api = createContractHttp('https://api.boundbook.test/rest/v1');
+const api = createContractHttp('https://logbook.example.test/rest/v1');
 
 describe('createContractHttp(apiUrl)', () => {
   it('takes the contract paths of each method, written as the contract writes them', () => {

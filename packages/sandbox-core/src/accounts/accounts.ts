@@ -1,4 +1,4 @@
-import { ACCOUNT_TYPES, type SandboxAccount, type SandboxAccountCreate } from '@boundbook/types';
+import { ACCOUNT_TYPES, type SandboxAccount, type SandboxAccountCreate } from '@fflkit/types';
 import Joi from 'joi';
 import type { AccountOperation, CoreEnv, PublicOperation } from '../state/operation';
 import type { AccountRecord } from '../state/records';

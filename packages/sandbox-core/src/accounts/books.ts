@@ -1,4 +1,4 @@
-import type { Book } from '@boundbook/types';
+import type { Book } from '@fflkit/types';
 import Joi from 'joi';
 import type { AccountOperation } from '../state/operation';
 import type { AccountState, BookState, CoreStore } from '../state/store';

@@ -1,4 +1,4 @@
-import type { SandboxClock } from '@boundbook/types';
+import type { SandboxClock } from '@fflkit/types';
 import Joi from 'joi';
 import type { AccountOperation } from '../state/operation';
 import { inputShape, readInput } from '../support/input';

@@ -1,4 +1,4 @@
-import { PERMISSIONS, type Permission, type SandboxToken } from '@boundbook/types';
+import { PERMISSIONS, type Permission, type SandboxToken } from '@fflkit/types';
 import Joi from 'joi';
 import type { AccountOperation, CoreEnv } from '../state/operation';
 import type { TokenRecord } from '../state/records';

@@ -1,4 +1,4 @@
-import type { AuditEntry } from '@boundbook/types';
+import type { AuditEntry } from '@fflkit/types';
 import type { AccountOperation, ChangeContext } from '../state/operation';
 import type { AuditRecord } from '../state/records';
 import { recordNotFound } from '../support/errors';

@@ -1,4 +1,4 @@
-import type { AccountType, Disposition, Receipt } from '@boundbook/types';
+import type { AccountType, Disposition, Receipt } from '@fflkit/types';
 import Joi from 'joi';
 import type { AccountState, BookState } from '../state/store';
 import {

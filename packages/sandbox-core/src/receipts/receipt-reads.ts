@@ -1,4 +1,4 @@
-import { type Page, RECEIPT_STATUSES, SEARCH_FIELDS, type Receipt, type SearchField } from '@boundbook/types';
+import { type Page, RECEIPT_STATUSES, SEARCH_FIELDS, type Receipt, type SearchField } from '@fflkit/types';
 import type { AccountOperation } from '../state/operation';
 import type { AccountState } from '../state/store';
 import { recordNotFound } from '../support/errors';

@@ -6,7 +6,7 @@ import {
   type E4473,
   type Receipt,
   type ReceiptDocument,
-} from '@boundbook/types';
+} from '@fflkit/types';
 import Joi from 'joi';
 import type { AccountOperation, ChangeContext } from '../state/operation';
 import {

@@ -1,4 +1,4 @@
-import { ELIGIBLE_ACCOUNT_TYPES, type Permission, type SandboxRequestLogFault, type ServiceOperationId } from '@boundbook/types';
+import { ELIGIBLE_ACCOUNT_TYPES, type Permission, type SandboxRequestLogFault, type ServiceOperationId } from '@fflkit/types';
 import { findToken } from '../accounts/tokens';
 import type { CoreEnv, OperationResult } from '../state/operation';
 import type { FaultRecord, TokenRecord } from '../state/records';

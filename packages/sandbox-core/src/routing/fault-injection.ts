@@ -1,4 +1,4 @@
-import { HEADERS, type SandboxRequestLogFault } from '@boundbook/types';
+import { HEADERS, type SandboxRequestLogFault } from '@fflkit/types';
 import type { FaultRecord } from '../state/records';
 import type { AccountState } from '../state/store';
 import { seededDraw } from '../support/crypto';

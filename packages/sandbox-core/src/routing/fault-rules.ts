@@ -1,4 +1,4 @@
-import type { SandboxFault, SandboxFaultAction, SandboxFaultCreate } from '@boundbook/types';
+import type { SandboxFault, SandboxFaultAction, SandboxFaultCreate } from '@fflkit/types';
 import Joi from 'joi';
 import type { AccountOperation } from '../state/operation';
 import type { FaultRecord } from '../state/records';

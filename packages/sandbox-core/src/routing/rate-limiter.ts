@@ -1,4 +1,4 @@
-import { HEADERS } from '@boundbook/types';
+import { HEADERS } from '@fflkit/types';
 
 /** The length of a rate-limit window. */
 const WINDOW_MS = 60_000;

@@ -1,4 +1,4 @@
-import type { SandboxRequestLogEntry, SandboxRequestLogFault } from '@boundbook/types';
+import type { SandboxRequestLogEntry, SandboxRequestLogFault } from '@fflkit/types';
 import type { RequestLogRecord } from '../state/records';
 import type { AccountState, CoreStore } from '../state/store';
 import type { SandboxRequest } from '../support/request';

@@ -1,4 +1,4 @@
-import type { SandboxRequestLog } from '@boundbook/types';
+import type { SandboxRequestLog } from '@fflkit/types';
 import type { AccountOperation } from '../state/operation';
 import type { RequestLogRecord } from '../state/records';
 import { fieldInvalid } from '../support/input';

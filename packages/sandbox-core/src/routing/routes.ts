@@ -1,4 +1,4 @@
-import type { ServiceOperationId } from '@boundbook/types';
+import type { ServiceOperationId } from '@fflkit/types';
 import { advanceClock, getClock } from '../accounts/clock';
 import { createAccount, deleteAccount, resetAccount } from '../accounts/accounts';
 import { createBook, listBooks } from '../accounts/books';

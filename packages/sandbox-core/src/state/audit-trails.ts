@@ -1,4 +1,4 @@
-import type { Receipt } from '@boundbook/types';
+import type { Receipt } from '@fflkit/types';
 import { type AuditRecord, deepFreeze, RECEIPT_FIELDS } from './records';
 
 // The audit trails of an account's receipts: every entry, by receipt, oldest first.

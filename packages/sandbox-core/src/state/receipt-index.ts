@@ -1,4 +1,4 @@
-import type { Receipt } from '@boundbook/types';
+import type { Receipt } from '@fflkit/types';
 
 /**
  * The live (not soft-deleted) receipts of an account or a book, by ascending id, split by

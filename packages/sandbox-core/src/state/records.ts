@@ -9,7 +9,7 @@ import type {
   SandboxToken,
   SandboxWebhookChaos,
   WebhookEndpoint,
-} from '@boundbook/types';
+} from '@fflkit/types';
 
 /**
  * Fields of `POST /receipts` and `PUT /receipts/{id}`, in the contract's order, which is also

@@ -1,4 +1,4 @@
-import type { Receipt } from '@boundbook/types';
+import type { Receipt } from '@fflkit/types';
 import { CreationEntry, creationEntry, CreationTexts } from './audit-trails';
 import type { AuditRecord } from './records';
 
@@ -37,7 +37,7 @@ export interface SnapshotReviver {
  *
  * @example
  * ```ts
- * import { createSandboxCore, createSnapshotReviver, type SandboxSnapshot } from '@boundbook/sandbox-core';
+ * import { createSandboxCore, createSnapshotReviver, type SandboxSnapshot } from '@fflkit/sandbox-core';
  *
  * const saved = JSON.stringify(createSandboxCore().snapshot());
  * // A reader that parses a record at a time passes each through the reviver as it goes.

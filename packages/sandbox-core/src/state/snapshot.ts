@@ -1,4 +1,4 @@
-import type { DeletedReceipt, Receipt } from '@boundbook/types';
+import type { DeletedReceipt, Receipt } from '@fflkit/types';
 import type {
   AuditRecord,
   BookRecord,
@@ -73,7 +73,7 @@ export function snapshotStore(store: CoreStore, { jsonOnly = false }: SnapshotOp
  *
  * @example
  * ```ts
- * import { createSandboxCore, createSnapshotStringifier } from '@boundbook/sandbox-core';
+ * import { createSandboxCore, createSnapshotStringifier } from '@fflkit/sandbox-core';
  *
  * const snapshot = createSandboxCore().snapshot({ jsonOnly: true });
  * const stringify = createSnapshotStringifier();
@@ -287,7 +287,7 @@ function byId<T extends { id: number }>(list: readonly T[]): readonly T[] {
 }
 
 function fail(reason: string): never {
-  throw new TypeError(`[@boundbook/sandbox-core] cannot restore the snapshot: ${reason}`);
+  throw new TypeError(`[@fflkit/sandbox-core] cannot restore the snapshot: ${reason}`);
 }
 
 /** A stored record as the replay sees it: anything with an id. */
@@ -310,7 +310,7 @@ const KNOWN_COLLECTIONS: ReadonlySet<string> = new Set(CORE_COLLECTIONS);
  *
  * @example
  * ```ts
- * import { ChangeReplay, createSandboxCore, type CoreChangeSet } from '@boundbook/sandbox-core';
+ * import { ChangeReplay, createSandboxCore, type CoreChangeSet } from '@fflkit/sandbox-core';
  *
  * const core = createSandboxCore({ recordChanges: true });
  * const before = core.snapshot();
@@ -346,7 +346,7 @@ export class ChangeReplay {
     if (changeSet.version <= this.#version) return false;
     if (changeSet.base > this.#version) {
       throw new TypeError(
-        `[@boundbook/sandbox-core] cannot apply the changes from version ${changeSet.base} to a snapshot of version ${this.#version}: the changes in between are missing`,
+        `[@fflkit/sandbox-core] cannot apply the changes from version ${changeSet.base} to a snapshot of version ${this.#version}: the changes in between are missing`,
       );
     }
     for (const change of changeSet.changes) {
@@ -378,7 +378,7 @@ export class ChangeReplay {
     let records = this.#collections.get(collection);
     if (records !== undefined) return records;
     if (!KNOWN_COLLECTIONS.has(collection)) {
-      throw new TypeError(`[@boundbook/sandbox-core] cannot apply a change to the unknown collection ${JSON.stringify(collection)}`);
+      throw new TypeError(`[@fflkit/sandbox-core] cannot apply a change to the unknown collection ${JSON.stringify(collection)}`);
     }
     records = new Map();
     const stored = this.#source[collection];

@@ -1,4 +1,4 @@
-import type { DeletedReceipt, Receipt } from '@boundbook/types';
+import type { DeletedReceipt, Receipt } from '@fflkit/types';
 import { AuditTrails } from './audit-trails';
 import { DeliverySchedule } from './delivery-schedule';
 import { ReceiptIndex } from './receipt-index';
@@ -262,7 +262,7 @@ export class CoreStore {
   takeChanges(): CoreChangeSet {
     if (!this.#recording) {
       throw new TypeError(
-        '[@boundbook/sandbox-core] takeChanges() needs a core made with createSandboxCore({ recordChanges: true })',
+        '[@fflkit/sandbox-core] takeChanges() needs a core made with createSandboxCore({ recordChanges: true })',
       );
     }
     const set: CoreChangeSet = { base: this.#feedBase, version: this.version, sequences: { ...this.sequences }, changes: this.#feed };
@@ -316,7 +316,7 @@ export class CoreStore {
   }
 
   #assertTransaction(): void {
-    if (!this.#inTransaction) throw new Error('[@boundbook/sandbox-core] a change was made outside a transaction');
+    if (!this.#inTransaction) throw new Error('[@fflkit/sandbox-core] a change was made outside a transaction');
   }
 
   #undoTo(mark: number): void {

@@ -1,4 +1,4 @@
-import { SIGNATURE_PREFIX } from '@boundbook/types';
+import { SIGNATURE_PREFIX } from '@fflkit/types';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
@@ -37,7 +37,7 @@ export function checkedSha256Hex(given: Sha256Hex | undefined): Sha256Hex {
   if (given === undefined) return sha256Hex;
   if (given('abc') !== ABC_SHA256) {
     throw new TypeError(
-      '[@boundbook/sandbox-core] sha256Hex must return the lowercase hex SHA-256 of the UTF-8 bytes of its argument',
+      '[@fflkit/sandbox-core] sha256Hex must return the lowercase hex SHA-256 of the UTF-8 bytes of its argument',
     );
   }
   return given;
@@ -70,7 +70,7 @@ export function checkedHmacSha256Hex(given: HmacSha256Hex | undefined): HmacSha2
   if (given === undefined) return hmacSha256Hex;
   if (given('key', 'The quick brown fox jumps over the lazy dog') !== FOX_HMAC) {
     throw new TypeError(
-      '[@boundbook/sandbox-core] hmacSha256Hex must return the lowercase hex HMAC-SHA256 of the UTF-8 bytes of its second argument keyed with those of its first',
+      '[@fflkit/sandbox-core] hmacSha256Hex must return the lowercase hex HMAC-SHA256 of the UTF-8 bytes of its second argument keyed with those of its first',
     );
   }
   return given;
@@ -83,7 +83,7 @@ export function checkedHmacSha256Hex(given: HmacSha256Hex | undefined): HmacSha2
  *
  * @example
  * ```ts
- * import { signDelivery } from '@boundbook/sandbox-core';
+ * import { signDelivery } from '@fflkit/sandbox-core';
  *
  * signDelivery('whsec_test', '{"event":"ping"}'); // 'sha256=' followed by 64 hex digits
  * ```

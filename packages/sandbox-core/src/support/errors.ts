@@ -1,4 +1,4 @@
-import type { ErrorBody } from '@boundbook/types';
+import type { ErrorBody } from '@fflkit/types';
 
 /**
  * An answer of the contract's error shape, thrown by an operation and turned into the response
@@ -6,7 +6,7 @@ import type { ErrorBody } from '@boundbook/types';
  *
  * @example
  * ```ts
- * import { ApiError } from '@boundbook/sandbox-core';
+ * import { ApiError } from '@fflkit/sandbox-core';
  *
  * const error = new ApiError(404, { message: 'Record not found.' });
  * error.status; // 404
@@ -23,7 +23,7 @@ export class ApiError extends Error {
   readonly headers: Readonly<Record<string, string>>;
 
   constructor(status: number, body: ErrorBody, headers: Readonly<Record<string, string>> = {}) {
-    super(`[@boundbook/sandbox-core] ${status}: ${body.message}`);
+    super(`[@fflkit/sandbox-core] ${status}: ${body.message}`);
     this.status = status;
     this.body = body;
     this.headers = headers;

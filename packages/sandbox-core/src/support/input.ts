@@ -1,4 +1,4 @@
-import type { ValidationErrorBody, components } from '@boundbook/types';
+import type { ValidationErrorBody, components } from '@fflkit/types';
 import Joi, { type ObjectSchema, type ValidationErrorItem } from 'joi';
 import { ApiError } from './errors';
 import { isCalendarDate, parseDateTime } from './time';

@@ -1,4 +1,4 @@
-import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page } from '@boundbook/types';
+import { DEFAULT_PER_PAGE, MAX_PER_PAGE, type Page } from '@fflkit/types';
 import { FieldErrors, fieldLabel, isPlainText, laravelMessage, validationFailed } from './input';
 import { parseDateTime } from './time';
 

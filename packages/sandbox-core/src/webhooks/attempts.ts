@@ -4,7 +4,7 @@ import {
   WEBHOOK_RETRY_DELAYS_SECONDS,
   WEBHOOK_USER_AGENT,
   type SandboxDeliveryAttempt,
-} from '@boundbook/types';
+} from '@fflkit/types';
 import type { DeliveryRecord, WebhookRecord } from '../state/records';
 import { type AccountState, type CoreStore, findDelivery } from '../state/store';
 import { type HmacSha256Hex, signDelivery } from '../support/crypto';
@@ -85,7 +85,7 @@ export function sendWithoutTransport(_request: DeliveryRequest): Promise<Deliver
  *
  * @example
  * ```ts
- * import { describeDeliveryFailure } from '@boundbook/sandbox-core';
+ * import { describeDeliveryFailure } from '@fflkit/sandbox-core';
  *
  * describeDeliveryFailure('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:1'); // 'Connection refused.'
  * describeDeliveryFailure(undefined, 'bad port'); // 'The request failed: bad port'
@@ -114,7 +114,7 @@ export function describeDeliveryFailure(code: string | undefined, message: strin
  *
  * @example
  * ```ts
- * import { describeDeliveryTimeout } from '@boundbook/sandbox-core';
+ * import { describeDeliveryTimeout } from '@fflkit/sandbox-core';
  *
  * describeDeliveryTimeout(5000); // 'No answer within 5 seconds.'
  * describeDeliveryTimeout(50); // 'No answer within 0.05 seconds.'

@@ -1,4 +1,4 @@
-import type { SandboxWebhookChaos } from '@boundbook/types';
+import type { SandboxWebhookChaos } from '@fflkit/types';
 import Joi from 'joi';
 import type { ChangeContext } from '../state/operation';
 import type { DeliveryRecord, WebhookChaosRecord, WebhookRecord } from '../state/records';

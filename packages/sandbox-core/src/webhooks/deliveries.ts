@@ -4,7 +4,7 @@ import {
   type Receipt,
   type SandboxDelivery,
   type WebhookEventName,
-} from '@boundbook/types';
+} from '@fflkit/types';
 import type { AccountOperation, ChangeContext } from '../state/operation';
 import type { DeliveryRecord, WebhookRecord } from '../state/records';
 import { type AccountState, findDelivery } from '../state/store';

@@ -5,7 +5,7 @@ import {
   type SandboxWebhookEndpointState,
   type WebhookEndpoint,
   type WebhookSubscription,
-} from '@boundbook/types';
+} from '@fflkit/types';
 import Joi from 'joi';
 import type { AccountOperation, ChangeContext } from '../state/operation';
 import type { WebhookRecord } from '../state/records';

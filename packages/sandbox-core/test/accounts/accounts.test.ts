@@ -77,7 +77,7 @@ describe('the account limit and DELETE /_sandbox/account', () => {
 
   it('refuses a maxAccounts that is not a whole number of at least 1', () => {
     for (const maxAccounts of [0, -1, 1.5, Number.NaN]) {
-      expect(() => createSandboxCore({ maxAccounts })).toThrow(/^\[@boundbook\/sandbox-core\] maxAccounts must be/);
+      expect(() => createSandboxCore({ maxAccounts })).toThrow(/^\[@fflkit\/sandbox-core\] maxAccounts must be/);
     }
   });
 

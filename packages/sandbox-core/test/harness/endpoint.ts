@@ -1,4 +1,4 @@
-import type { SandboxDelivery, WebhookEndpoint } from '@boundbook/types';
+import type { SandboxDelivery, WebhookEndpoint } from '@fflkit/types';
 import type { SandboxCoreOptions } from '../../src/core';
 import { fakeTransport } from '../harness/fake-transport';
 import { dataOf, receiptBody, START, withAccount } from '../harness/harness';
@@ -13,7 +13,7 @@ export async function withEndpoint(
 ) {
   const transport = fakeTransport();
   const world = await withAccount({}, { ...options, sendDelivery: (request) => transport.send(request) });
-  const created = await world.api('POST', '/webhooks', { body: { url: 'https://hooks.example.com/boundbook', events } });
+  const created = await world.api('POST', '/webhooks', { body: { url: 'https://hooks.example.com/logbook', events } });
   const { data, secret } = created.body as { data: WebhookEndpoint; secret: string };
   let serial = 0;
   const receipt = async () => {

@@ -2,7 +2,7 @@ import { createSandboxCore } from '../../src/core';
 import type { SandboxCoreOptions, SandboxResponse } from '../../src/index';
 
 // The contract's sample receipt and dispositions, shared with the other packages' tests.
-export { dispositionBody, dispositionWithAddressBody, receiptBody } from '@boundbook/test-fixtures';
+export { dispositionBody, dispositionWithAddressBody, receiptBody } from '@fflkit/test-fixtures';
 
 /** 2025-03-14T15:04:05Z, the moment of the contract's examples. */
 export const START = Date.UTC(2025, 2, 14, 15, 4, 5);

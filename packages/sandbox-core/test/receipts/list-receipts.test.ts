@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Page, Receipt } from '@boundbook/types';
+import type { Page, Receipt } from '@fflkit/types';
 import { dataOf, dispositionBody, errorsOf, receiptBody, withAccount } from '../harness/harness';
 
 async function withReceipts(count: number) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Page, Receipt } from '@boundbook/types';
+import type { Page, Receipt } from '@fflkit/types';
 import { dispositionBody, errorsOf, receiptBody, withAccount } from '../harness/harness';
 
 describe('GET /rest/v1/search', () => {

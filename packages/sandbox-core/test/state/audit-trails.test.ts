@@ -1,9 +1,9 @@
-import type { Receipt } from '@boundbook/types';
+import type { Receipt } from '@fflkit/types';
 import { describe, expect, it } from 'vitest';
 import { RECEIPT_FIELDS } from '../../src/receipts/receipt-input';
 import { AuditTrails, CreationEntry, creationEntry, CreationTexts } from '../../src/state/audit-trails';
 import type { AuditRecord } from '../../src/state/records';
-import { receiptResource } from '@boundbook/test-fixtures';
+import { receiptResource } from '@fflkit/test-fixtures';
 import { dataOf, dispositionBody, receiptBody, withAccount } from '../harness/harness';
 
 /** A stored receipt of the shared sample, numbered `id`, with the given fields. */

@@ -1,4 +1,4 @@
-import type { Receipt } from '@boundbook/types';
+import type { Receipt } from '@fflkit/types';
 import { describe, expect, it } from 'vitest';
 import { ReceiptIndex } from '../../src/state/receipt-index';
 

@@ -62,7 +62,7 @@ describe('snapshot() and restore', () => {
   it('throws a TypeError naming the package and the record for a snapshot it cannot read', () => {
     const restore = (snapshot: unknown) => () => createSandboxCore({ snapshot: snapshot as SandboxSnapshot });
     expect(restore({ format: 3 })).toThrow(
-      /^\[@boundbook\/sandbox-core\] cannot restore the snapshot: it is of format 3, newer than format 2, the newest this version reads/,
+      /^\[@fflkit\/sandbox-core\] cannot restore the snapshot: it is of format 3, newer than format 2, the newest this version reads/,
     );
     expect(restore({ format: 'x' })).toThrow(/format x is not a snapshot format \(1 to 2\)/);
     const base = { format: 2, version: 1, sequences: { account: 1, book: 1, audit: 0 }, accounts: [{ id: 1, offset_seconds: 0 }] };

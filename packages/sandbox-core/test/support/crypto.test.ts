@@ -88,7 +88,7 @@ describe('createSandboxCore({ hmacSha256Hex })', () => {
 
   it('throws a TypeError naming the package for a function that is not HMAC-SHA256 in lowercase hex', () => {
     expect(() => createSandboxCore({ hmacSha256Hex: (key, message) => nodeHmac(key, message).toUpperCase() })).toThrow(
-      /^\[@boundbook\/sandbox-core\] hmacSha256Hex must return/,
+      /^\[@fflkit\/sandbox-core\] hmacSha256Hex must return/,
     );
     expect(() => createSandboxCore({ hmacSha256Hex: () => '' })).toThrow(TypeError);
   });

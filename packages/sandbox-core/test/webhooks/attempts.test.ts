@@ -6,7 +6,7 @@ import { describeDeliveryFailure, describeDeliveryTimeout } from '../../src/inde
 
 const webhook: WebhookRecord = {
   id: 7,
-  url: 'https://hooks.example.com/boundbook',
+  url: 'https://hooks.example.com/logbook',
   events: ['*'],
   enabled: true,
   created_at: '2025-03-01T10:00:00Z',
@@ -34,10 +34,10 @@ describe('buildDeliveryRequest(delivery, webhook)', () => {
     const hmac = createHmac('sha256', Buffer.from(webhook.secret, 'utf8')).update(Buffer.from(delivery.body, 'utf8'));
     expect(buildDeliveryRequest(delivery, webhook)).toEqual({
       method: 'POST',
-      url: 'https://hooks.example.com/boundbook',
+      url: 'https://hooks.example.com/logbook',
       headers: {
         'Content-Type': 'application/json',
-        'User-Agent': 'BoundBook-Webhook/1.0',
+        'User-Agent': 'Logbook-Webhook/1.0',
         'X-SVC-Event': 'ping',
         'X-SVC-Delivery': '5a7c9e1b-3d5f-4a6b-8c0d-2e4f6a8b0c1d',
         'X-SVC-Signature': `sha256=${hmac.digest('hex')}`,

@@ -136,7 +136,7 @@ describe('PUT /_sandbox/webhooks/{id}/chaos', () => {
     const world = await withEndpoint();
     await chaos(world, { duplicate: 1 });
     await world.control('POST', '/reset');
-    await world.api('POST', '/webhooks', { body: { url: 'https://hooks.example.com/boundbook', events: ['*'] } });
+    await world.api('POST', '/webhooks', { body: { url: 'https://hooks.example.com/logbook', events: ['*'] } });
     expect(dataOf(await world.control('GET', '/webhooks'))).toMatchObject([{ chaos: null }]);
   });
 

@@ -1,4 +1,4 @@
-import type { SandboxDelivery } from '@boundbook/types';
+import type { SandboxDelivery } from '@fflkit/types';
 import { describe, expect, it } from 'vitest';
 import { dataOf, errorsOf, dispositionBody, receiptBody, withAccount } from '../harness/harness';
 import { at, withEndpoint } from '../harness/endpoint';

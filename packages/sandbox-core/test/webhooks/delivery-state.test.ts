@@ -76,6 +76,6 @@ describe('delivery state and the change feed', () => {
   });
 
   it('throws a TypeError naming the package for a sendDelivery that is not a function', () => {
-    expect(() => createSandboxCore({ sendDelivery: 'fetch' as never })).toThrow(/^\[@boundbook\/sandbox-core\] sendDelivery must be a function/);
+    expect(() => createSandboxCore({ sendDelivery: 'fetch' as never })).toThrow(/^\[@fflkit\/sandbox-core\] sendDelivery must be a function/);
   });
 });

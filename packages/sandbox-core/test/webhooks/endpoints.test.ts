@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { dataOf, errorsOf, withAccount } from '../harness/harness';
 
-const endpoint = { url: 'https://hooks.example.com/boundbook', events: ['*'] };
+const endpoint = { url: 'https://hooks.example.com/logbook', events: ['*'] };
 
 describe('POST /rest/v1/webhooks', () => {
   it('answers 201 with the enabled endpoint and its whsec_ secret, shown only here', async () => {
@@ -11,7 +11,7 @@ describe('POST /rest/v1/webhooks', () => {
     const body = response.body as { data: unknown; secret: string };
     expect(body.data).toEqual({
       id: 1,
-      url: 'https://hooks.example.com/boundbook',
+      url: 'https://hooks.example.com/logbook',
       events: ['receipt.created', 'receipt.disposed'],
       enabled: true,
       created_at: '2025-03-14T15:04:05Z',

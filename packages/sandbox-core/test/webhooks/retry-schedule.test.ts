@@ -1,4 +1,4 @@
-import { WEBHOOK_RETRY_DELAYS_SECONDS } from '@boundbook/types';
+import { WEBHOOK_RETRY_DELAYS_SECONDS } from '@fflkit/types';
 import { describe, expect, it } from 'vitest';
 import { at, withEndpoint } from '../harness/endpoint';
 

@@ -1,4 +1,4 @@
-import type { SandboxDelivery, SandboxRequestLogEntry } from '@boundbook/types';
+import type { SandboxDelivery, SandboxRequestLogEntry } from '@fflkit/types';
 
 // The account's activity as it happens: `GET /_sandbox/events`, server-sent events read with
 // fetch, because EventSource cannot send the Authorization header and the token must never be

@@ -3,7 +3,7 @@ import { ControlApi } from './control-api';
 import { h, replace } from './elements';
 import type { Page, PageContext } from './page';
 import { showApiKeys } from './pages/api-keys';
-import { showBoundBook } from './pages/bound-book';
+import { showBook } from './pages/book';
 import { showClock } from './pages/clock';
 import { showDeliveries } from './pages/deliveries';
 import { showReceipt } from './pages/receipt';
@@ -26,7 +26,7 @@ interface Route {
 }
 
 const ROUTES: readonly Route[] = [
-  { path: 'book', label: 'Bound book', page: showBoundBook, nav: true },
+  { path: 'book', label: 'Bound book', page: showBook, nav: true },
   { path: 'receipts', label: 'Receipt', page: showReceipt, nav: false },
   { path: 'keys', label: 'API keys', page: showApiKeys, nav: true },
   { path: 'webhooks', label: 'Webhooks', page: showWebhooks, nav: true },
@@ -35,7 +35,7 @@ const ROUTES: readonly Route[] = [
   { path: 'requests', label: 'Requests', page: showRequests, nav: true },
 ];
 
-const APP_NAME = 'BoundBook sandbox';
+const APP_NAME = 'FFLKit sandbox';
 
 const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
 const main = h('main', { id: 'main', tabindex: -1 });

@@ -2,7 +2,7 @@
 // shared with another tab), taken from the link the CLI prints (`/#token=sbx_...`: a fragment
 // never reaches a server or its log) and then wiped from the address bar and the history.
 
-const STORAGE_KEY = 'boundbook-sandbox.token';
+const STORAGE_KEY = 'fflkit-sandbox.token';
 const TOKEN_FRAGMENT = /^#token=([^&]+)/;
 
 /**

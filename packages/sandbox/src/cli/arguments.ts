@@ -16,7 +16,7 @@ import { DEFAULT_PORT, formatSubcommandHelp, HELP_OPTION, type Subcommand } from
 import { tailCommand } from './tail-command';
 import { triggerCommand } from './trigger-command';
 
-// The command line of `boundbook-sandbox`: which command it asks for, the options of the start
+// The command line of `fflkit-sandbox`: which command it asks for, the options of the start
 // (the command without a name), each with its environment variable, the table of subcommands,
 // and the top-level help.
 
@@ -32,25 +32,25 @@ export const SUBCOMMANDS: readonly Subcommand[] = [exportCommand, triggerCommand
 const COMMAND_COLUMN = Math.max(...SUBCOMMANDS.map(({ name }) => name.length)) + 2;
 
 /** The default data file, relative to the working directory. */
-const DEFAULT_DATA_FILE = './.boundbook/sandbox.json';
+const DEFAULT_DATA_FILE = './.fflkit/sandbox.json';
 
 /** The options of the start, each with the variable it is also read from, in the help's order. */
 export const START_OPTIONS: readonly CliOption[] = [
-  { flag: 'port', kind: 'value', placeholder: '<number>', variable: 'BOUNDBOOK_SANDBOX_PORT', help: [`Port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)`] },
-  { flag: 'host', kind: 'value', placeholder: '<address>', variable: 'BOUNDBOOK_SANDBOX_HOST', help: ['Interface to listen on (default 127.0.0.1)'] },
+  { flag: 'port', kind: 'value', placeholder: '<number>', variable: 'FFLKIT_SANDBOX_PORT', help: [`Port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)`] },
+  { flag: 'host', kind: 'value', placeholder: '<address>', variable: 'FFLKIT_SANDBOX_HOST', help: ['Interface to listen on (default 127.0.0.1)'] },
   {
     flag: 'data',
     kind: 'value',
     placeholder: '<file>',
-    variable: 'BOUNDBOOK_SANDBOX_DATA',
+    variable: 'FFLKIT_SANDBOX_DATA',
     help: ['JSON data file, created with its directories when missing', `(default ${DEFAULT_DATA_FILE})`],
   },
-  { flag: 'memory', kind: 'switch', variable: 'BOUNDBOOK_SANDBOX_MEMORY', help: ['Keep everything in memory; save nothing'] },
+  { flag: 'memory', kind: 'switch', variable: 'FFLKIT_SANDBOX_MEMORY', help: ['Keep everything in memory; save nothing'] },
   {
     flag: 'fixtures',
     kind: 'value',
     placeholder: '<file>',
-    variable: 'BOUNDBOOK_SANDBOX_FIXTURES',
+    variable: 'FFLKIT_SANDBOX_FIXTURES',
     help: [
       'A fixtures file (JSON or YAML) to load before listening: accounts',
       'with fixed tokens, endpoints with fixed secrets, receipts; loaded',
@@ -60,17 +60,17 @@ export const START_OPTIONS: readonly CliOption[] = [
   {
     flag: 'demo',
     kind: 'switch',
-    variable: 'BOUNDBOOK_SANDBOX_DEMO',
+    variable: 'FFLKIT_SANDBOX_DEMO',
     help: ['Add a demo account: books, a few thousand receipts (some disposed,', 'some corrected) and a webhook endpoint; its token is printed'],
   },
-  { flag: 'seed', kind: 'value', placeholder: '<number>', variable: 'BOUNDBOOK_SANDBOX_SEED', help: ['The demo for this seed (default 1): the same records every time'] },
-  { flag: 'rate-limit', kind: 'value', placeholder: '<number>', variable: 'BOUNDBOOK_SANDBOX_RATE_LIMIT', help: ['Requests per minute per token (default 60; 0 lifts the limit)'] },
-  { flag: 'max-accounts', kind: 'value', placeholder: '<number>', variable: 'BOUNDBOOK_SANDBOX_MAX_ACCOUNTS', help: ['The most accounts the sandbox holds (default 10000)'] },
+  { flag: 'seed', kind: 'value', placeholder: '<number>', variable: 'FFLKIT_SANDBOX_SEED', help: ['The demo for this seed (default 1): the same records every time'] },
+  { flag: 'rate-limit', kind: 'value', placeholder: '<number>', variable: 'FFLKIT_SANDBOX_RATE_LIMIT', help: ['Requests per minute per token (default 60; 0 lifts the limit)'] },
+  { flag: 'max-accounts', kind: 'value', placeholder: '<number>', variable: 'FFLKIT_SANDBOX_MAX_ACCOUNTS', help: ['The most accounts the sandbox holds (default 10000)'] },
   {
     flag: 'allowed-hosts',
     kind: 'list',
     placeholder: '<names>',
-    variable: 'BOUNDBOOK_SANDBOX_ALLOWED_HOSTS',
+    variable: 'FFLKIT_SANDBOX_ALLOWED_HOSTS',
     help: [
       'Host names to answer to besides localhost and IP addresses,',
       'comma-separated (a CI service name, a LAN name; .example.com',
@@ -81,10 +81,10 @@ export const START_OPTIONS: readonly CliOption[] = [
     flag: 'cors',
     kind: 'list',
     placeholder: '<origins>',
-    variable: 'BOUNDBOOK_SANDBOX_CORS',
+    variable: 'FFLKIT_SANDBOX_CORS',
     help: ['Origins allowed to call the sandbox from a browser, with CORS,', 'comma-separated (such as http://localhost:5173)'],
   },
-  { flag: 'quiet', kind: 'switch', variable: 'BOUNDBOOK_SANDBOX_QUIET', help: ['Do not print a line for each request'] },
+  { flag: 'quiet', kind: 'switch', variable: 'FFLKIT_SANDBOX_QUIET', help: ['Do not print a line for each request'] },
 ];
 
 const VERSION_OPTION: CliOption = { flag: 'version', short: 'v', kind: 'switch', help: ['Print the version'] };
@@ -129,7 +129,7 @@ export function parseCliArguments(args: readonly string[], env: Readonly<Record<
     if (command === undefined) {
       throw new CliUsageError(`Unknown command '${first}': the commands are ${SUBCOMMANDS.map(({ name }) => name).join(', ')}`);
     }
-    const usage = `Usage: boundbook-sandbox ${command.name} ${command.usage}`;
+    const usage = `Usage: fflkit-sandbox ${command.name} ${command.usage}`;
     const options = withUsage(usage, () => readOptions([...command.options, HELP_OPTION], rest, env, command.positionals ?? 0));
     if (switchOf(options, 'help')) return { kind: 'help', text: formatSubcommandHelp(command) };
     return { kind: 'subcommand', command, options };
@@ -143,8 +143,8 @@ export function parseCliArguments(args: readonly string[], env: Readonly<Record<
 function readStart(options: ReadOptions, cwd: string): StartOptions {
   const data = textOf(options, 'data');
   const memory = options.values.get('memory');
-  // A flag wins over a variable: --data overrules BOUNDBOOK_SANDBOX_MEMORY, and --memory
-  // overrules BOUNDBOOK_SANDBOX_DATA. Two flags, or two variables, contradict each other.
+  // A flag wins over a variable: --data overrules FFLKIT_SANDBOX_MEMORY, and --memory
+  // overrules FFLKIT_SANDBOX_DATA. Two flags, or two variables, contradict each other.
   let inMemory = memory?.value === true;
   if (inMemory && data !== undefined && memory!.source.startsWith('--') === data.source.startsWith('--')) {
     throw new CliUsageError(`${memory!.source} and ${data.source} exclude each other: give one of them`);
@@ -197,10 +197,10 @@ function withUsage<T>(usage: string, read: () => T): T {
 }
 
 /** The usage lines of the whole CLI, as a wrong command line is answered with them. */
-export const USAGE_LINES = `Usage: boundbook-sandbox [options]
-       boundbook-sandbox <command> [options]   (commands: ${SUBCOMMANDS.map(({ name }) => name).join(', ')})`;
+export const USAGE_LINES = `Usage: fflkit-sandbox [options]
+       fflkit-sandbox <command> [options]   (commands: ${SUBCOMMANDS.map(({ name }) => name).join(', ')})`;
 
-/** The text of `boundbook-sandbox --help`. */
+/** The text of `fflkit-sandbox --help`. */
 export const usageText = `${USAGE_LINES}
 
 Starts a local sandbox of the A&D Logbook Service: the API under /rest/v1 and the sandbox
@@ -209,7 +209,7 @@ control API under /_sandbox, saved to one JSON file. GET /_sandbox/health answer
 Options (each also read from the environment variable named under it; a flag wins over its
 variable; a variable that is empty counts as unset; switches take 1, 0, true or false there):
 ${formatOptions([...START_OPTIONS, HELP_OPTION, VERSION_OPTION])}
-Commands (boundbook-sandbox <command> --help for each one's options):
+Commands (fflkit-sandbox <command> --help for each one's options):
 ${SUBCOMMANDS.map(({ name, summary }) => `  ${name.padEnd(COMMAND_COLUMN)}${summary}`).join('\n')}
 
 On a new data file the sandbox makes a dealer account with the book Main and prints its token

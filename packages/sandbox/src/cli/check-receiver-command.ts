@@ -1,14 +1,14 @@
-import { SECRET_PREFIX } from '@boundbook/types';
+import { SECRET_PREFIX } from '@fflkit/types';
 import { checkReceiver } from '../receiver-check/check-receiver';
 import { formatReceiverReport } from '../receiver-check/receiver-report';
 import { CliUsageError, switchOf, textOf } from './options';
 import type { Subcommand } from './subcommand';
 
-// `boundbook-sandbox check-receiver URL --secret whsec_...`: the receiver check for a terminal or
+// `fflkit-sandbox check-receiver URL --secret whsec_...`: the receiver check for a terminal or
 // a CI job. It prints the report (or, with --json, the report as JSON) and exits 0 when no check
 // failed, 1 when one did; a wrong command line is the CLI's exit 2.
 
-/** `boundbook-sandbox check-receiver <url> --secret <whsec_...> [--json]`. */
+/** `fflkit-sandbox check-receiver <url> --secret <whsec_...> [--json]`. */
 export const checkReceiverCommand: Subcommand = {
   name: 'check-receiver',
   summary: 'Check a webhook receiver as the service would reach it, for CI',
@@ -36,7 +36,7 @@ Exits 0 when no check failed (warnings aside), 1 when one did.
       flag: 'secret',
       kind: 'value',
       placeholder: '<whsec_...>',
-      variable: 'BOUNDBOOK_WEBHOOK_SECRET',
+      variable: 'FFLKIT_WEBHOOK_SECRET',
       help: ["The endpoint's signing secret the receiver verifies with, prefix", "included (the variable keeps it out of the shell's history)"],
     },
     { flag: 'json', kind: 'switch', help: ['Print the report as JSON, for machines'] },
@@ -48,7 +48,7 @@ Exits 0 when no check failed (warnings aside), 1 when one did.
       throw new CliUsageError(`the URL must be the receiver's absolute http(s) URL, such as http://127.0.0.1:3000/webhooks, not ${JSON.stringify(url)}`);
     }
     const secret = textOf(options, 'secret');
-    if (secret === undefined) throw new CliUsageError("--secret is required (or BOUNDBOOK_WEBHOOK_SECRET): the endpoint's signing secret, whsec_...");
+    if (secret === undefined) throw new CliUsageError("--secret is required (or FFLKIT_WEBHOOK_SECRET): the endpoint's signing secret, whsec_...");
     if (!secret.value.startsWith(SECRET_PREFIX) || secret.value === SECRET_PREFIX) {
       throw new CliUsageError(`${secret.source} must be the endpoint's signing secret as POST /webhooks answered it, whsec_... with its prefix`);
     }

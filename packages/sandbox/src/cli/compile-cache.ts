@@ -14,17 +14,17 @@ import { Script } from 'node:vm';
 // cache covers it (see tsup.cli.config.ts).
 
 /**
- * Where the CLI keeps V8's compiled code between runs: `BOUNDBOOK_SANDBOX_COMPILE_CACHE` when
- * set (`off` for no cache), else `boundbook-sandbox` in the user's cache folder
+ * Where the CLI keeps V8's compiled code between runs: `FFLKIT_SANDBOX_COMPILE_CACHE` when
+ * set (`off` for no cache), else `fflkit-sandbox` in the user's cache folder
  * (`$XDG_CACHE_HOME`, or `~/.cache`). A folder of the user's own, not a shared temporary one, so
  * that no other user can plant compiled code there.
  */
 export function compileCacheDir(env: NodeJS.ProcessEnv): string | undefined {
-  const configured = env['BOUNDBOOK_SANDBOX_COMPILE_CACHE'];
+  const configured = env['FFLKIT_SANDBOX_COMPILE_CACHE'];
   if (configured === 'off') return undefined;
   if (configured !== undefined && configured !== '') return configured;
   const cacheHome = env['XDG_CACHE_HOME'];
-  return join(cacheHome !== undefined && cacheHome !== '' ? cacheHome : join(homedir(), '.cache'), 'boundbook-sandbox');
+  return join(cacheHome !== undefined && cacheHome !== '' ? cacheHome : join(homedir(), '.cache'), 'fflkit-sandbox');
 }
 
 /** A CommonJS file run by {@link requireWithCompileCache}. */

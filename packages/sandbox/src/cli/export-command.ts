@@ -1,14 +1,14 @@
 import { resolve } from 'node:path';
 import { connectSandbox } from '../control-client';
-import { fixturesFormatOf, formatFixtures } from '@boundbook/sandbox-core/fixtures-file';
+import { fixturesFormatOf, formatFixtures } from '@fflkit/sandbox-core/fixtures-file';
 import { writeFixturesFile } from '../fixtures-file';
 import { textOf } from './options';
 import { describeFailure, sandboxAddress, type Subcommand, TOKEN_OPTION, URL_OPTION } from './subcommand';
 
-// `boundbook-sandbox export`: the account of a token as a fixtures file (GET /_sandbox/fixtures),
+// `fflkit-sandbox export`: the account of a token as a fixtures file (GET /_sandbox/fixtures),
 // so that a state built by hand or by a test is kept and loaded again with --fixtures.
 
-/** `boundbook-sandbox export --token T [--url U] [--out FILE]`. */
+/** `fflkit-sandbox export --token T [--url U] [--out FILE]`. */
 export const exportCommand: Subcommand = {
   name: 'export',
   summary: 'Write the account of a token as a fixtures file, to load again with --fixtures',
@@ -34,7 +34,7 @@ Written to standard output as JSON, or to the --out file: YAML when its name end
     try {
       fixtures = await connectSandbox(origin).fixtures.export(token);
     } catch (error) {
-      err(`boundbook-sandbox export: ${describeFailure(error, origin)}\n`);
+      err(`fflkit-sandbox export: ${describeFailure(error, origin)}\n`);
       return 1;
     }
     if (target === undefined) {
@@ -45,7 +45,7 @@ Written to standard output as JSON, or to the --out file: YAML when its name end
     try {
       await writeFixturesFile(path, formatFixtures(fixtures, fixturesFormatOf(path) ?? 'json'));
     } catch (error) {
-      err(`boundbook-sandbox export: cannot write ${path} (${error instanceof Error ? error.message : String(error)}): check that its folder exists and that you may write there\n`);
+      err(`fflkit-sandbox export: cannot write ${path} (${error instanceof Error ? error.message : String(error)}): check that its folder exists and that you may write there\n`);
       return 1;
     }
     const [account] = fixtures.accounts;

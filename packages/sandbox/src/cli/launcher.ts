@@ -20,6 +20,6 @@ try {
 }
 
 function fail(error: unknown): void {
-  process.stderr.write(`boundbook-sandbox: ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.stderr.write(`fflkit-sandbox: ${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
 }

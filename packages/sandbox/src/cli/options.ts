@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 
-// The options of a command of `boundbook-sandbox`, as one table per command: each flag with its
+// The options of a command of `fflkit-sandbox`, as one table per command: each flag with its
 // environment variable, its kind and its help. The same table reads the command line and the
 // environment (a flag wins over its variable) and writes the options part of the command's
 // `--help`, so the two never disagree.
@@ -29,7 +29,7 @@ export interface CliOption {
   readonly short?: string;
   /** `value` takes one value; `list` takes comma-separated values and may be given more than once; `switch` takes none. */
   readonly kind: 'value' | 'list' | 'switch';
-  /** The environment variable read when the flag is not given, such as `BOUNDBOOK_SANDBOX_PORT`. */
+  /** The environment variable read when the flag is not given, such as `FFLKIT_SANDBOX_PORT`. */
   readonly variable?: string;
   /** What the value is, as the help shows it: `<number>`. */
   readonly placeholder?: string;
@@ -40,7 +40,7 @@ export interface CliOption {
 /** A value read for an option, with where it came from, for messages that name the right one. */
 export interface OptionValue<T> {
   readonly value: T;
-  /** `--port` when it came from the command line, `BOUNDBOOK_SANDBOX_PORT` when from the environment. */
+  /** `--port` when it came from the command line, `FFLKIT_SANDBOX_PORT` when from the environment. */
   readonly source: string;
 }
 

@@ -1,4 +1,4 @@
-import type { SandboxFixturesLoaded } from '@boundbook/types';
+import type { SandboxFixturesLoaded } from '@fflkit/types';
 import type { Request } from '@hapi/hapi';
 import type { DemoAccount } from '../demo/demo-account';
 import { FixturesError } from '../fixtures-file';
@@ -9,7 +9,7 @@ import { CliUsageError, parseCliArguments, type StartOptions, USAGE_LINES } from
 import type { ReadOptions } from './options';
 import type { Subcommand } from './subcommand';
 
-// The program of `boundbook-sandbox`, bundled with every dependency into `dist/cli-program.cjs`
+// The program of `fflkit-sandbox`, bundled with every dependency into `dist/cli-program.cjs`
 // and run by the launcher: it reads the command line, runs a subcommand, or starts the sandbox
 // and speaks to the terminal (the banner, a line per request, the reason of a failed start, the
 // exit code).
@@ -21,7 +21,7 @@ const USAGE_EXIT_CODE = 2;
 export type CliOutcome = 'serving' | 'done';
 
 /**
- * Runs `boundbook-sandbox`: reads the flags (and, for those not given, their environment
+ * Runs `fflkit-sandbox`: reads the flags (and, for those not given, their environment
  * variables), then either runs a subcommand, resolving once it is done with its exit code in
  * `process.exitCode`, or starts the sandbox: loads the fixtures and the demo account, prints the
  * banner (and one line per request unless `--quiet`), and on SIGINT or SIGTERM stops listening,
@@ -60,7 +60,7 @@ export async function runCli(
 
 /** Prints a wrong command line's reason, the usage and where the help is, and sets exit code 2. */
 function reportUsageError(error: CliUsageError, subcommand: string | undefined): void {
-  const name = subcommand === undefined ? 'boundbook-sandbox' : `boundbook-sandbox ${subcommand}`;
+  const name = subcommand === undefined ? 'fflkit-sandbox' : `fflkit-sandbox ${subcommand}`;
   process.stderr.write(`${name}: ${error.message}\n${error.usage ?? USAGE_LINES}\nRun ${name} --help for the options.\n`);
   process.exitCode = USAGE_EXIT_CODE;
 }
@@ -88,10 +88,10 @@ async function runSubcommand(command: Subcommand, options: ReadOptions, env: Rea
     });
   } catch (error) {
     if (error instanceof CliUsageError) {
-      reportUsageError(new CliUsageError(error.message, `Usage: boundbook-sandbox ${command.name} ${command.usage}`), command.name);
+      reportUsageError(new CliUsageError(error.message, `Usage: fflkit-sandbox ${command.name} ${command.usage}`), command.name);
       return;
     }
-    process.stderr.write(`boundbook-sandbox ${command.name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`fflkit-sandbox ${command.name}: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;
   } finally {
     process.off('SIGINT', stop);
@@ -99,7 +99,7 @@ async function runSubcommand(command: Subcommand, options: ReadOptions, env: Rea
   }
 }
 
-/** Starts the sandbox, as `boundbook-sandbox [options]` asks. */
+/** Starts the sandbox, as `fflkit-sandbox [options]` asks. */
 async function start(command: StartOptions, env: Readonly<Record<string, string | undefined>>): Promise<CliOutcome> {
   // Signals are caught before anything starts, so that none arriving during startup is lost.
   let sandbox: Sandbox | undefined;
@@ -109,7 +109,7 @@ async function start(command: StartOptions, env: Readonly<Record<string, string 
     sandbox?.stop().then(
       () => process.exit(0),
       (error: unknown) => {
-        process.stderr.write(`boundbook-sandbox: could not save on exit: ${String(error)}\n`);
+        process.stderr.write(`fflkit-sandbox: could not save on exit: ${String(error)}\n`);
         process.exit(1);
       },
     );
@@ -132,7 +132,7 @@ async function start(command: StartOptions, env: Readonly<Record<string, string 
     // Fixtures and the demo give the accounts to use: no other is made for them.
     if (sandbox.fresh && command.fixtures === undefined && demo === undefined) ({ token } = await sandbox.createAccount());
   } catch (error) {
-    process.stderr.write(`boundbook-sandbox: ${startFailure(error, command.port)}\n`);
+    process.stderr.write(`fflkit-sandbox: ${startFailure(error, command.port)}\n`);
     await sandbox?.stop().catch(() => undefined);
     process.exit(1);
   }
@@ -142,7 +142,7 @@ async function start(command: StartOptions, env: Readonly<Record<string, string 
   }
   if (!command.quiet) sandbox.server.events.on('response', logRequest);
   sandbox.server.events.on({ name: 'request', channels: 'error' }, (_request, event) => {
-    process.stderr.write(`boundbook-sandbox: ${String(event.error)}\n`);
+    process.stderr.write(`fflkit-sandbox: ${String(event.error)}\n`);
   });
   const fixtures = command.fixtures === undefined || sandbox.fixturesLoaded === undefined ? undefined : { file: command.fixtures, loaded: sandbox.fixturesLoaded };
   process.stdout.write(formatStartBanner({ origin: sandbox.origin, data: command.data, fresh: sandbox.fresh, token, fixtures, demo }));
@@ -177,7 +177,7 @@ export function formatStartBanner({ origin, data, fresh = undefined, token, fixt
   const signIn = token ?? demo?.token;
   const blocks: string[][] = [
     [
-      `BoundBook sandbox listening on ${apiUrl}`,
+      `FFLKit sandbox listening on ${apiUrl}`,
       `Control API: ${origin}/_sandbox`,
       // The token rides in the fragment, which the browser never sends: it reaches no server or log.
       `Console: ${origin}/${signIn === undefined ? '' : `#token=${signIn}`}`,
@@ -235,7 +235,7 @@ function logRequest(request: Request): void {
 }
 
 function startFailure(error: unknown, port: number): string {
-  if (error instanceof DataFileError || error instanceof FixturesError) return error.message.replace('[@boundbook/sandbox] ', '');
+  if (error instanceof DataFileError || error instanceof FixturesError) return error.message.replace('[@fflkit/sandbox] ', '');
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EADDRINUSE') {
     return `port ${port} is already in use: stop the other server or pass --port <number>`;

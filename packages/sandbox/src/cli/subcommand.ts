@@ -1,8 +1,8 @@
-import type { SandboxDelivery, SandboxDeliveryAttempt } from '@boundbook/types';
+import type { SandboxDelivery, SandboxDeliveryAttempt } from '@fflkit/types';
 import { formatOrigin, SandboxControlError } from '../control-client';
 import { type CliOption, CliUsageError, formatOptions, type ReadOptions, textOf } from './options';
 
-// A subcommand of `boundbook-sandbox` (`export`, `trigger`, `tail`, ...): what each one declares,
+// A subcommand of `fflkit-sandbox` (`export`, `trigger`, `tail`, ...): what each one declares,
 // what it is given to run, the options they share (--token, --url), its help, and the words they
 // share for a failed call and a delivery attempt. Each lives in a file of its own
 // (`<name>-command.ts`) and is listed in the table of arguments.ts.
@@ -24,8 +24,8 @@ export interface SubcommandContext {
 
 /**
  * A subcommand. To add one, write it in a file of its own, exporting one of these, and add it
- * to `SUBCOMMANDS` in arguments.ts: the top-level help lists it, `boundbook-sandbox NAME` runs
- * it, and `boundbook-sandbox NAME --help` prints its help.
+ * to `SUBCOMMANDS` in arguments.ts: the top-level help lists it, `fflkit-sandbox NAME` runs
+ * it, and `fflkit-sandbox NAME --help` prints its help.
  */
 export interface Subcommand {
   /** The word that names it on the command line. */
@@ -55,7 +55,7 @@ export const TOKEN_OPTION: CliOption = {
   flag: 'token',
   kind: 'value',
   placeholder: '<token>',
-  variable: 'BOUNDBOOK_SANDBOX_TOKEN',
+  variable: 'FFLKIT_SANDBOX_TOKEN',
   help: ['A token of the account (sbx_...)'],
 };
 
@@ -64,10 +64,10 @@ export const URL_OPTION: CliOption = {
   flag: 'url',
   kind: 'value',
   placeholder: '<url>',
-  variable: 'BOUNDBOOK_SANDBOX_URL',
+  variable: 'FFLKIT_SANDBOX_URL',
   help: [
     "The sandbox's address (default http://127.0.0.1:4010, or the host",
-    'and port that BOUNDBOOK_SANDBOX_HOST and BOUNDBOOK_SANDBOX_PORT',
+    'and port that FFLKIT_SANDBOX_HOST and FFLKIT_SANDBOX_PORT',
     'give a sandbox started with the same environment)',
   ],
 };
@@ -89,12 +89,12 @@ export interface SandboxAddress {
 export function sandboxAddress(options: ReadOptions, env: Readonly<Record<string, string | undefined>>): SandboxAddress {
   const token = textOf(options, 'token');
   if (token === undefined || token.value.trim() === '') {
-    throw new CliUsageError('--token is required (or BOUNDBOOK_SANDBOX_TOKEN): a token of the account, sbx_...');
+    throw new CliUsageError('--token is required (or FFLKIT_SANDBOX_TOKEN): a token of the account, sbx_...');
   }
   const url = textOf(options, 'url');
   if (url === undefined) {
-    const host = env['BOUNDBOOK_SANDBOX_HOST'] || '127.0.0.1';
-    const port = env['BOUNDBOOK_SANDBOX_PORT'] || String(DEFAULT_PORT);
+    const host = env['FFLKIT_SANDBOX_HOST'] || '127.0.0.1';
+    const port = env['FFLKIT_SANDBOX_PORT'] || String(DEFAULT_PORT);
     return { origin: formatOrigin(host, Number(port)), token: token.value.trim() };
   }
   let parsed: URL | undefined;
@@ -109,9 +109,9 @@ export function sandboxAddress(options: ReadOptions, env: Readonly<Record<string
   return { origin: parsed.origin, token: token.value.trim() };
 }
 
-/** The text of `boundbook-sandbox NAME --help`. */
+/** The text of `fflkit-sandbox NAME --help`. */
 export function formatSubcommandHelp(command: Subcommand): string {
-  return `Usage: boundbook-sandbox ${command.name} ${command.usage}
+  return `Usage: fflkit-sandbox ${command.name} ${command.usage}
 
 ${command.description}
 Options (a flag wins over its environment variable):
@@ -125,13 +125,13 @@ ${formatOptions([...command.options, HELP_OPTION])}`;
 export function describeFailure(error: unknown, origin: string): string {
   if (!(error instanceof SandboxControlError)) return error instanceof Error ? error.message : String(error);
   if (error.status === 0) {
-    return `no sandbox answers at ${origin}: start one (boundbook-sandbox), or pass its address with --url`;
+    return `no sandbox answers at ${origin}: start one (fflkit-sandbox), or pass its address with --url`;
   }
   if (error.status === 401) {
     return `the sandbox at ${origin} refused the token: it is unknown there, revoked, or of a deleted account; pass a token of the account with --token`;
   }
   const message = (error.body as { message?: unknown } | undefined)?.message;
-  return typeof message === 'string' ? `the sandbox answered ${error.status}: ${message}` : error.message.replace('[@boundbook/sandbox] ', '');
+  return typeof message === 'string' ? `the sandbox answered ${error.status}: ${message}` : error.message.replace('[@fflkit/sandbox] ', '');
 }
 
 /**

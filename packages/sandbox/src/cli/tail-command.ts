@@ -1,17 +1,17 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ActivityEvent } from '@boundbook/sandbox-core';
+import type { ActivityEvent } from '@fflkit/sandbox-core';
 import { connectSandbox, SandboxControlError } from '../control-client';
 import { textOf, wholeNumberOf } from './options';
 import { describeAttempt, describeFailure, sandboxAddress, type Subcommand, TOKEN_OPTION, URL_OPTION } from './subcommand';
 
-// `boundbook-sandbox tail`: the `stripe logs tail` of the service. It follows the account's
+// `fflkit-sandbox tail`: the `stripe logs tail` of the service. It follows the account's
 // event stream (GET /_sandbox/events) and prints a line per service API request and one per
 // delivery attempt, until Ctrl-C or until the sandbox stops and does not come back.
 
 /** How long to wait between two tries to reconnect. */
 const RECONNECT_EVERY_MS = 250;
 
-/** `boundbook-sandbox tail --token T [--url U] [--reconnect SECONDS]`. */
+/** `fflkit-sandbox tail --token T [--url U] [--reconnect SECONDS]`. */
 export const tailCommand: Subcommand = {
   name: 'tail',
   summary: "Follow an account's requests and webhook deliveries as they happen",
@@ -60,7 +60,7 @@ the sandbox refuses the token or no sandbox answers at the start.
     try {
       await control.clock.now(token);
     } catch (error) {
-      err(`boundbook-sandbox tail: ${describeFailure(error, origin)}\n`);
+      err(`fflkit-sandbox tail: ${describeFailure(error, origin)}\n`);
       return 1;
     }
     err(`Following the requests and deliveries of the account at ${origin} (Ctrl-C to stop)\n`);
@@ -70,7 +70,7 @@ the sandbox refuses the token or no sandbox answers at the start.
       } catch (error) {
         // A connection lost is a sandbox that stopped; any other failure is told as it is.
         if (!(error instanceof SandboxControlError && error.status === 0)) {
-          err(`boundbook-sandbox tail: ${describeFailure(error, origin)}\n`);
+          err(`fflkit-sandbox tail: ${describeFailure(error, origin)}\n`);
           return 1;
         }
       }
@@ -102,7 +102,7 @@ async function reconnect(
       return 'back';
     } catch (error) {
       if (error instanceof SandboxControlError && error.status === 401) {
-        err(`boundbook-sandbox tail: the sandbox at ${origin} came back without the account of the token (a sandbox in memory forgets its accounts when it stops)\n`);
+        err(`fflkit-sandbox tail: the sandbox at ${origin} came back without the account of the token (a sandbox in memory forgets its accounts when it stops)\n`);
         return 'refused';
       }
     }

@@ -1,12 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import type { Receipt, SandboxDelivery, SandboxWebhookEndpointState } from '@boundbook/types';
+import type { Receipt, SandboxDelivery, SandboxWebhookEndpointState } from '@fflkit/types';
 import { connectSandbox, parseJson, type SandboxControl, SandboxControlError } from '../control-client';
 import { importedReceipt, randomPerson, seededRandom, type Random } from '../demo/demo-catalog';
 import { CliUsageError, textOf, wholeNumberOf } from './options';
 import { describeAttempt, describeFailure, sandboxAddress, type Subcommand, TOKEN_OPTION, URL_OPTION } from './subcommand';
 
-// `boundbook-sandbox trigger EVENT`: the `stripe trigger` of the service. It makes the state change
+// `fflkit-sandbox trigger EVENT`: the `stripe trigger` of the service. It makes the state change
 // that fires the event, through the service API as an integration would (a new receipt, then
 // its correction, disposition or deletion) or through the dashboard's Test action (ping), then
 // prints the outcome of each delivery's first attempt as it is made.
@@ -17,7 +17,7 @@ type TriggeredEvent = (typeof EVENTS)[number];
 /** How often the deliveries are looked at while their first attempts are awaited. */
 const POLL_MS = 100;
 
-/** `boundbook-sandbox trigger EVENT --token T [--url U] [--wait SECONDS]`. */
+/** `fflkit-sandbox trigger EVENT --token T [--url U] [--wait SECONDS]`. */
 export const triggerCommand: Subcommand = {
   name: 'trigger',
   summary: 'Fire a webhook event and print the outcome of each delivery',
@@ -53,7 +53,7 @@ changed then), or when the sandbox refused the token or the change.
     const { origin, token } = sandboxAddress(options, env);
     const control = connectSandbox(origin);
     const fail = (message: string): number => {
-      err(`boundbook-sandbox trigger: ${message}\n`);
+      err(`fflkit-sandbox trigger: ${message}\n`);
       return 1;
     };
     let endpoints: SandboxWebhookEndpointState[];
@@ -123,7 +123,7 @@ async function changeState(control: SandboxControl, token: string, event: Exclud
 
 /** A service API call, made as an integration makes it; a refusal rejects with a {@link SandboxControlError}. */
 async function send<T>(apiUrl: string, method: string, path: string, token: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${token}`, 'user-agent': 'boundbook-sandbox-trigger' };
+  const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${token}`, 'user-agent': 'fflkit-sandbox-trigger' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
@@ -139,7 +139,7 @@ async function send<T>(apiUrl: string, method: string, path: string, token: stri
   }
   // A proxy's page, or something other than a sandbox at --url, answers without the JSON asked for.
   if (response.status !== 204 && (typeof parsed !== 'object' || parsed === null)) {
-    throw new SandboxControlError(response.status, parsed, `${method} ${path} answered ${response.status} without JSON: is ${apiUrl} a BoundBook sandbox?`);
+    throw new SandboxControlError(response.status, parsed, `${method} ${path} answered ${response.status} without JSON: is ${apiUrl} a FFLKit sandbox?`);
   }
   return parsed as T;
 }
@@ -182,7 +182,7 @@ async function awaitFirstAttempts(
     if (queue.length === 0) return allSucceeded;
     if (Date.now() >= deadline) {
       for (const delivery of queue) {
-        err(`boundbook-sandbox trigger: the ${delivery.event} delivery ${delivery.id} was not attempted within ${waitMs / 1000} s; it is still pending (see GET /_sandbox/deliveries)\n`);
+        err(`fflkit-sandbox trigger: the ${delivery.event} delivery ${delivery.id} was not attempted within ${waitMs / 1000} s; it is still pending (see GET /_sandbox/deliveries)\n`);
       }
       return false;
     }

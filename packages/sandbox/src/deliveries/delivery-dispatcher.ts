@@ -1,4 +1,4 @@
-import type { CoreDeliveries } from '@boundbook/sandbox-core';
+import type { CoreDeliveries } from '@fflkit/sandbox-core';
 
 /** The first and the longest pause of sending after a failed save. */
 const MIN_PAUSE_MS = 100;

@@ -6,8 +6,8 @@ import {
   type DeliveryOutcome,
   type DeliveryRequest,
   type DeliverySender,
-} from '@boundbook/sandbox-core';
-import { WEBHOOK_TIMEOUT_SECONDS } from '@boundbook/types';
+} from '@fflkit/sandbox-core';
+import { WEBHOOK_TIMEOUT_SECONDS } from '@fflkit/types';
 
 /** Options of {@link createNodeDeliverySender}. */
 export interface NodeDeliverySenderOptions {
@@ -36,7 +36,7 @@ export interface NodeDeliverySender {
 export function createNodeDeliverySender(options: NodeDeliverySenderOptions = {}): NodeDeliverySender {
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_SECONDS * 1000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new TypeError(`[@boundbook/sandbox] the webhook time-out must be a positive number of milliseconds, not ${String(timeoutMs)}`);
+    throw new TypeError(`[@fflkit/sandbox] the webhook time-out must be a positive number of milliseconds, not ${String(timeoutMs)}`);
   }
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64 };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };

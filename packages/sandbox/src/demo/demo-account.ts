@@ -1,5 +1,5 @@
-import { ApiError, type SandboxCore } from '@boundbook/sandbox-core';
-import type { DispositionCreate, Receipt, SandboxFixtures, SandboxReceiptPage } from '@boundbook/types';
+import { ApiError, type SandboxCore } from '@fflkit/sandbox-core';
+import type { DispositionCreate, Receipt, SandboxFixtures, SandboxReceiptPage } from '@fflkit/types';
 import type { CorePersister } from '../persistence/persister';
 import {
   between,
@@ -18,7 +18,7 @@ import {
   type Random,
 } from './demo-catalog';
 
-// The demo account of `boundbook-sandbox --demo`: a dealer's bound books of a few thousand
+// The demo account of `fflkit-sandbox --demo`: a dealer's bound books of a few thousand
 // receipts over two and a half years, for exploring the API and the console. Everything is
 // made through the core's own rules: the books, receipts, dispositions, documents, E4473 data
 // and the endpoint as a fixtures file (so the API's validation holds for each record), then a
@@ -146,7 +146,7 @@ async function correct(core: SandboxCore, plan: DemoPlan): Promise<number> {
       body: JSON.stringify(correction.fields),
     });
     if (answer.status === 429) break;
-    if (answer.status !== 200) throw new Error(`[@boundbook/sandbox] the demo's correction of receipt ${id} was answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    if (answer.status !== 200) throw new Error(`[@fflkit/sandbox] the demo's correction of receipt ${id} was answered ${answer.status}: ${JSON.stringify(answer.body)}`);
     made += 1;
   }
   return made;

@@ -1,4 +1,4 @@
-import type { ReceiptCreate } from '@boundbook/types';
+import type { ReceiptCreate } from '@fflkit/types';
 
 // What realistic records are made of: firearms as dealers stock them (makes, models, types,
 // calibers, and the importer and country of those made abroad), the wholesalers a dealer buys
@@ -212,7 +212,7 @@ export function randomAmount(random: Random, min: number, max: number): number {
 
 /**
  * A new firearm made abroad, received from a distributor into `book` on `date`: what
- * `boundbook-sandbox trigger` records. Its importer and country of origin make it valid for
+ * `fflkit-sandbox trigger` records. Its importer and country of origin make it valid for
  * every eligible account type, importers included.
  */
 export function importedReceipt(random: Random, book: string, date: string): ReceiptCreate {

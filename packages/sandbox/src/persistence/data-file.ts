@@ -6,7 +6,7 @@ import {
   createSnapshotStringifier,
   type SandboxSnapshot,
   type SnapshotReviver,
-} from '@boundbook/sandbox-core';
+} from '@fflkit/sandbox-core';
 import { Low, type Adapter } from 'lowdb';
 
 // The data file: one JSON document holding the snapshot of every account, which the journal
@@ -26,7 +26,7 @@ import { Low, type Adapter } from 'lowdb';
  *
  * @example
  * ```ts
- * import { DataFileError, startSandbox } from '@boundbook/sandbox';
+ * import { DataFileError, startSandbox } from '@fflkit/sandbox';
  *
  * try {
  *   await startSandbox({ data: './sandbox.json' });
@@ -41,7 +41,7 @@ export class DataFileError extends Error {
   readonly file: string;
 
   constructor(file: string, message: string, options?: ErrorOptions) {
-    super(`[@boundbook/sandbox] ${message}`, options);
+    super(`[@fflkit/sandbox] ${message}`, options);
     this.file = file;
   }
 }

@@ -6,7 +6,7 @@ import {
   type CoreChangeSet,
   type SandboxSnapshot,
   type Sequences,
-} from '@boundbook/sandbox-core';
+} from '@fflkit/sandbox-core';
 import { DataFileError, type FileSystem, nodeFileSystem, PRIVATE_FILE_MODE, readLines, writeFully } from './data-file';
 import type { DataFileLock, LockedSegment } from './lock';
 

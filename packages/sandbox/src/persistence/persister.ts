@@ -1,4 +1,4 @@
-import { type CoreChangeSet, type SandboxSnapshot, type SnapshotOptions, SNAPSHOT_FORMAT } from '@boundbook/sandbox-core';
+import { type CoreChangeSet, type SandboxSnapshot, type SnapshotOptions, SNAPSHOT_FORMAT } from '@fflkit/sandbox-core';
 import { type SnapshotDatabase, SnapshotFile } from './data-file';
 import { encodeJournalLine, type Journal } from './journal';
 
@@ -36,17 +36,17 @@ export const DEFAULT_COMPACT_AT_BYTES = 64 * 2 ** 20;
 
 /**
  * The journal size in bytes from which the CLI's sandbox folds the journal into the data file,
- * as `BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES` sets it; `undefined` when it is unset (the sandbox's
+ * as `FFLKIT_SANDBOX_COMPACT_AT_BYTES` sets it; `undefined` when it is unset (the sandbox's
  * default then applies). A value that is not a whole number of at least 1 is a setup mistake and
  * throws a `TypeError`.
  */
 export function compactAtBytes(environment: Readonly<Record<string, string | undefined>>): number | undefined {
-  const text = environment['BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES'];
+  const text = environment['FFLKIT_SANDBOX_COMPACT_AT_BYTES'];
   if (text === undefined || text === '') return undefined;
   const value = Number(text);
   if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < 1) {
     throw new TypeError(
-      `[@boundbook/sandbox] BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES must be a whole number of bytes of at least 1, not ${JSON.stringify(text)}`,
+      `[@fflkit/sandbox] FFLKIT_SANDBOX_COMPACT_AT_BYTES must be a whole number of bytes of at least 1, not ${JSON.stringify(text)}`,
     );
   }
   return value;

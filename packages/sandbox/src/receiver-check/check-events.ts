@@ -1,4 +1,4 @@
-import type { DeletedReceipt, Receipt, ReceiptDocument, WebhookEventName } from '@boundbook/types';
+import type { DeletedReceipt, Receipt, ReceiptDocument, WebhookEventName } from '@fflkit/types';
 
 // The events the receiver check sends: bodies a real sandbox would send, shaped by the contract
 // (`openapi.yaml`'s webhooks), about receipts that plainly exist nowhere else (serial numbers
@@ -14,13 +14,13 @@ export interface CheckEvent {
  * The size the large body reaches at least. The interface document sets no limit on an event,
  * and a receipt's documents have none: this is a receipt with every text field at its longest
  * and about a hundred documents, past the 100 kB at which Express's `express.raw()` and
- * `express.json()` stop by default, and within the 1 MiB that `@boundbook/webhooks` reads.
+ * `express.json()` stop by default, and within the 1 MiB that `@fflkit/webhooks` reads.
  */
 export const LARGE_BODY_BYTES = 256 * 1024;
 
 /** A `ping`, as the dashboard's Test action sends it. */
 export function pingEvent(timestampMs: number): CheckEvent {
-  const data = { webhook_id: 1, message: 'Webhook test ping from boundbook-sandbox check-receiver.' };
+  const data = { webhook_id: 1, message: 'Webhook test ping from fflkit-sandbox check-receiver.' };
   return { event: 'ping', body: JSON.stringify({ event: 'ping', timestamp: timestamp(timestampMs), data }) };
 }
 

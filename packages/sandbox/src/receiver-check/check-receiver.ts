@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import { type DeliveryOutcome, type DeliveryRequest, signDelivery } from '@boundbook/sandbox-core';
-import { HEADERS, SECRET_PREFIX, WEBHOOK_TIMEOUT_SECONDS, WEBHOOK_USER_AGENT } from '@boundbook/types';
+import { type DeliveryOutcome, type DeliveryRequest, signDelivery } from '@fflkit/sandbox-core';
+import { HEADERS, SECRET_PREFIX, WEBHOOK_TIMEOUT_SECONDS, WEBHOOK_USER_AGENT } from '@fflkit/types';
 import { createNodeDeliverySender } from '../deliveries/node-delivery-sender';
 import { type CheckEvent, checkReceipt, largeReceiptEvent, pingEvent, receiptEvent } from './check-events';
 
@@ -73,7 +73,7 @@ export interface CheckReceiverOptions {
 }
 
 const DEFAULT_WARN_AFTER_MS = 1000;
-const CALLER = '[@boundbook/sandbox] checkReceiver()';
+const CALLER = '[@fflkit/sandbox] checkReceiver()';
 
 /** Which signature a request carries. */
 type Signing = ReceiverCheckRequest['signature'];
@@ -101,7 +101,7 @@ type Verdict = Pick<ReceiverCheckResult, 'outcome' | 'reason' | 'fix' | 'assumes
  *
  * @example
  * ```ts
- * import { checkReceiver } from '@boundbook/sandbox';
+ * import { checkReceiver } from '@fflkit/sandbox';
  *
  * const report = await checkReceiver({ url: 'http://127.0.0.1:3000/webhooks', secret: 'whsec_...' });
  * report.ok; // false when a check failed
@@ -253,7 +253,7 @@ function acknowledgedLarge(request: ReceiverCheckRequest): Verdict {
   if (request.status === 413) {
     return fail(
       `It answered 413 to a delivery of ${request.bytes} bytes.`,
-      'Raise the body limit of the webhook route: express.raw() and express.json() stop at 100 kB unless given a limit; @boundbook/webhooks reads up to 1 MiB (maxBodyBytes).',
+      'Raise the body limit of the webhook route: express.raw() and express.json() stop at 100 kB unless given a limit; @fflkit/webhooks reads up to 1 MiB (maxBodyBytes).',
     );
   }
   return acknowledged(request, `a delivery of ${request.bytes} bytes whose text escapes / and accented letters as PHP does`);

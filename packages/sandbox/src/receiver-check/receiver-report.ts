@@ -12,7 +12,7 @@ const LABELS: Readonly<Record<ReceiverCheckResult['outcome'], string>> = { pass:
  *
  * @example
  * ```ts
- * import { checkReceiver, formatReceiverReport } from '@boundbook/sandbox';
+ * import { checkReceiver, formatReceiverReport } from '@fflkit/sandbox';
  *
  * const report = await checkReceiver({ url: 'http://127.0.0.1:3000/webhooks', secret: 'whsec_...' });
  * process.stdout.write(formatReceiverReport(report));

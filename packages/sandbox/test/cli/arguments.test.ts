@@ -9,7 +9,7 @@ const defaults = {
   kind: 'start',
   port: 4010,
   host: '127.0.0.1',
-  data: '/work/project/.boundbook/sandbox.json',
+  data: '/work/project/.fflkit/sandbox.json',
   rateLimit: undefined,
   maxAccounts: undefined,
   allowedHosts: [],
@@ -20,7 +20,7 @@ const defaults = {
 };
 
 describe('parseCliArguments(args, env, cwd)', () => {
-  it('defaults to port 4010 on 127.0.0.1 with ./.boundbook/sandbox.json', () => {
+  it('defaults to port 4010 on 127.0.0.1 with ./.fflkit/sandbox.json', () => {
     expect(parse([])).toEqual(defaults);
   });
 
@@ -63,20 +63,20 @@ describe('parseCliArguments(args, env, cwd)', () => {
     });
   });
 
-  it('reads every option from its BOUNDBOOK_SANDBOX_ variable when the flag is not given', () => {
+  it('reads every option from its FFLKIT_SANDBOX_ variable when the flag is not given', () => {
     expect(
       parse([], {
-        BOUNDBOOK_SANDBOX_PORT: '5000',
-        BOUNDBOOK_SANDBOX_HOST: '0.0.0.0',
-        BOUNDBOOK_SANDBOX_DATA: 'ci/db.json',
-        BOUNDBOOK_SANDBOX_RATE_LIMIT: '0',
-        BOUNDBOOK_SANDBOX_MAX_ACCOUNTS: '7',
-        BOUNDBOOK_SANDBOX_ALLOWED_HOSTS: 'sandbox, .ci.example',
-        BOUNDBOOK_SANDBOX_CORS: 'http://localhost:5173,http://localhost:3000',
-        BOUNDBOOK_SANDBOX_FIXTURES: 'ci/fixtures.json',
-        BOUNDBOOK_SANDBOX_DEMO: 'true',
-        BOUNDBOOK_SANDBOX_SEED: '9',
-        BOUNDBOOK_SANDBOX_QUIET: '1',
+        FFLKIT_SANDBOX_PORT: '5000',
+        FFLKIT_SANDBOX_HOST: '0.0.0.0',
+        FFLKIT_SANDBOX_DATA: 'ci/db.json',
+        FFLKIT_SANDBOX_RATE_LIMIT: '0',
+        FFLKIT_SANDBOX_MAX_ACCOUNTS: '7',
+        FFLKIT_SANDBOX_ALLOWED_HOSTS: 'sandbox, .ci.example',
+        FFLKIT_SANDBOX_CORS: 'http://localhost:5173,http://localhost:3000',
+        FFLKIT_SANDBOX_FIXTURES: 'ci/fixtures.json',
+        FFLKIT_SANDBOX_DEMO: 'true',
+        FFLKIT_SANDBOX_SEED: '9',
+        FFLKIT_SANDBOX_QUIET: '1',
       }),
     ).toEqual({
       kind: 'start',
@@ -91,11 +91,11 @@ describe('parseCliArguments(args, env, cwd)', () => {
       demoSeed: 9,
       quiet: true,
     });
-    expect(parse([], { BOUNDBOOK_SANDBOX_MEMORY: 'TRUE' })).toMatchObject({ data: undefined });
+    expect(parse([], { FFLKIT_SANDBOX_MEMORY: 'TRUE' })).toMatchObject({ data: undefined });
   });
 
   it('gives a flag precedence over its variable', () => {
-    const env = { BOUNDBOOK_SANDBOX_PORT: '5000', BOUNDBOOK_SANDBOX_HOST: '0.0.0.0', BOUNDBOOK_SANDBOX_ALLOWED_HOSTS: 'from-env', BOUNDBOOK_SANDBOX_QUIET: '0' };
+    const env = { FFLKIT_SANDBOX_PORT: '5000', FFLKIT_SANDBOX_HOST: '0.0.0.0', FFLKIT_SANDBOX_ALLOWED_HOSTS: 'from-env', FFLKIT_SANDBOX_QUIET: '0' };
     expect(parse(['--port', '6000', '--host', '::1', '--allowed-hosts', 'from-flag', '--quiet'], env)).toMatchObject({
       port: 6000,
       host: '::1',
@@ -105,13 +105,13 @@ describe('parseCliArguments(args, env, cwd)', () => {
   });
 
   it('takes 0 and false in a switch variable as off, and an empty variable as unset', () => {
-    expect(parse([], { BOUNDBOOK_SANDBOX_MEMORY: '0', BOUNDBOOK_SANDBOX_QUIET: 'False', BOUNDBOOK_SANDBOX_DEMO: 'false' })).toEqual(defaults);
-    expect(parse([], { BOUNDBOOK_SANDBOX_PORT: '', BOUNDBOOK_SANDBOX_DATA: '', BOUNDBOOK_SANDBOX_MEMORY: '' })).toEqual(defaults);
+    expect(parse([], { FFLKIT_SANDBOX_MEMORY: '0', FFLKIT_SANDBOX_QUIET: 'False', FFLKIT_SANDBOX_DEMO: 'false' })).toEqual(defaults);
+    expect(parse([], { FFLKIT_SANDBOX_PORT: '', FFLKIT_SANDBOX_DATA: '', FFLKIT_SANDBOX_MEMORY: '' })).toEqual(defaults);
   });
 
-  it('lets --data overrule BOUNDBOOK_SANDBOX_MEMORY, and --memory overrule BOUNDBOOK_SANDBOX_DATA', () => {
-    expect(parse(['--data', 'x.json'], { BOUNDBOOK_SANDBOX_MEMORY: '1' })).toMatchObject({ data: '/work/project/x.json' });
-    expect(parse(['--memory'], { BOUNDBOOK_SANDBOX_DATA: 'x.json' })).toMatchObject({ data: undefined });
+  it('lets --data overrule FFLKIT_SANDBOX_MEMORY, and --memory overrule FFLKIT_SANDBOX_DATA', () => {
+    expect(parse(['--data', 'x.json'], { FFLKIT_SANDBOX_MEMORY: '1' })).toMatchObject({ data: '/work/project/x.json' });
+    expect(parse(['--memory'], { FFLKIT_SANDBOX_DATA: 'x.json' })).toMatchObject({ data: undefined });
   });
 
   it('keeps the state in memory with --memory', () => {
@@ -121,7 +121,7 @@ describe('parseCliArguments(args, env, cwd)', () => {
   it('gives the demo seed 1 unless --seed says otherwise, and no demo without --demo', () => {
     expect(parse(['--demo'])).toMatchObject({ demoSeed: 1 });
     expect(parse(['--demo', '--seed', '0'])).toMatchObject({ demoSeed: 0 });
-    expect(parse([], { BOUNDBOOK_SANDBOX_SEED: '5' })).toMatchObject({ demoSeed: undefined });
+    expect(parse([], { FFLKIT_SANDBOX_SEED: '5' })).toMatchObject({ demoSeed: undefined });
   });
 
   it.each([['--help'], ['-h'], ['--port', 'nope', '--help']])('asks for help with %s', (...args) => {
@@ -151,25 +151,25 @@ describe('parseCliArguments(args, env, cwd)', () => {
     [['--cors', 'http://a.example/path'], {}, /--cors takes an origin/],
     [['--seed', '3'], {}, /--seed chooses the demo of --demo: pass --demo too/],
     [['--demo', '--seed', '4294967296'], {}, /--seed must be a whole number from 0 to 4294967295/],
-    [[], { BOUNDBOOK_SANDBOX_PORT: 'abc' }, /^BOUNDBOOK_SANDBOX_PORT must be a whole number from 0 to 65535, not "abc"$/],
-    [[], { BOUNDBOOK_SANDBOX_QUIET: 'yes' }, /^BOUNDBOOK_SANDBOX_QUIET must be 1, 0, true or false, not "yes"$/],
-    [[], { BOUNDBOOK_SANDBOX_MEMORY: 'on' }, /^BOUNDBOOK_SANDBOX_MEMORY must be 1, 0, true or false, not "on"$/],
-    [[], { BOUNDBOOK_SANDBOX_MEMORY: '1', BOUNDBOOK_SANDBOX_DATA: 'x.json' }, /BOUNDBOOK_SANDBOX_MEMORY and BOUNDBOOK_SANDBOX_DATA exclude each other/],
-    [[], { BOUNDBOOK_SANDBOX_CORS: 'localhost' }, /^BOUNDBOOK_SANDBOX_CORS takes an origin/],
-    [[], { BOUNDBOOK_SANDBOX_MAX_ACCOUNTS: '0' }, /^BOUNDBOOK_SANDBOX_MAX_ACCOUNTS must be a whole number of 1 or more/],
-    [[], { BOUNDBOOK_SANDBOX_ALLOWED_HOSTS: 'a,' }, /^BOUNDBOOK_SANDBOX_ALLOWED_HOSTS needs a name after it/],
+    [[], { FFLKIT_SANDBOX_PORT: 'abc' }, /^FFLKIT_SANDBOX_PORT must be a whole number from 0 to 65535, not "abc"$/],
+    [[], { FFLKIT_SANDBOX_QUIET: 'yes' }, /^FFLKIT_SANDBOX_QUIET must be 1, 0, true or false, not "yes"$/],
+    [[], { FFLKIT_SANDBOX_MEMORY: 'on' }, /^FFLKIT_SANDBOX_MEMORY must be 1, 0, true or false, not "on"$/],
+    [[], { FFLKIT_SANDBOX_MEMORY: '1', FFLKIT_SANDBOX_DATA: 'x.json' }, /FFLKIT_SANDBOX_MEMORY and FFLKIT_SANDBOX_DATA exclude each other/],
+    [[], { FFLKIT_SANDBOX_CORS: 'localhost' }, /^FFLKIT_SANDBOX_CORS takes an origin/],
+    [[], { FFLKIT_SANDBOX_MAX_ACCOUNTS: '0' }, /^FFLKIT_SANDBOX_MAX_ACCOUNTS must be a whole number of 1 or more/],
+    [[], { FFLKIT_SANDBOX_ALLOWED_HOSTS: 'a,' }, /^FFLKIT_SANDBOX_ALLOWED_HOSTS needs a name after it/],
   ])('throws a CliUsageError for %j with %j', (args, env: Record<string, string>, message) => {
     expect(() => parse(args, env)).toThrow(CliUsageError);
     expect(() => parse(args, env)).toThrow(message);
   });
 
   it('reads a subcommand by its name, with its options from flags and variables', () => {
-    const command = parse(['trigger', 'receipt.created', '--url', 'http://127.0.0.1:5000'], { BOUNDBOOK_SANDBOX_TOKEN: 'sbx_env' });
+    const command = parse(['trigger', 'receipt.created', '--url', 'http://127.0.0.1:5000'], { FFLKIT_SANDBOX_TOKEN: 'sbx_env' });
     expect(command.kind).toBe('subcommand');
     if (command.kind !== 'subcommand') return;
     expect(command.command.name).toBe('trigger');
     expect(command.options.positionals).toEqual(['receipt.created']);
-    expect(command.options.values.get('token')).toEqual({ value: 'sbx_env', source: 'BOUNDBOOK_SANDBOX_TOKEN' });
+    expect(command.options.values.get('token')).toEqual({ value: 'sbx_env', source: 'FFLKIT_SANDBOX_TOKEN' });
     expect(command.options.values.get('url')).toEqual({ value: 'http://127.0.0.1:5000', source: '--url' });
   });
 
@@ -181,9 +181,9 @@ describe('parseCliArguments(args, env, cwd)', () => {
 
   it.each([
     [['trigr'], /^Unknown command 'trigr': the commands are export, trigger, tail, check-receiver$/, undefined],
-    [['tail', '--bogus'], /Unknown option '--bogus'/, 'Usage: boundbook-sandbox tail --token <token> [--url <url>] [--reconnect <seconds>]'],
-    [['export', 'extra'], /Unexpected argument 'extra'/, 'Usage: boundbook-sandbox export --token <token> [--url <url>] [--out <file>]'],
-    [['trigger', 'ping', 'pong'], /Unexpected argument 'pong'/, 'Usage: boundbook-sandbox trigger <event> --token <token> [--url <url>] [--wait <seconds>]'],
+    [['tail', '--bogus'], /Unknown option '--bogus'/, 'Usage: fflkit-sandbox tail --token <token> [--url <url>] [--reconnect <seconds>]'],
+    [['export', 'extra'], /Unexpected argument 'extra'/, 'Usage: fflkit-sandbox export --token <token> [--url <url>] [--out <file>]'],
+    [['trigger', 'ping', 'pong'], /Unexpected argument 'pong'/, 'Usage: fflkit-sandbox trigger <event> --token <token> [--url <url>] [--wait <seconds>]'],
   ])('throws a CliUsageError for the subcommand line %j, with its usage', (args, message, usage) => {
     let thrown: unknown;
     try {
@@ -199,7 +199,7 @@ describe('parseCliArguments(args, env, cwd)', () => {
 
 describe('the help texts', () => {
   it('list every option of the start with its variable, and every subcommand', () => {
-    expect(usageText).toMatch(/^Usage: boundbook-sandbox \[options\]\n {7}boundbook-sandbox <command> \[options\]/);
+    expect(usageText).toMatch(/^Usage: fflkit-sandbox \[options\]\n {7}fflkit-sandbox <command> \[options\]/);
     for (const option of START_OPTIONS) {
       expect(usageText).toContain(`--${option.flag}`);
       expect(usageText).toContain(`(env ${option.variable!})`);
@@ -210,10 +210,10 @@ describe('the help texts', () => {
 
   it('give each subcommand a usage line, its options with their variables, and --help', () => {
     const trigger = formatSubcommandHelp(SUBCOMMANDS.find(({ name }) => name === 'trigger')!);
-    expect(trigger).toMatch(/^Usage: boundbook-sandbox trigger <event> --token <token>/);
+    expect(trigger).toMatch(/^Usage: fflkit-sandbox trigger <event> --token <token>/);
     for (const event of ['receipt.created', 'receipt.updated', 'receipt.disposed', 'receipt.deleted', 'ping']) expect(trigger).toContain(`  ${event}`);
-    expect(trigger).toContain('(env BOUNDBOOK_SANDBOX_TOKEN)');
-    expect(trigger).toContain('(env BOUNDBOOK_SANDBOX_URL)');
+    expect(trigger).toContain('(env FFLKIT_SANDBOX_TOKEN)');
+    expect(trigger).toContain('(env FFLKIT_SANDBOX_URL)');
     expect(trigger).toContain('--help, -h');
   });
 

@@ -19,11 +19,11 @@ declare module 'vitest' {
  * tests spawn keep their compile cache in that folder too.
  */
 export default async function bundleCli(project: TestProject): Promise<() => Promise<void>> {
-  const outDir = await mkdtemp(join(tmpdir(), 'boundbook-sandbox-cli-'));
+  const outDir = await mkdtemp(join(tmpdir(), 'fflkit-sandbox-cli-'));
   for (const options of [cliProgramOptions, cliLauncherOptions]) {
     await build({ ...options, outDir, config: false, silent: true });
   }
-  process.env['BOUNDBOOK_SANDBOX_COMPILE_CACHE'] = join(outDir, 'compile-cache');
+  process.env['FFLKIT_SANDBOX_COMPILE_CACHE'] = join(outDir, 'compile-cache');
   project.provide('cliBundle', join(outDir, 'cli.js'));
   return () => rm(outDir, { recursive: true, force: true });
 }

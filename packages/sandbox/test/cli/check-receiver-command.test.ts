@@ -40,7 +40,7 @@ async function run(args: string[], env: Record<string, string> = {}) {
   return { code, out, err };
 }
 
-describe('boundbook-sandbox check-receiver', () => {
+describe('fflkit-sandbox check-receiver', () => {
   it('prints one line per check and exits 0 for a receiver that passes', async () => {
     const good = await receiver(verifying);
     const { code, out, err } = await run([`${good.url}/webhooks`, '--secret', SECRET]);
@@ -69,9 +69,9 @@ describe('boundbook-sandbox check-receiver', () => {
     expect(out).toContain('The receiver failed: 2 failed, 0 warned, 4 passed.');
   });
 
-  it('--json prints the report as JSON, and reads the secret from BOUNDBOOK_WEBHOOK_SECRET', async () => {
+  it('--json prints the report as JSON, and reads the secret from FFLKIT_WEBHOOK_SECRET', async () => {
     const good = await receiver(verifying);
-    const { code, out } = await run([good.url, '--json'], { BOUNDBOOK_WEBHOOK_SECRET: SECRET });
+    const { code, out } = await run([good.url, '--json'], { FFLKIT_WEBHOOK_SECRET: SECRET });
     expect(code).toBe(0);
     const report = JSON.parse(out) as ReceiverCheckReport;
     expect(report).toMatchObject({ url: `${good.url}/`, ok: true, timeoutMs: 5000, warnAfterMs: 1000 });
@@ -82,7 +82,7 @@ describe('boundbook-sandbox check-receiver', () => {
     [[], "check-receiver needs the receiver's URL, such as http://127.0.0.1:3000/webhooks"],
     [['ftp://127.0.0.1/webhooks', '--secret', SECRET], 'the URL must be the receiver\'s absolute http(s) URL, such as http://127.0.0.1:3000/webhooks, not "ftp://127.0.0.1/webhooks"'],
     [['127.0.0.1:3000/webhooks', '--secret', SECRET], 'the URL must be the receiver\'s absolute http(s) URL, such as http://127.0.0.1:3000/webhooks, not "127.0.0.1:3000/webhooks"'],
-    [['http://127.0.0.1:3000/webhooks'], '--secret is required (or BOUNDBOOK_WEBHOOK_SECRET): the endpoint\'s signing secret, whsec_...'],
+    [['http://127.0.0.1:3000/webhooks'], '--secret is required (or FFLKIT_WEBHOOK_SECRET): the endpoint\'s signing secret, whsec_...'],
     [['http://127.0.0.1:3000/webhooks', '--secret', 'sk_test_123'], "--secret must be the endpoint's signing secret as POST /webhooks answered it, whsec_... with its prefix"],
     [['http://127.0.0.1:3000/webhooks', '--secret', 'whsec_'], "--secret must be the endpoint's signing secret as POST /webhooks answered it, whsec_... with its prefix"],
   ])('refuses %j with a CliUsageError, which the CLI answers with exit code 2', async (args, message) => {
@@ -92,8 +92,8 @@ describe('boundbook-sandbox check-receiver', () => {
   });
 
   it('names the variable when the secret it holds has no whsec_', async () => {
-    const failure = await run(['http://127.0.0.1:3000/webhooks'], { BOUNDBOOK_WEBHOOK_SECRET: 'secret' }).catch((error: unknown) => error);
-    expect((failure as Error).message).toMatch(/^BOUNDBOOK_WEBHOOK_SECRET must be the endpoint's signing secret/);
+    const failure = await run(['http://127.0.0.1:3000/webhooks'], { FFLKIT_WEBHOOK_SECRET: 'secret' }).catch((error: unknown) => error);
+    expect((failure as Error).message).toMatch(/^FFLKIT_WEBHOOK_SECRET must be the endpoint's signing secret/);
   });
 
   it('takes one URL and knows its options only', () => {
@@ -105,8 +105,8 @@ describe('boundbook-sandbox check-receiver', () => {
     const help = parseCliArguments(['check-receiver', '--help'], {}, tmpdir());
     expect(help.kind).toBe('help');
     const text = (help as { text: string }).text;
-    expect(text).toMatch(/^Usage: boundbook-sandbox check-receiver <url> --secret <whsec_\.\.\.> \[--json\]/);
-    expect(text).toContain('(env BOUNDBOOK_WEBHOOK_SECRET)');
+    expect(text).toMatch(/^Usage: fflkit-sandbox check-receiver <url> --secret <whsec_\.\.\.> \[--json\]/);
+    expect(text).toContain('(env FFLKIT_WEBHOOK_SECRET)');
     for (const check of ['signed ping', 'forged signature', 'missing signature', 'same delivery twice', 'pair out of order', 'large body']) expect(text).toContain(`  ${check}`);
   });
 
@@ -115,12 +115,12 @@ describe('boundbook-sandbox check-receiver', () => {
     const cli = spawnCli(['check-receiver', trusting.url, '--secret', SECRET], tmpdir());
     expect(await cli.exit).toEqual({ code: 1, signal: null });
     expect(cli.stdout()).toContain('FAIL  missing signature');
-    const usage = spawnCli(['check-receiver', 'ftp://x'], tmpdir(), { BOUNDBOOK_WEBHOOK_SECRET: SECRET });
+    const usage = spawnCli(['check-receiver', 'ftp://x'], tmpdir(), { FFLKIT_WEBHOOK_SECRET: SECRET });
     expect(await usage.exit).toEqual({ code: 2, signal: null });
     expect(usage.stderr()).toBe(
-      'boundbook-sandbox check-receiver: the URL must be the receiver\'s absolute http(s) URL, such as http://127.0.0.1:3000/webhooks, not "ftp://x"\n' +
-        'Usage: boundbook-sandbox check-receiver <url> --secret <whsec_...> [--json]\n' +
-        'Run boundbook-sandbox check-receiver --help for the options.\n',
+      'fflkit-sandbox check-receiver: the URL must be the receiver\'s absolute http(s) URL, such as http://127.0.0.1:3000/webhooks, not "ftp://x"\n' +
+        'Usage: fflkit-sandbox check-receiver <url> --secret <whsec_...> [--json]\n' +
+        'Run fflkit-sandbox check-receiver --help for the options.\n',
     );
   });
 });

@@ -25,7 +25,7 @@ const getBooks = (apiUrl: string, token: string) =>
   fetch(`${apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } });
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'boundbook-sandbox-cli-test-'));
+  dir = await mkdtemp(join(tmpdir(), 'fflkit-sandbox-cli-test-'));
 });
 
 afterEach(async () => {
@@ -33,14 +33,14 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('boundbook-sandbox on a new data file', () => {
-  it('creates ./.boundbook/sandbox.json and prints the URL, a working token and a curl line', async () => {
+describe('fflkit-sandbox on a new data file', () => {
+  it('creates ./.fflkit/sandbox.json and prints the URL, a working token and a curl line', async () => {
     const cli = start(['--port', '0', '--quiet']);
     const apiUrl = await waitForApiUrl(cli);
     const token = await printedToken(cli);
     expect(apiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/rest\/v1$/);
     expect(cli.stdout()).toContain(`curl -H "Authorization: Bearer ${token}" ${apiUrl}/books`);
-    expect(existsSync(join(dir, '.boundbook', 'sandbox.json'))).toBe(true);
+    expect(existsSync(join(dir, '.fflkit', 'sandbox.json'))).toBe(true);
 
     const response = await getBooks(apiUrl, token);
     expect(response.status).toBe(200);
@@ -49,7 +49,7 @@ describe('boundbook-sandbox on a new data file', () => {
   });
 });
 
-describe('boundbook-sandbox on an existing data file', () => {
+describe('fflkit-sandbox on an existing data file', () => {
   it('says the token was printed before, shows how to make an account, and the old token works', async () => {
     const first = start(['--port', '0', '--quiet']);
     await waitForApiUrl(first);
@@ -68,11 +68,11 @@ describe('boundbook-sandbox on an existing data file', () => {
   });
 });
 
-describe('boundbook-sandbox flags', () => {
+describe('fflkit-sandbox flags', () => {
   it('--help prints the usage and exits 0', async () => {
     const cli = start(['--help']);
     expect(await cli.exit).toEqual({ code: 0, signal: null });
-    expect(cli.stdout()).toMatch(/^Usage: boundbook-sandbox \[options\]/);
+    expect(cli.stdout()).toMatch(/^Usage: fflkit-sandbox \[options\]/);
     for (const flag of ['--port', '--host', '--data', '--memory', '--rate-limit', '--quiet']) {
       expect(cli.stdout()).toContain(flag);
     }
@@ -84,7 +84,7 @@ describe('boundbook-sandbox flags', () => {
       const cli = start(args);
       expect(await cli.exit).toEqual({ code: 2, signal: null });
       expect(cli.stderr()).toMatch(
-        /^boundbook-sandbox: .+\nUsage: boundbook-sandbox \[options\]\n {7}boundbook-sandbox <command> \[options\] {3}\(commands: export, trigger, tail, check-receiver\)\nRun boundbook-sandbox --help for the options\.\n$/,
+        /^fflkit-sandbox: .+\nUsage: fflkit-sandbox \[options\]\n {7}fflkit-sandbox <command> \[options\] {3}\(commands: export, trigger, tail, check-receiver\)\nRun fflkit-sandbox --help for the options\.\n$/,
       );
       expect(cli.stdout()).toBe('');
     },
@@ -95,7 +95,7 @@ describe('boundbook-sandbox flags', () => {
     expect(await cli.exit).toEqual({ code: 2, signal: null });
     // Node words the unknown option itself, differently from one version to another.
     expect(cli.stderr()).toMatch(
-      /^boundbook-sandbox tail: Unknown option '--tokn'.*\nUsage: boundbook-sandbox tail --token <token> \[--url <url>\] \[--reconnect <seconds>\]\nRun boundbook-sandbox tail --help for the options\.\n$/,
+      /^fflkit-sandbox tail: Unknown option '--tokn'.*\nUsage: fflkit-sandbox tail --token <token> \[--url <url>\] \[--reconnect <seconds>\]\nRun fflkit-sandbox tail --help for the options\.\n$/,
     );
   });
 
@@ -144,7 +144,7 @@ describe('boundbook-sandbox flags', () => {
   });
 });
 
-describe('boundbook-sandbox on SIGTERM', () => {
+describe('fflkit-sandbox on SIGTERM', () => {
   it('lets the requests in flight finish, saves them, and exits 0', async () => {
     const file = join(dir, 'sandbox.json');
     const cli = start(['--port', '0', '--quiet', '--data', file, '--rate-limit', '0']);

@@ -7,16 +7,16 @@ import { compileCacheDir, requireWithCompileCache } from '../../src/cli/compile-
 import { spawnCli, waitForApiUrl } from './spawn-cli';
 
 describe('compileCacheDir(env)', () => {
-  it('returns BOUNDBOOK_SANDBOX_COMPILE_CACHE, or undefined when it is off', () => {
-    expect(compileCacheDir({ BOUNDBOOK_SANDBOX_COMPILE_CACHE: '/var/cache/sandbox' })).toBe('/var/cache/sandbox');
-    expect(compileCacheDir({ BOUNDBOOK_SANDBOX_COMPILE_CACHE: 'off' })).toBeUndefined();
+  it('returns FFLKIT_SANDBOX_COMPILE_CACHE, or undefined when it is off', () => {
+    expect(compileCacheDir({ FFLKIT_SANDBOX_COMPILE_CACHE: '/var/cache/sandbox' })).toBe('/var/cache/sandbox');
+    expect(compileCacheDir({ FFLKIT_SANDBOX_COMPILE_CACHE: 'off' })).toBeUndefined();
   });
 
   it("returns a folder in the user's cache folder by default", () => {
-    expect(compileCacheDir({ XDG_CACHE_HOME: '/home/you/.cache' })).toBe('/home/you/.cache/boundbook-sandbox');
-    expect(compileCacheDir({})).toBe(join(homedir(), '.cache', 'boundbook-sandbox'));
-    expect(compileCacheDir({ BOUNDBOOK_SANDBOX_COMPILE_CACHE: '', XDG_CACHE_HOME: '' })).toBe(
-      join(homedir(), '.cache', 'boundbook-sandbox'),
+    expect(compileCacheDir({ XDG_CACHE_HOME: '/home/you/.cache' })).toBe('/home/you/.cache/fflkit-sandbox');
+    expect(compileCacheDir({})).toBe(join(homedir(), '.cache', 'fflkit-sandbox'));
+    expect(compileCacheDir({ FFLKIT_SANDBOX_COMPILE_CACHE: '', XDG_CACHE_HOME: '' })).toBe(
+      join(homedir(), '.cache', 'fflkit-sandbox'),
     );
   });
 });
@@ -30,7 +30,7 @@ describe('requireWithCompileCache(file, cacheDir)', () => {
     writeFile(file, `'use strict';\nexports.answer = () => '${answer}';\nexports.where = [__filename, __dirname, typeof require];\n`);
 
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'boundbook-compile-cache-test-'));
+    dir = await mkdtemp(join(tmpdir(), 'fflkit-compile-cache-test-'));
     file = join(dir, 'program.cjs');
     cacheDir = join(dir, 'cache');
     await writeProgram('one');
@@ -80,12 +80,12 @@ describe('requireWithCompileCache(file, cacheDir)', () => {
   });
 });
 
-describe('boundbook-sandbox compile cache', () => {
+describe('fflkit-sandbox compile cache', () => {
   let dir: string;
   let cacheDir: string;
 
   beforeEach(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'boundbook-sandbox-cache-test-'));
+    dir = await mkdtemp(join(tmpdir(), 'fflkit-sandbox-cache-test-'));
     cacheDir = join(dir, 'compile-cache');
   });
 
@@ -94,7 +94,7 @@ describe('boundbook-sandbox compile cache', () => {
   });
 
   const serveOnce = async (): Promise<void> => {
-    const cli = spawnCli(['--port', '0', '--memory', '--quiet'], dir, { BOUNDBOOK_SANDBOX_COMPILE_CACHE: cacheDir });
+    const cli = spawnCli(['--port', '0', '--memory', '--quiet'], dir, { FFLKIT_SANDBOX_COMPILE_CACHE: cacheDir });
     try {
       await waitForApiUrl(cli);
       await cli.waitFor(/Press Ctrl-C to stop/);
@@ -115,9 +115,9 @@ describe('boundbook-sandbox compile cache', () => {
   });
 
   it('keeps nothing after --help, which compiles too little to be worth it, or when off', async () => {
-    const help = spawnCli(['--help'], dir, { BOUNDBOOK_SANDBOX_COMPILE_CACHE: cacheDir });
+    const help = spawnCli(['--help'], dir, { FFLKIT_SANDBOX_COMPILE_CACHE: cacheDir });
     expect(await help.exit).toEqual({ code: 0, signal: null });
-    const off = spawnCli(['--port', '0', '--memory'], dir, { BOUNDBOOK_SANDBOX_COMPILE_CACHE: 'off' });
+    const off = spawnCli(['--port', '0', '--memory'], dir, { FFLKIT_SANDBOX_COMPILE_CACHE: 'off' });
     await off.waitFor(/Press Ctrl-C to stop/);
     off.child.kill('SIGTERM');
     expect(await off.exit).toEqual({ code: 0, signal: null });

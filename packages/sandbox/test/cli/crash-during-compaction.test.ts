@@ -1,4 +1,4 @@
-import { createSandboxCore } from '@boundbook/sandbox-core';
+import { createSandboxCore } from '@fflkit/sandbox-core';
 import { watch } from 'node:fs';
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,7 +23,7 @@ let dir: string;
 let cli: CliProcess | undefined;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'boundbook-sandbox-compaction-crash-'));
+  dir = await mkdtemp(join(tmpdir(), 'fflkit-sandbox-compaction-crash-'));
 });
 
 afterAll(async () => {
@@ -44,11 +44,11 @@ async function seed(file: string): Promise<{ token: string; receipts: Map<number
   return { token, receipts: new Map(snapshot.receipts.map((receipt) => [receipt.id, receipt.serial_number])) };
 }
 
-describe('boundbook-sandbox killed with SIGKILL while it compacts its journal under write load', () => {
+describe('fflkit-sandbox killed with SIGKILL while it compacts its journal under write load', () => {
   it(`loses no acknowledged receipt and leaves a readable data file, ${ROUNDS} times over`, async () => {
     const file = join(dir, 'sandbox.json');
     const args = ['--port', '0', '--quiet', '--data', file, '--rate-limit', '0'];
-    const env = { BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES: COMPACT_AT_BYTES };
+    const env = { FFLKIT_SANDBOX_COMPACT_AT_BYTES: COMPACT_AT_BYTES };
     const { token, receipts: acknowledged } = await seed(file);
     let next = SEEDED;
     let killedBeforeRename = 0;

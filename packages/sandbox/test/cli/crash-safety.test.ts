@@ -25,7 +25,7 @@ let dir: string;
 let cli: CliProcess | undefined;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'boundbook-sandbox-crash-'));
+  dir = await mkdtemp(join(tmpdir(), 'fflkit-sandbox-crash-'));
 });
 
 afterAll(async () => {
@@ -33,7 +33,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('boundbook-sandbox killed with SIGKILL under write load', () => {
+describe('fflkit-sandbox killed with SIGKILL under write load', () => {
   it(`loses no acknowledged receipt and leaves a readable data file, ${ROUNDS} times over`, async () => {
     const seed = Number(process.env['CRASH_SEED'] ?? Date.now() % 1_000_000);
     const random = seededRandom(seed);

@@ -31,7 +31,7 @@ const post = (apiUrl: string, bearer: string, n: number) =>
   });
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'boundbook-data-file-trust-'));
+  dir = await mkdtemp(join(tmpdir(), 'fflkit-data-file-trust-'));
   file = join(dir, 'sandbox.json');
 });
 

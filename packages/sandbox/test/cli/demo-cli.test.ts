@@ -5,13 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_RECEIPTS, planDemo } from '../../src/demo/demo-account';
 import { killIfRunning, spawnCli, waitForApiUrl, type CliProcess } from './spawn-cli';
 
-// `boundbook-sandbox --demo`, spawned: the banner's token works, and a seed gives the same account.
+// `fflkit-sandbox --demo`, spawned: the banner's token works, and a seed gives the same account.
 
 let dir: string;
 const running: CliProcess[] = [];
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'boundbook-sandbox-demo-'));
+  dir = await mkdtemp(join(tmpdir(), 'fflkit-sandbox-demo-'));
 });
 afterEach(async () => {
   for (const process of running.splice(0)) await killIfRunning(process);
@@ -33,7 +33,7 @@ const total = async (apiUrl: string, token: string, query = '') => {
   return ((await response.json()) as { meta: { total: number } }).meta.total;
 };
 
-describe('boundbook-sandbox --demo', () => {
+describe('fflkit-sandbox --demo', () => {
   it('adds the demo account of seed 1 and prints its token, which works, instead of a new dealer account', async () => {
     const { process, apiUrl, token } = await started(['--demo', '--memory', '--port', '0', '--quiet']);
     expect(token).toBe(planDemo(1).token);

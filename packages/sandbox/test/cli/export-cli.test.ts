@@ -7,7 +7,7 @@ import { startSandbox, type RunningSandbox } from '../../src/index';
 import { receiptBody } from '../support/receipt-body';
 import { killIfRunning, spawnCli, waitForApiUrl, type CliProcess } from './spawn-cli';
 
-// `boundbook-sandbox export`, spawned: an account built through the API, exported, loaded with
+// `fflkit-sandbox export`, spawned: an account built through the API, exported, loaded with
 // --fixtures into a fresh sandbox, and exported again, equal.
 
 let dir: string;
@@ -28,7 +28,7 @@ async function run(args: readonly string[], env: NodeJS.ProcessEnv = {}) {
 }
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'boundbook-sandbox-export-'));
+  dir = await mkdtemp(join(tmpdir(), 'fflkit-sandbox-export-'));
 });
 
 afterEach(async () => {
@@ -56,7 +56,7 @@ async function builtByHand(): Promise<{ sandbox: RunningSandbox; token: string }
   return { sandbox, token };
 }
 
-describe('boundbook-sandbox export', () => {
+describe('fflkit-sandbox export', () => {
   it('round-trips: export, --fixtures into a fresh sandbox, export again, equal (JSON and YAML)', async () => {
     const { sandbox, token } = await builtByHand();
     const json = await run(['export', '--token', token, '--url', sandbox.url]);
@@ -66,7 +66,7 @@ describe('boundbook-sandbox export', () => {
     expect(exported.accounts[0]!.receipts).toHaveLength(2);
     expect(exported.accounts[0]!.webhooks).toHaveLength(1);
 
-    const yaml = await run(['export', '--out', 'kept.yaml'], { BOUNDBOOK_SANDBOX_TOKEN: token, BOUNDBOOK_SANDBOX_URL: sandbox.url });
+    const yaml = await run(['export', '--out', 'kept.yaml'], { FFLKIT_SANDBOX_TOKEN: token, FFLKIT_SANDBOX_URL: sandbox.url });
     expect(yaml).toEqual({ code: 0, stdout: `Wrote the account Hand Built Arms (2 receipts) to ${join(dir, 'kept.yaml')}\n`, stderr: '' });
     expect(parse(await readFile(join(dir, 'kept.yaml'), 'utf8'))).toEqual(exported);
     expect((await stat(join(dir, 'kept.yaml'))).mode & 0o777).toBe(0o600);
@@ -89,21 +89,21 @@ describe('boundbook-sandbox export', () => {
     expect(refused).toEqual({
       code: 1,
       stdout: '',
-      stderr: `boundbook-sandbox export: the sandbox at ${sandbox.url} refused the token: it is unknown there, revoked, or of a deleted account; pass a token of the account with --token\n`,
+      stderr: `fflkit-sandbox export: the sandbox at ${sandbox.url} refused the token: it is unknown there, revoked, or of a deleted account; pass a token of the account with --token\n`,
     });
     const nowhere = await run(['export', '--token', token, '--url', sandbox.url, '--out', 'missing/kept.json']);
     expect(nowhere.code).toBe(1);
-    expect(nowhere.stderr).toMatch(new RegExp(`^boundbook-sandbox export: cannot write ${join(dir, 'missing', 'kept.json')} \\(.*ENOENT.*\\): check that its folder exists`));
+    expect(nowhere.stderr).toMatch(new RegExp(`^fflkit-sandbox export: cannot write ${join(dir, 'missing', 'kept.json')} \\(.*ENOENT.*\\): check that its folder exists`));
   });
 
   it('exits 1 when no sandbox answers, and 2 without a token', async () => {
     expect(await run(['export', '--token', 'sbx_x', '--url', 'http://127.0.0.1:1'])).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'boundbook-sandbox export: no sandbox answers at http://127.0.0.1:1: start one (boundbook-sandbox), or pass its address with --url\n',
+      stderr: 'fflkit-sandbox export: no sandbox answers at http://127.0.0.1:1: start one (fflkit-sandbox), or pass its address with --url\n',
     });
     const missing = await run(['export']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^boundbook-sandbox export: --token is required \(or BOUNDBOOK_SANDBOX_TOKEN\)/);
+    expect(missing.stderr).toMatch(/^fflkit-sandbox export: --token is required \(or FFLKIT_SANDBOX_TOKEN\)/);
   });
 });

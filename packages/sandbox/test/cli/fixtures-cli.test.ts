@@ -7,7 +7,7 @@ import { receiptBody } from '../support/receipt-body';
 import { killIfRunning, spawnCli, waitForApiUrl, type CliProcess } from './spawn-cli';
 
 // The start with fixtures and the environment, through the CLI as it is run: --fixtures and
-// BOUNDBOOK_SANDBOX_FIXTURES, JSON and YAML, faulty files, the lock, and the variables.
+// FFLKIT_SANDBOX_FIXTURES, JSON and YAML, faulty files, the lock, and the variables.
 
 let dir: string;
 const running: CliProcess[] = [];
@@ -19,7 +19,7 @@ const start = (args: readonly string[], env: NodeJS.ProcessEnv = {}): CliProcess
 };
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'boundbook-sandbox-fixtures-cli-'));
+  dir = await mkdtemp(join(tmpdir(), 'fflkit-sandbox-fixtures-cli-'));
 });
 
 afterEach(async () => {
@@ -45,7 +45,7 @@ const books = async (apiUrl: string) => {
   return ((await response.json()) as { data: { name: string; record_count: number }[] }).data.map((book) => [book.name, book.record_count]);
 };
 
-describe('boundbook-sandbox --fixtures FILE', () => {
+describe('fflkit-sandbox --fixtures FILE', () => {
   it.each([
     ['fixtures.json', JSON.stringify(fixtures)],
     ['fixtures.yaml', stringify(fixtures)],
@@ -66,14 +66,14 @@ describe('boundbook-sandbox --fixtures FILE', () => {
     expect(((await created.json()) as { data: { id: number } }).data.id).toBe(2);
   });
 
-  it('reads every option from the environment: BOUNDBOOK_SANDBOX_FIXTURES, _PORT, _QUIET, _DATA, _RATE_LIMIT', async () => {
+  it('reads every option from the environment: FFLKIT_SANDBOX_FIXTURES, _PORT, _QUIET, _DATA, _RATE_LIMIT', async () => {
     await writeFile(join(dir, 'ci.yml'), stringify(fixtures));
     const cli = start([], {
-      BOUNDBOOK_SANDBOX_FIXTURES: 'ci.yml',
-      BOUNDBOOK_SANDBOX_PORT: '0',
-      BOUNDBOOK_SANDBOX_QUIET: 'true',
-      BOUNDBOOK_SANDBOX_DATA: 'state/ci.json',
-      BOUNDBOOK_SANDBOX_RATE_LIMIT: '5',
+      FFLKIT_SANDBOX_FIXTURES: 'ci.yml',
+      FFLKIT_SANDBOX_PORT: '0',
+      FFLKIT_SANDBOX_QUIET: 'true',
+      FFLKIT_SANDBOX_DATA: 'state/ci.json',
+      FFLKIT_SANDBOX_RATE_LIMIT: '5',
     });
     const apiUrl = await waitForApiUrl(cli);
     await cli.waitFor(/Press Ctrl-C to stop\.\n$/);
@@ -85,7 +85,7 @@ describe('boundbook-sandbox --fixtures FILE', () => {
   });
 
   it('lets a flag win over its variable', async () => {
-    const cli = start(['--port', '0', '--memory'], { BOUNDBOOK_SANDBOX_PORT: '1', BOUNDBOOK_SANDBOX_DATA: 'never.json', BOUNDBOOK_SANDBOX_QUIET: '0' });
+    const cli = start(['--port', '0', '--memory'], { FFLKIT_SANDBOX_PORT: '1', FFLKIT_SANDBOX_DATA: 'never.json', FFLKIT_SANDBOX_QUIET: '0' });
     const apiUrl = await waitForApiUrl(cli);
     expect(apiUrl).not.toContain(':1/');
     expect(cli.stdout()).toContain('Data: in memory only; nothing is saved.');
@@ -95,13 +95,13 @@ describe('boundbook-sandbox --fixtures FILE', () => {
   });
 
   it.each([
-    ['BOUNDBOOK_SANDBOX_QUIET', 'yes', 'BOUNDBOOK_SANDBOX_QUIET must be 1, 0, true or false, not "yes"'],
-    ['BOUNDBOOK_SANDBOX_PORT', '40 10', 'BOUNDBOOK_SANDBOX_PORT must be a whole number from 0 to 65535, not "40 10"'],
-    ['BOUNDBOOK_SANDBOX_CORS', 'localhost:5173', 'BOUNDBOOK_SANDBOX_CORS takes an origin'],
+    ['FFLKIT_SANDBOX_QUIET', 'yes', 'FFLKIT_SANDBOX_QUIET must be 1, 0, true or false, not "yes"'],
+    ['FFLKIT_SANDBOX_PORT', '40 10', 'FFLKIT_SANDBOX_PORT must be a whole number from 0 to 65535, not "40 10"'],
+    ['FFLKIT_SANDBOX_CORS', 'localhost:5173', 'FFLKIT_SANDBOX_CORS takes an origin'],
   ])('exits 2 with the usage for %s=%s', async (name, value, message) => {
     const cli = start(['--memory'], { [name]: value });
     expect(await cli.exit).toEqual({ code: 2, signal: null });
-    expect(cli.stderr()).toMatch(new RegExp(`^boundbook-sandbox: ${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*\\nUsage: boundbook-sandbox \\[options\\]\\n`));
+    expect(cli.stderr()).toMatch(new RegExp(`^fflkit-sandbox: ${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*\\nUsage: fflkit-sandbox \\[options\\]\\n`));
   });
 
   it('exits 1 naming every fault of a faulty file by its path, and leaves no data file', async () => {
@@ -110,7 +110,7 @@ describe('boundbook-sandbox --fixtures FILE', () => {
     const cli = start(['--port', '0', '--fixtures', 'faulty.yaml']);
     expect(await cli.exit).toEqual({ code: 1, signal: null });
     expect(cli.stderr()).toBe(
-      `boundbook-sandbox: the fixtures file ${join(dir, 'faulty.yaml')} has 5 faults, so nothing was loaded; fix them and start again:\n` +
+      `fflkit-sandbox: the fixtures file ${join(dir, 'faulty.yaml')} has 5 faults, so nothing was loaded; fix them and start again:\n` +
         '  accounts[0].receipts[0].address: The address field is required when ffl license is not present.\n' +
         '  accounts[0].receipts[0].city: The city field is required when ffl license is not present.\n' +
         '  accounts[0].receipts[0].state: The state field is required when ffl license is not present.\n' +
@@ -119,7 +119,7 @@ describe('boundbook-sandbox --fixtures FILE', () => {
     );
     expect(cli.stdout()).toBe('');
     // The data file's folder is made before the fixtures are loaded; the file, its journal and its lock are not left.
-    expect(await readdir(join(dir, '.boundbook'))).toEqual([]);
+    expect(await readdir(join(dir, '.fflkit'))).toEqual([]);
   });
 
   it.each([
@@ -132,7 +132,7 @@ describe('boundbook-sandbox --fixtures FILE', () => {
     await make(path);
     const cli = start(['--memory', '--port', '0', '--fixtures', name]);
     expect(await cli.exit).toEqual({ code: 1, signal: null });
-    expect(cli.stderr().startsWith(`boundbook-sandbox: ${message(path)}`)).toBe(true);
+    expect(cli.stderr().startsWith(`fflkit-sandbox: ${message(path)}`)).toBe(true);
   });
 
   it('loads the file again at a restart on the same data file, adding nothing, and a second sandbox on it is refused by the lock', async () => {
@@ -145,7 +145,7 @@ describe('boundbook-sandbox --fixtures FILE', () => {
 
     const second = start(args);
     expect(await second.exit).toEqual({ code: 1, signal: null });
-    expect(second.stderr()).toMatch(new RegExp(`^boundbook-sandbox: the data file ${join(dir, 'sandbox.json')} is in use by another sandbox: process ${first.child.pid} `));
+    expect(second.stderr()).toMatch(new RegExp(`^fflkit-sandbox: the data file ${join(dir, 'sandbox.json')} is in use by another sandbox: process ${first.child.pid} `));
 
     first.child.kill('SIGTERM');
     expect(await first.exit).toEqual({ code: 0, signal: null });

@@ -8,14 +8,14 @@ import { startReceiver } from '../support/local-receiver';
 import { receiptBody } from '../support/receipt-body';
 import { killIfRunning, spawnCli, type CliProcess } from './spawn-cli';
 
-// `boundbook-sandbox tail`, spawned against a real sandbox: what it prints, and how it ends.
+// `fflkit-sandbox tail`, spawned against a real sandbox: what it prints, and how it ends.
 
 let dir: string;
 const running: CliProcess[] = [];
 const started: RunningSandbox[] = [];
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'boundbook-sandbox-tail-'));
+  dir = await mkdtemp(join(tmpdir(), 'fflkit-sandbox-tail-'));
 });
 afterEach(async () => {
   for (const process of running.splice(0)) await killIfRunning(process);
@@ -65,7 +65,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-describe('boundbook-sandbox tail', () => {
+describe('fflkit-sandbox tail', () => {
   it('prints a line per request and per delivery attempt, and exits 0 on Ctrl-C', async () => {
     const sandbox = await sandboxOn({ rateLimit: 0 });
     const receiver = await startReceiver();
@@ -134,16 +134,16 @@ describe('boundbook-sandbox tail', () => {
     await first.stop();
     await sandboxOn({ port });
     expect(await process.exit).toEqual({ code: 1, signal: null });
-    expect(process.stderr()).toContain(`boundbook-sandbox tail: the sandbox at http://127.0.0.1:${port} came back without the account of the token (a sandbox in memory forgets its accounts when it stops)\n`);
+    expect(process.stderr()).toContain(`fflkit-sandbox tail: the sandbox at http://127.0.0.1:${port} came back without the account of the token (a sandbox in memory forgets its accounts when it stops)\n`);
   });
 
   it('exits 1 for a token the sandbox refuses, or when no sandbox answers', async () => {
     const sandbox = await sandboxOn();
     const refused = tail(['--token', 'sbx_unknown', '--url', sandbox.url]);
     expect(await refused.exit).toEqual({ code: 1, signal: null });
-    expect(refused.stderr()).toBe(`boundbook-sandbox tail: the sandbox at ${sandbox.url} refused the token: it is unknown there, revoked, or of a deleted account; pass a token of the account with --token\n`);
+    expect(refused.stderr()).toBe(`fflkit-sandbox tail: the sandbox at ${sandbox.url} refused the token: it is unknown there, revoked, or of a deleted account; pass a token of the account with --token\n`);
     const absent = tail(['--token', 'sbx_x', '--url', 'http://127.0.0.1:1']);
     expect(await absent.exit).toEqual({ code: 1, signal: null });
-    expect(absent.stderr()).toBe('boundbook-sandbox tail: no sandbox answers at http://127.0.0.1:1: start one (boundbook-sandbox), or pass its address with --url\n');
+    expect(absent.stderr()).toBe('fflkit-sandbox tail: no sandbox answers at http://127.0.0.1:1: start one (fflkit-sandbox), or pass its address with --url\n');
   });
 });

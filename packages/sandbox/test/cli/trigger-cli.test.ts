@@ -8,7 +8,7 @@ import { startSandbox, type RunningSandbox } from '../../src/index';
 import { startReceiver, type LocalReceiver } from '../support/local-receiver';
 import { killIfRunning, spawnCli, type CliProcess } from './spawn-cli';
 
-// `boundbook-sandbox trigger`, spawned against a real sandbox and a real receiver.
+// `fflkit-sandbox trigger`, spawned against a real sandbox and a real receiver.
 
 let dir: string;
 let sandbox: RunningSandbox;
@@ -17,7 +17,7 @@ const running: CliProcess[] = [];
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  dir = await mkdtemp(join(tmpdir(), 'boundbook-sandbox-trigger-'));
+  dir = await mkdtemp(join(tmpdir(), 'fflkit-sandbox-trigger-'));
 });
 afterAll(async () => {
   await sandbox.stop();
@@ -52,7 +52,7 @@ async function account(events: string[] = ['*'], path = '/hook'): Promise<string
 
 const RECORDED = /^Recorded receipt \d+: .+ .+, serial \S+, in the book Main \(line 1\)$/m;
 
-describe('boundbook-sandbox trigger EVENT', () => {
+describe('fflkit-sandbox trigger EVENT', () => {
   it('receipt.created records a realistic receipt and prints the delivery as it is made', async () => {
     const token = await account(['receipt.created']);
     const result = await trigger(['receipt.created', '--token', token, '--url', sandbox.url]);
@@ -110,7 +110,7 @@ describe('boundbook-sandbox trigger EVENT', () => {
     receiver.release(200);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(RECORDED);
-    expect(result.stderr).toMatch(/^boundbook-sandbox trigger: the receipt\.created delivery [0-9a-f-]{36} was not attempted within 1 s; it is still pending \(see GET \/_sandbox\/deliveries\)\n$/);
+    expect(result.stderr).toMatch(/^fflkit-sandbox trigger: the receipt\.created delivery [0-9a-f-]{36} was not attempted within 1 s; it is still pending \(see GET \/_sandbox\/deliveries\)\n$/);
   });
 
   it('exits 1 and changes nothing when no enabled endpoint gets the event', async () => {
@@ -119,7 +119,7 @@ describe('boundbook-sandbox trigger EVENT', () => {
     expect(result).toEqual({
       code: 1,
       stdout: '',
-      stderr: `boundbook-sandbox trigger: no enabled endpoint of the account gets receipt.created, so nothing was changed: add one with POST ${sandbox.url}/rest/v1/webhooks\n`,
+      stderr: `fflkit-sandbox trigger: no enabled endpoint of the account gets receipt.created, so nothing was changed: add one with POST ${sandbox.url}/rest/v1/webhooks\n`,
     });
     const receipts = (await (await fetch(`${sandbox.apiUrl}/receipts`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: unknown[] };
     expect(receipts.data).toEqual([]);
@@ -129,11 +129,11 @@ describe('boundbook-sandbox trigger EVENT', () => {
     const owner = await account(['*']);
     const { record, token } = await sandbox.tokens.create(owner, { permissions: ['read', 'write', 'delete'] });
     await sandbox.tokens.revoke(owner, record.id);
-    const result = await trigger(['receipt.created'], { BOUNDBOOK_SANDBOX_TOKEN: token, BOUNDBOOK_SANDBOX_URL: sandbox.url });
+    const result = await trigger(['receipt.created'], { FFLKIT_SANDBOX_TOKEN: token, FFLKIT_SANDBOX_URL: sandbox.url });
     expect(result).toEqual({
       code: 1,
       stdout: '',
-      stderr: `boundbook-sandbox trigger: the sandbox at ${sandbox.url} refused the token: it is unknown there, revoked, or of a deleted account; pass a token of the account with --token\n`,
+      stderr: `fflkit-sandbox trigger: the sandbox at ${sandbox.url} refused the token: it is unknown there, revoked, or of a deleted account; pass a token of the account with --token\n`,
     });
   });
 
@@ -153,7 +153,7 @@ describe('boundbook-sandbox trigger EVENT', () => {
       const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
       const result = await trigger(['receipt.created', '--token', owner, '--url', url]);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain(`POST /receipts answered 200 without JSON: is ${url}/rest/v1 a BoundBook sandbox?`);
+      expect(result.stderr).toContain(`POST /receipts answered 200 without JSON: is ${url}/rest/v1 a FFLKit sandbox?`);
     } finally {
       await new Promise((resolve) => proxy.close(resolve));
     }
@@ -164,17 +164,17 @@ describe('boundbook-sandbox trigger EVENT', () => {
     const { token } = await sandbox.tokens.create(owner, { permissions: ['read'] });
     const result = await trigger(['receipt.created', '--token', token, '--url', sandbox.url]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^boundbook-sandbox trigger: POST \/receipts answered 403: .+ use a token with the read, write and delete permissions of a dealer, manufacturer or importer account\n$/);
+    expect(result.stderr).toMatch(/^fflkit-sandbox trigger: POST \/receipts answered 403: .+ use a token with the read, write and delete permissions of a dealer, manufacturer or importer account\n$/);
   });
 
   it('exits 2 with its usage for an unknown or missing event', async () => {
     const unknown = await trigger(['receipt.exploded', '--token', 'sbx_x']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe(
-      "boundbook-sandbox trigger: Unknown event 'receipt.exploded': one of receipt.created, receipt.updated, receipt.disposed, receipt.deleted, ping\n" +
-        'Usage: boundbook-sandbox trigger <event> --token <token> [--url <url>] [--wait <seconds>]\n' +
-        'Run boundbook-sandbox trigger --help for the options.\n',
+      "fflkit-sandbox trigger: Unknown event 'receipt.exploded': one of receipt.created, receipt.updated, receipt.disposed, receipt.deleted, ping\n" +
+        'Usage: fflkit-sandbox trigger <event> --token <token> [--url <url>] [--wait <seconds>]\n' +
+        'Run fflkit-sandbox trigger --help for the options.\n',
     );
-    expect((await trigger(['--token', 'sbx_x'])).stderr).toMatch(/^boundbook-sandbox trigger: trigger needs an event: one of /);
+    expect((await trigger(['--token', 'sbx_x'])).stderr).toMatch(/^fflkit-sandbox trigger: trigger needs an event: one of /);
   });
 });

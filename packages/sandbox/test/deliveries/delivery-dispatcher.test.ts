@@ -1,4 +1,4 @@
-import { createSandboxCore, type DeliveryOutcome, type DeliveryRequest } from '@boundbook/sandbox-core';
+import { createSandboxCore, type DeliveryOutcome, type DeliveryRequest } from '@fflkit/sandbox-core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeliveryDispatcher } from '../../src/deliveries/delivery-dispatcher';
 import { receiptBody } from '../support/receipt-body';

@@ -51,7 +51,7 @@ describe('createNodeDeliverySender(options)', () => {
   });
 
   it('throws a TypeError naming the package for a time-out that is not a positive number', () => {
-    expect(() => createNodeDeliverySender({ timeoutMs: 0 })).toThrow(/^\[@boundbook\/sandbox\] the webhook time-out/);
+    expect(() => createNodeDeliverySender({ timeoutMs: 0 })).toThrow(/^\[@fflkit\/sandbox\] the webhook time-out/);
     expect(() => createNodeDeliverySender({ timeoutMs: Number.NaN })).toThrow(TypeError);
   });
 });

@@ -1,4 +1,4 @@
-import type { SandboxDelivery, WebhookEndpoint } from '@boundbook/types';
+import type { SandboxDelivery, WebhookEndpoint } from '@fflkit/types';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox';
 import { receiptBody } from '../support/receipt-body';
 import { startReceiver, type LocalReceiver, type Received, type Reply } from '../support/local-receiver';

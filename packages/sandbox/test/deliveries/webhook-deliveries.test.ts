@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { verify } from '@octokit/webhooks-methods';
-import type { SandboxDelivery } from '@boundbook/types';
+import type { SandboxDelivery } from '@fflkit/types';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/index';
 import { client, closeAll, openReceiver, openWorld } from './sandbox-world';
@@ -23,7 +23,7 @@ describe('webhook deliveries of a started sandbox, to a local receiver', () => {
     expect(request?.path).toBe('/hook');
     expect(request?.headers).toMatchObject({
       'content-type': 'application/json',
-      'user-agent': 'BoundBook-Webhook/1.0',
+      'user-agent': 'Logbook-Webhook/1.0',
       'x-svc-event': 'receipt.created',
       'x-svc-delivery': expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
       'x-svc-signature': `sha256=${hmacHex(world.secret, request?.body ?? '')}`,

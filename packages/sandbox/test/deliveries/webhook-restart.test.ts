@@ -14,7 +14,7 @@ let dir: string;
 let file: string;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'boundbook-deliveries-'));
+  dir = await mkdtemp(join(tmpdir(), 'fflkit-deliveries-'));
   file = join(dir, 'sandbox.json');
 });
 afterEach(async () => {

@@ -1,5 +1,5 @@
-import { createSandboxCore, type SandboxCore } from '@boundbook/sandbox-core';
-import type { AuditEntry, SandboxDelivery, SandboxReceiptPage, SandboxRequestLogEntry, SandboxToken, SandboxWebhookEndpointState } from '@boundbook/types';
+import { createSandboxCore, type SandboxCore } from '@fflkit/sandbox-core';
+import type { AuditEntry, SandboxDelivery, SandboxReceiptPage, SandboxRequestLogEntry, SandboxToken, SandboxWebhookEndpointState } from '@fflkit/types';
 import { describe, expect, it } from 'vitest';
 import { addDemoAccount, DEMO_RECEIPTS, planDemo } from '../../src/demo/demo-account';
 import { CorePersister } from '../../src/persistence/persister';

@@ -1,4 +1,4 @@
-import { createSandboxCore } from '@boundbook/sandbox-core';
+import { createSandboxCore } from '@fflkit/sandbox-core';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +14,7 @@ let file: string;
 let journal: Journal | undefined;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'boundbook-compaction-threshold-'));
+  dir = await mkdtemp(join(tmpdir(), 'fflkit-compaction-threshold-'));
   file = join(dir, 'sandbox.json');
 });
 

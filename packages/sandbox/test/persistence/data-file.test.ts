@@ -1,4 +1,4 @@
-import { createSandboxCore, type SandboxSnapshot } from '@boundbook/sandbox-core';
+import { createSandboxCore, type SandboxSnapshot } from '@fflkit/sandbox-core';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,7 +33,7 @@ let dir: string;
 let file: string;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'boundbook-data-file-'));
+  dir = await mkdtemp(join(tmpdir(), 'fflkit-data-file-'));
   file = join(dir, 'sandbox.json');
 });
 

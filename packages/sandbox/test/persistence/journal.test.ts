@@ -1,4 +1,4 @@
-import { createSandboxCore, type CoreChangeSet, type SandboxCore, type SandboxSnapshot } from '@boundbook/sandbox-core';
+import { createSandboxCore, type CoreChangeSet, type SandboxCore, type SandboxSnapshot } from '@fflkit/sandbox-core';
 import { appendFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +20,7 @@ let dir: string;
 let file: string;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'boundbook-journal-'));
+  dir = await mkdtemp(join(tmpdir(), 'fflkit-journal-'));
   file = join(dir, 'sandbox.json');
 });
 

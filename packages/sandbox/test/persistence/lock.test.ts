@@ -9,7 +9,7 @@ import { startSandbox } from '../../src/start-sandbox';
 let dir: string;
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'boundbook-sandbox-lock-'));
+  dir = await mkdtemp(join(tmpdir(), 'fflkit-sandbox-lock-'));
 });
 
 afterEach(async () => {

@@ -60,7 +60,7 @@ async function changeEverything(sandbox: Sandbox, token: string): Promise<void> 
 }
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'boundbook-sandbox-persistence-'));
+  dir = await mkdtemp(join(tmpdir(), 'fflkit-sandbox-persistence-'));
   file = join(dir, 'nested', 'dirs', 'sandbox.json');
 });
 

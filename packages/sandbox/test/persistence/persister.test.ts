@@ -1,4 +1,4 @@
-import { createSandboxCore, type SandboxSnapshot } from '@boundbook/sandbox-core';
+import { createSandboxCore, type SandboxSnapshot } from '@fflkit/sandbox-core';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,7 +19,7 @@ let file: string;
 const open: { close(): Promise<void> }[] = [];
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'boundbook-persister-'));
+  dir = await mkdtemp(join(tmpdir(), 'fflkit-persister-'));
   file = join(dir, 'sandbox.json');
 });
 
@@ -285,19 +285,19 @@ describe('GroupCommit', () => {
 });
 
 describe('compactAtBytes(environment)', () => {
-  it('answers undefined when BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES is unset or empty, so that the default applies', () => {
+  it('answers undefined when FFLKIT_SANDBOX_COMPACT_AT_BYTES is unset or empty, so that the default applies', () => {
     expect(compactAtBytes({})).toBeUndefined();
-    expect(compactAtBytes({ BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES: '' })).toBeUndefined();
+    expect(compactAtBytes({ FFLKIT_SANDBOX_COMPACT_AT_BYTES: '' })).toBeUndefined();
     expect(DEFAULT_COMPACT_AT_BYTES).toBe(64 * 2 ** 20);
   });
 
   it('answers the whole number of bytes it is set to', () => {
-    expect(compactAtBytes({ BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES: '16384' })).toBe(16_384);
+    expect(compactAtBytes({ FFLKIT_SANDBOX_COMPACT_AT_BYTES: '16384' })).toBe(16_384);
   });
 
   it.each(['0', '-5', '1.5', '1e6', 'lots', '99999999999999999999'])('throws a TypeError for %j', (text) => {
-    expect(() => compactAtBytes({ BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES: text })).toThrow(
-      /^\[@boundbook\/sandbox\] BOUNDBOOK_SANDBOX_COMPACT_AT_BYTES must be a whole number/,
+    expect(() => compactAtBytes({ FFLKIT_SANDBOX_COMPACT_AT_BYTES: text })).toThrow(
+      /^\[@fflkit\/sandbox\] FFLKIT_SANDBOX_COMPACT_AT_BYTES must be a whole number/,
     );
   });
 });

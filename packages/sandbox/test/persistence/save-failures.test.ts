@@ -13,7 +13,7 @@ let file: string;
 const opened: Sandbox[] = [];
 
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'boundbook-save-failures-'));
+  dir = await mkdtemp(join(tmpdir(), 'fflkit-save-failures-'));
   file = join(dir, 'sandbox.json');
 });
 

@@ -56,20 +56,20 @@ describe('checkReceiver({ url, secret })', () => {
 
   it('sends what the service sends: a signed POST with the headers of a delivery, to the URL given', async () => {
     const good = await receiver(verifying);
-    await checkReceiver({ url: `${good.url}/hooks/boundbook?env=test`, secret: SECRET });
+    await checkReceiver({ url: `${good.url}/hooks/logbook?env=test`, secret: SECRET });
     expect(good.received.map((request) => [request.method, request.path, request.headers['x-svc-event']])).toEqual([
-      ['POST', '/hooks/boundbook?env=test', 'ping'],
-      ['POST', '/hooks/boundbook?env=test', 'receipt.created'],
-      ['POST', '/hooks/boundbook?env=test', 'receipt.created'],
-      ['POST', '/hooks/boundbook?env=test', 'receipt.created'],
-      ['POST', '/hooks/boundbook?env=test', 'receipt.created'],
-      ['POST', '/hooks/boundbook?env=test', 'receipt.deleted'],
-      ['POST', '/hooks/boundbook?env=test', 'receipt.created'],
-      ['POST', '/hooks/boundbook?env=test', 'receipt.updated'],
+      ['POST', '/hooks/logbook?env=test', 'ping'],
+      ['POST', '/hooks/logbook?env=test', 'receipt.created'],
+      ['POST', '/hooks/logbook?env=test', 'receipt.created'],
+      ['POST', '/hooks/logbook?env=test', 'receipt.created'],
+      ['POST', '/hooks/logbook?env=test', 'receipt.created'],
+      ['POST', '/hooks/logbook?env=test', 'receipt.deleted'],
+      ['POST', '/hooks/logbook?env=test', 'receipt.created'],
+      ['POST', '/hooks/logbook?env=test', 'receipt.updated'],
     ]);
     for (const request of good.received) {
       expect(request.headers['content-type']).toBe('application/json');
-      expect(request.headers['user-agent']).toBe('BoundBook-Webhook/1.0');
+      expect(request.headers['user-agent']).toBe('Logbook-Webhook/1.0');
       expect(request.headers['x-svc-delivery']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     }
     const [, forged, unsigned, first, again, deleted, created, large] = good.received;
@@ -201,7 +201,7 @@ describe('checkReceiver({ url, secret })', () => {
   ])('throws a TypeError naming the package for %j', async (options, message) => {
     const failure = await checkReceiver(options).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TypeError);
-    expect((failure as Error).message).toMatch(/^\[@boundbook\/sandbox\] checkReceiver\(\): /);
+    expect((failure as Error).message).toMatch(/^\[@fflkit\/sandbox\] checkReceiver\(\): /);
     expect((failure as Error).message).toMatch(message);
   });
 });

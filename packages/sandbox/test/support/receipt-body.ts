@@ -1,5 +1,5 @@
-import type { SandboxRequest } from '@boundbook/sandbox-core';
-import { numberedReceiptBody } from '@boundbook/test-fixtures';
+import type { SandboxRequest } from '@fflkit/sandbox-core';
+import { numberedReceiptBody } from '@fflkit/test-fixtures';
 
 /**
  * The JSON text of a valid `POST /rest/v1/receipts` body for the book `Main`: the contract's

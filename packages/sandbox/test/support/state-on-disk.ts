@@ -1,4 +1,4 @@
-import { createSandboxCore, type SandboxSnapshot } from '@boundbook/sandbox-core';
+import { createSandboxCore, type SandboxSnapshot } from '@fflkit/sandbox-core';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { openDatabase } from '../../src/persistence/data-file';

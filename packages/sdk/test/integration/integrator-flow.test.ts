@@ -1,15 +1,15 @@
 import {
   AuthenticationError,
-  BoundBook,
+  LogbookClient,
   NotFoundError,
   PermissionDeniedError,
   RateLimitError,
   systemClock,
   ValidationError,
   type Receipt,
-} from '@boundbook/sdk';
-import { startSandbox, type RunningSandbox } from '@boundbook/sandbox';
-import { receiptBody } from '@boundbook/test-fixtures';
+} from '@fflkit/sdk';
+import { startSandbox, type RunningSandbox } from '@fflkit/sandbox';
+import { receiptBody } from '@fflkit/test-fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let sandbox: RunningSandbox;
@@ -24,7 +24,7 @@ afterAll(async () => {
 
 async function client(accountType: 'dealer' | 'collector' = 'dealer') {
   const { token } = await sandbox.createAccount({ account_type: accountType });
-  return { bb: new BoundBook({ token, baseUrl: sandbox.apiUrl }), token };
+  return { logbook: new LogbookClient({ token, baseUrl: sandbox.apiUrl }), token };
 }
 
 async function addToken(token: string, permissions: string[]): Promise<string> {
@@ -38,24 +38,24 @@ async function addToken(token: string, permissions: string[]): Promise<string> {
 
 describe('an integrator against the sandbox', () => {
   it('creates, pages through, updates, disposes of and deletes receipts', async () => {
-    const { bb } = await client();
-    expect((await bb.books.list()).map((book) => book.name)).toEqual(['Main']);
+    const { logbook } = await client();
+    expect((await logbook.books.list()).map((book) => book.name)).toEqual(['Main']);
 
     const created: Receipt[] = [];
-    for (let i = 1; i <= 5; i++) created.push(await bb.receipts.create(receiptBody({ serial_number: `SDK-${i}` })));
+    for (let i = 1; i <= 5; i++) created.push(await logbook.receipts.create(receiptBody({ serial_number: `SDK-${i}` })));
     expect(created.map((r) => [r.record, r.status])).toEqual([1, 2, 3, 4, 5].map((n) => [n, 'on_hand']));
 
     const pages = [];
-    for await (const page of bb.receipts.iterate({ per_page: 2 }).pages()) pages.push(page.data.map((r) => r.serial_number));
+    for await (const page of logbook.receipts.iterate({ per_page: 2 }).pages()) pages.push(page.data.map((r) => r.serial_number));
     expect(pages).toEqual([['SDK-1', 'SDK-2'], ['SDK-3', 'SDK-4'], ['SDK-5']]);
-    const first = await bb.receipts.list({ per_page: 2 });
+    const first = await logbook.receipts.list({ per_page: 2 });
     expect(first.meta).toMatchObject({ current_page: 1, last_page: 3, per_page: 2, total: 5 });
 
     const [one, two, three] = created as [Receipt, Receipt, Receipt];
-    expect(await bb.receipts.get(one.id)).toEqual(one);
-    expect((await bb.receipts.update(one.id, { model: 'EX-9 Compact OR' })).model).toBe('EX-9 Compact OR');
+    expect(await logbook.receipts.get(one.id)).toEqual(one);
+    expect((await logbook.receipts.update(one.id, { model: 'EX-9 Compact OR' })).model).toBe('EX-9 Compact OR');
 
-    const disposed = await bb.receipts.dispose(two.id, {
+    const disposed = await logbook.receipts.dispose(two.id, {
       disposition_date: '2025-03-14',
       disposed_to: 'John Q. Example',
       form_4473_serial: `F-${two.id}`,
@@ -63,42 +63,42 @@ describe('an integrator against the sandbox', () => {
     expect(disposed.status).toBe('disposed');
     expect(disposed.disposition?.disposed_to).toBe('John Q. Example');
 
-    await bb.receipts.delete(three.id);
-    await expect(bb.receipts.get(three.id)).rejects.toBeInstanceOf(NotFoundError);
+    await logbook.receipts.delete(three.id);
+    await expect(logbook.receipts.get(three.id)).rejects.toBeInstanceOf(NotFoundError);
 
     const onHand: string[] = [];
-    for await (const r of bb.inventory.iterate({ per_page: 200 })) onHand.push(r.serial_number);
+    for await (const r of logbook.inventory.iterate({ per_page: 200 })) onHand.push(r.serial_number);
     expect(onHand).toEqual(['SDK-1', 'SDK-4', 'SDK-5']);
-    const found = await bb.search.list({ q: 'sdk-4', field: 'serial_number' });
+    const found = await logbook.search.list({ q: 'sdk-4', field: 'serial_number' });
     expect(found.data.map((r) => r.id)).toEqual([created[3]?.id]);
     const matches: number[] = [];
-    for await (const r of bb.search.iterate({ q: 'SDK', per_page: 1 })) matches.push(r.record);
+    for await (const r of logbook.search.iterate({ q: 'SDK', per_page: 1 })) matches.push(r.record);
     expect(matches).toEqual([1, 2, 4, 5]);
   });
 
   it('creates, lists and deletes webhook endpoints, the secret shown once', async () => {
-    const { bb } = await client();
-    const { endpoint, secret } = await bb.webhooks.create({ url: 'https://hooks.example.com/boundbook', events: ['receipt.created'] });
+    const { logbook } = await client();
+    const { endpoint, secret } = await logbook.webhooks.create({ url: 'https://hooks.example.com/logbook', events: ['receipt.created'] });
     expect(secret).toMatch(/^whsec_/);
-    expect(await bb.webhooks.list()).toEqual([endpoint]);
-    await bb.webhooks.delete(endpoint.id);
-    expect(await bb.webhooks.list()).toEqual([]);
-    await expect(bb.webhooks.delete(endpoint.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await logbook.webhooks.list()).toEqual([endpoint]);
+    await logbook.webhooks.delete(endpoint.id);
+    expect(await logbook.webhooks.list()).toEqual([]);
+    await expect(logbook.webhooks.delete(endpoint.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('maps 401 to AuthenticationError', async () => {
-    const bb = new BoundBook({ token: 'sbx_not_a_token', baseUrl: sandbox.apiUrl });
-    const error = await bb.books.list().catch((e: unknown) => e);
+    const logbook = new LogbookClient({ token: 'sbx_not_a_token', baseUrl: sandbox.apiUrl });
+    const error = await logbook.books.list().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AuthenticationError);
     expect((error as AuthenticationError).status).toBe(401);
     expect((error as AuthenticationError).headers.get('www-authenticate')).toBe('Bearer');
   });
 
   it('maps 403 to PermissionDeniedError, for an ineligible account and for a missing permission', async () => {
-    const { bb: collector } = await client('collector');
+    const { logbook: collector } = await client('collector');
     await expect(collector.books.list()).rejects.toBeInstanceOf(PermissionDeniedError);
     const { token } = await client();
-    const readOnly = new BoundBook({ token: await addToken(token, ['read']), baseUrl: sandbox.apiUrl });
+    const readOnly = new LogbookClient({ token: await addToken(token, ['read']), baseUrl: sandbox.apiUrl });
     await expect(readOnly.books.list()).resolves.toHaveLength(1);
     const error = await readOnly.receipts.create(receiptBody()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PermissionDeniedError);
@@ -106,17 +106,17 @@ describe('an integrator against the sandbox', () => {
   });
 
   it('maps 404 to NotFoundError and 422 to ValidationError with the field errors', async () => {
-    const { bb } = await client();
-    await expect(bb.receipts.get(999_999)).rejects.toBeInstanceOf(NotFoundError);
-    const error = await bb.receipts.create(receiptBody({ serial_number: '', book: 'Nope' })).catch((e: unknown) => e);
+    const { logbook } = await client();
+    await expect(logbook.receipts.get(999_999)).rejects.toBeInstanceOf(NotFoundError);
+    const error = await logbook.receipts.create(receiptBody({ serial_number: '', book: 'Nope' })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect(Object.keys((error as ValidationError).errors).sort()).toEqual(['book', 'serial_number']);
   });
 
   it('answers a disposition with neither an address nor a Form 4473 serial with the four address fields, as the README shows', async () => {
-    const { bb } = await client();
-    const receipt = await bb.receipts.create(receiptBody({ serial_number: 'SDK-README' }));
-    const error = await bb.receipts.dispose(receipt.id, { disposition_date: '2025-03-14', disposed_to: 'John Q. Example' }).catch((e: unknown) => e);
+    const { logbook } = await client();
+    const receipt = await logbook.receipts.create(receiptBody({ serial_number: 'SDK-README' }));
+    const error = await logbook.receipts.dispose(receipt.id, { disposition_date: '2025-03-14', disposed_to: 'John Q. Example' }).catch((e: unknown) => e);
     expect(Object.keys((error as ValidationError).errors)).toEqual(['address', 'city', 'state', 'zip']);
   });
 
@@ -124,7 +124,7 @@ describe('an integrator against the sandbox', () => {
     const { token } = await sandbox.createAccount();
     let drop = false;
     // Sends to the sandbox, then loses the answer of the next write while `drop` is set.
-    const bb = new BoundBook({
+    const logbook = new LogbookClient({
       token,
       baseUrl: sandbox.apiUrl,
       // The back-off before each look-up ends at once; no attempt has a time-out to fire early.
@@ -137,23 +137,23 @@ describe('an integrator against the sandbox', () => {
         throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
       },
     });
-    await bb.receipts.create(receiptBody({ serial_number: 'SDK-R10' }));
+    await logbook.receipts.create(receiptBody({ serial_number: 'SDK-R10' }));
     drop = true;
-    const created = await bb.receipts.create(receiptBody({ serial_number: ' SDK-R1 ', importer: '', purchase_amount: 389.5, model: 'EX-9 ' }));
+    const created = await logbook.receipts.create(receiptBody({ serial_number: ' SDK-R1 ', importer: '', purchase_amount: 389.5, model: 'EX-9 ' }));
     expect(created).toMatchObject({ serial_number: 'SDK-R1', model: 'EX-9', record: 2 });
-    const matches = await bb.receipts.list({ serial_number: 'SDK-R1' });
+    const matches = await logbook.receipts.list({ serial_number: 'SDK-R1' });
     expect(matches.data.map((r) => r.serial_number)).toEqual(['SDK-R10', 'SDK-R1']);
 
     drop = true;
-    const disposed = await bb.receipts.dispose(created.id, { disposition_date: '2025-03-14', disposed_to: 'John Q. Example', form_4473_serial: 'F-R1' });
+    const disposed = await logbook.receipts.dispose(created.id, { disposition_date: '2025-03-14', disposed_to: 'John Q. Example', form_4473_serial: 'F-R1' });
     expect(disposed.disposition).toMatchObject({ disposed_to: 'John Q. Example', form_4473_serial: 'F-R1' });
 
     drop = true;
-    const { endpoint } = await bb.webhooks.create({ url: 'https://hooks.example.com/recovered', events: ['receipt.created'] });
-    expect(await bb.webhooks.list()).toEqual([endpoint]);
+    const { endpoint } = await logbook.webhooks.create({ url: 'https://hooks.example.com/recovered', events: ['receipt.created'] });
+    expect(await logbook.webhooks.list()).toEqual([endpoint]);
     drop = true;
-    await bb.webhooks.delete(endpoint.id);
-    expect(await bb.webhooks.list()).toEqual([]);
+    await logbook.webhooks.delete(endpoint.id);
+    expect(await logbook.webhooks.list()).toEqual([]);
   });
 
   it('maps 429 to RateLimitError with the seconds to wait', async () => {
@@ -161,9 +161,9 @@ describe('an integrator against the sandbox', () => {
     try {
       const { token } = await limited.createAccount();
       // The client-side limiter is off, so the sandbox's limit answers; the wait is longer than allowed.
-      const bb = new BoundBook({ token, baseUrl: limited.apiUrl, rateLimit: false, maxRetryAfter: 0 });
-      for (let i = 0; i < 3; i++) await bb.books.list();
-      const error = await bb.books.list().catch((e: unknown) => e);
+      const logbook = new LogbookClient({ token, baseUrl: limited.apiUrl, rateLimit: false, maxRetryAfter: 0 });
+      for (let i = 0; i < 3; i++) await logbook.books.list();
+      const error = await logbook.books.list().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RateLimitError);
       expect((error as RateLimitError).retryAfter).toBeGreaterThan(0);
       expect((error as RateLimitError).retryAfter).toBeLessThanOrEqual(60);

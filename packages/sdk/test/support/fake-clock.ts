@@ -1,4 +1,4 @@
-import type { Clock } from '@boundbook/sdk';
+import type { Clock } from '@fflkit/sdk';
 
 interface Timer {
   at: number;

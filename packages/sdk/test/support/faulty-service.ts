@@ -1,6 +1,6 @@
-import type { FetchFunction } from '@boundbook/sdk';
-import { receiptResource } from '@boundbook/test-fixtures';
-import type { DispositionCreate, Receipt, ReceiptCreate, WebhookEndpoint, WebhookEndpointCreate } from '@boundbook/types';
+import type { FetchFunction } from '@fflkit/sdk';
+import { receiptResource } from '@fflkit/test-fixtures';
+import type { DispositionCreate, Receipt, ReceiptCreate, WebhookEndpoint, WebhookEndpointCreate } from '@fflkit/types';
 import { page } from './page';
 import { empty, hang, json } from './stub-fetch';
 

@@ -1,4 +1,4 @@
-import type { Page } from '@boundbook/types';
+import type { Page } from '@fflkit/types';
 
 /** Page `number` of `items` split into pages of `perPage`, in the service's envelope. */
 export function page<T>(items: T[], number: number, perPage: number, path = 'https://example.test/rest/v1/receipts'): Page<T> {

@@ -1,5 +1,5 @@
-import { receiptResource } from '@boundbook/test-fixtures';
-import type { Page, Receipt, ReceiptListQuery } from '@boundbook/types';
+import { receiptResource } from '@fflkit/test-fixtures';
+import type { Page, Receipt, ReceiptListQuery } from '@fflkit/types';
 import { page } from './page';
 
 /**

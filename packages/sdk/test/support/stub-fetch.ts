@@ -1,4 +1,4 @@
-import type { FetchFunction } from '@boundbook/sdk';
+import type { FetchFunction } from '@fflkit/sdk';
 
 /** One answer of a {@link stubFetch}: a response, a thrown error, or a function of the request. */
 export type Answer = Response | Error | ((request: Request, signal: AbortSignal | undefined) => Response | Promise<Response>);

@@ -1,4 +1,4 @@
-import { BoundBook, type BoundBookOptions } from '@boundbook/sdk';
+import { LogbookClient, type LogbookClientOptions } from '@fflkit/sdk';
 import { FakeClock } from './fake-clock';
 import { stubFetch, type Answer } from './stub-fetch';
 
@@ -11,10 +11,10 @@ let tokens = 0;
  * tests share a rate limiter), jitter off unless `options.random` says otherwise, and no warning
  * on the console about waits unless `options.onWait` is given (as `undefined` for the default).
  */
-export function testClient(answers: Answer[], options: BoundBookOptions = {}) {
+export function testClient(answers: Answer[], options: LogbookClientOptions = {}) {
   const clock = options.clock instanceof FakeClock ? options.clock : new FakeClock();
   const stub = stubFetch(...answers);
   const token = options.token ?? `test-token-${++tokens}`;
-  const bb = new BoundBook({ baseUrl: BASE_URL, fetch: stub.fetch, random: () => 0, onWait: () => undefined, ...options, token, clock });
-  return { bb, clock, calls: stub.calls, token };
+  const logbook = new LogbookClient({ baseUrl: BASE_URL, fetch: stub.fetch, random: () => 0, onWait: () => undefined, ...options, token, clock });
+  return { logbook, clock, calls: stub.calls, token };
 }

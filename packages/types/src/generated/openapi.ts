@@ -424,11 +424,11 @@ export interface components {
          *
          *     Not shown in the service's interface document; this contract's choice: every field
          *     below is always present, with `null` where there is no value. Documents and E4473 data
-         *     are read-only in the API (the BoundBook sandbox's control API attaches them). Creation,
+         *     are read-only in the API (the FFLKit sandbox's control API attaches them). Creation,
          *     each update that changes something, disposition and deletion append an entry
          *     `{id, action, changes: {field: {from, to}}, token_id, occurred_at}` to the receipt's
          *     audit trail, with action `created`, `updated`, `disposed` or `deleted`; entries are
-         *     never erased. The service's API does not expose the trail; the BoundBook sandbox does.
+         *     never erased. The service's API does not expose the trail; the FFLKit sandbox does.
          *     A soft-deleted receipt is 404 for every later call, is left out of every list, search
          *     and count, keeps its audit trail, and its record number is never reused.
          */
@@ -894,7 +894,7 @@ export interface components {
          * Format: date-time
          * @description ISO 8601 date-time with UTC offset. Not shown in the service's interface document; this
          *     contract's choice: the moment the event occurred, the same across every attempt. The
-         *     BoundBook sandbox's own behaviour: to the millisecond, and strictly increasing from one
+         *     FFLKit sandbox's own behaviour: to the millisecond, and strictly increasing from one
          *     event of an account to the next (see the Webhooks tag).
          */
         EventTimestamp: string;
@@ -992,7 +992,7 @@ export interface components {
         /**
          * @description Insufficient permissions, or an ineligible account type. Not shown in the service's
          *     interface document; this contract's choice: the message names the missing permission or
-         *     the account type. In the BoundBook sandbox (its own behaviour, not the service's), also
+         *     the account type. In the FFLKit sandbox (its own behaviour, not the service's), also
          *     the answer, without rate-limit headers, to a request addressed to a host name that is
          *     not the sandbox's; the message says how to allow it.
          */
@@ -1059,7 +1059,7 @@ export interface components {
             };
         };
         /**
-         * @description The BoundBook sandbox's own answer, not the service's (whose document says only that
+         * @description The FFLKit sandbox's own answer, not the service's (whose document says only that
          *     the wire format is JSON): the request body was sent with a `Content-Type` that is not
          *     JSON (`application/json` or `application/*+json`, with any parameters), and the message
          *     names the type sent. A body without a `Content-Type` is read as JSON. Checked after 401,
@@ -1081,7 +1081,7 @@ export interface components {
             };
         };
         /**
-         * @description The BoundBook sandbox's own answer, never the service's: the sandbox could not save the
+         * @description The FFLKit sandbox's own answer, never the service's: the sandbox could not save the
          *     change this request made (a full disk, a read-only folder, a data folder gone). Nothing
          *     was changed: the state went back to what is on disk, with the changes of every request
          *     that waited on the same save, whose answers are this 503 too. The message names the
@@ -1096,7 +1096,7 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "The sandbox could not save its data, so this request changed nothing: cannot append to the journal /home/you/project/.boundbook/sandbox.json.journal.2 (ENOSPC: no space left on device, write): check the free space and the permissions of its folder. Retry once that is fixed."
+                 *       "message": "The sandbox could not save its data, so this request changed nothing: cannot append to the journal /home/you/project/.fflkit/sandbox.json.journal.2 (ENOSPC: no space left on device, write): check the free space and the permissions of its folder. Retry once that is fixed."
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorBody"];
@@ -1227,9 +1227,10 @@ export interface components {
         "X-SVC-Delivery": string;
         /**
          * @description `<service>-Webhook/1.0`. Not shown in the service's interface document; this contract's
-         *     choice: the service name is BoundBook, so the value is `BoundBook-Webhook/1.0`.
+         *     choice: the service's name is taken from its title, Logbook, so the value is
+         *     `Logbook-Webhook/1.0`. A receiver should not depend on it.
          */
-        "User-Agent": "BoundBook-Webhook/1.0";
+        "User-Agent": "Logbook-Webhook/1.0";
     };
     requestBodies: {
         ReceiptCreatedEvent: {
@@ -1431,7 +1432,7 @@ export interface components {
         /**
          * @description Requests allowed per window (60). Not shown in the service's interface document; this
          *     contract's choice: carried by every authenticated response (absent only where the
-         *     BoundBook sandbox runs with its limit lifted).
+         *     FFLKit sandbox runs with its limit lifted).
          * @example 60
          */
         "X-RateLimit-Limit": number;
@@ -1819,7 +1820,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": 7,
-                     *           "url": "https://hooks.example.com/boundbook",
+                     *           "url": "https://hooks.example.com/logbook",
                      *           "events": [
                      *             "*"
                      *           ],
@@ -1874,7 +1875,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": 7,
-                     *         "url": "https://hooks.example.com/boundbook",
+                     *         "url": "https://hooks.example.com/logbook",
                      *         "events": [
                      *           "*"
                      *         ],
@@ -1941,7 +1942,8 @@ export interface operations {
                 "X-SVC-Delivery": components["parameters"]["X-SVC-Delivery"];
                 /**
                  * @description `<service>-Webhook/1.0`. Not shown in the service's interface document; this contract's
-                 *     choice: the service name is BoundBook, so the value is `BoundBook-Webhook/1.0`.
+                 *     choice: the service's name is taken from its title, Logbook, so the value is
+                 *     `Logbook-Webhook/1.0`. A receiver should not depend on it.
                  */
                 "User-Agent": components["parameters"]["User-Agent"];
             };
@@ -1979,7 +1981,8 @@ export interface operations {
                 "X-SVC-Delivery": components["parameters"]["X-SVC-Delivery"];
                 /**
                  * @description `<service>-Webhook/1.0`. Not shown in the service's interface document; this contract's
-                 *     choice: the service name is BoundBook, so the value is `BoundBook-Webhook/1.0`.
+                 *     choice: the service's name is taken from its title, Logbook, so the value is
+                 *     `Logbook-Webhook/1.0`. A receiver should not depend on it.
                  */
                 "User-Agent": components["parameters"]["User-Agent"];
             };
@@ -2017,7 +2020,8 @@ export interface operations {
                 "X-SVC-Delivery": components["parameters"]["X-SVC-Delivery"];
                 /**
                  * @description `<service>-Webhook/1.0`. Not shown in the service's interface document; this contract's
-                 *     choice: the service name is BoundBook, so the value is `BoundBook-Webhook/1.0`.
+                 *     choice: the service's name is taken from its title, Logbook, so the value is
+                 *     `Logbook-Webhook/1.0`. A receiver should not depend on it.
                  */
                 "User-Agent": components["parameters"]["User-Agent"];
             };
@@ -2055,7 +2059,8 @@ export interface operations {
                 "X-SVC-Delivery": components["parameters"]["X-SVC-Delivery"];
                 /**
                  * @description `<service>-Webhook/1.0`. Not shown in the service's interface document; this contract's
-                 *     choice: the service name is BoundBook, so the value is `BoundBook-Webhook/1.0`.
+                 *     choice: the service's name is taken from its title, Logbook, so the value is
+                 *     `Logbook-Webhook/1.0`. A receiver should not depend on it.
                  */
                 "User-Agent": components["parameters"]["User-Agent"];
             };
@@ -2093,7 +2098,8 @@ export interface operations {
                 "X-SVC-Delivery": components["parameters"]["X-SVC-Delivery"];
                 /**
                  * @description `<service>-Webhook/1.0`. Not shown in the service's interface document; this contract's
-                 *     choice: the service name is BoundBook, so the value is `BoundBook-Webhook/1.0`.
+                 *     choice: the service's name is taken from its title, Logbook, so the value is
+                 *     `Logbook-Webhook/1.0`. A receiver should not depend on it.
                  */
                 "User-Agent": components["parameters"]["User-Agent"];
             };

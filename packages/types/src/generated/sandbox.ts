@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * Check that the sandbox serves
-         * @description Answers 200 with the version of the `@boundbook/sandbox` package, without a token, for
+         * @description Answers 200 with the version of the `@fflkit/sandbox` package, without a token, for
          *     a readiness check: the sandbox listens only once it is ready (its data file read and
          *     its journal replayed, its fixtures loaded), so any answer means that every later call
          *     is served. Until then nothing answers at the address. A wait in CI:
@@ -712,7 +712,7 @@ export interface paths {
          *
          *     Bounded, so that a stalled reader cannot hold the sandbox's memory: a client that falls
          *     4 MiB behind its stream (events sent but not yet read) is cut off, and follows again to
-         *     go on (`boundbook-sandbox tail` does); the sandbox serves at most 64 streams at once.
+         *     go on (`fflkit-sandbox tail` does); the sandbox serves at most 64 streams at once.
          */
         get: operations["followAccount"];
         put?: never;
@@ -928,7 +928,7 @@ export interface components {
                 /** @constant */
                 "Content-Type": "application/json";
                 /** @constant */
-                "User-Agent": "BoundBook-Webhook/1.0";
+                "User-Agent": "Logbook-Webhook/1.0";
                 "X-SVC-Event": components["schemas"]["WebhookEventName"];
                 /** Format: uuid */
                 "X-SVC-Delivery": string;
@@ -1055,7 +1055,7 @@ export interface components {
          *     per receipt, every line ending in CRLF; a field with a comma, a double quote or a line
          *     break is quoted. The pattern states exactly that.
          */
-        BoundBookCsv: string;
+        BookCsv: string;
         /**
          * @description One entry of a receipt's audit trail. `changes` maps each changed field to its old and
          *     new value: on `created` every given field from `null`; on `updated` each changed field;
@@ -1259,7 +1259,7 @@ export interface components {
              * @constant
              */
             status: "ok";
-            /** @description The version of the `@boundbook/sandbox` package that runs. */
+            /** @description The version of the `@fflkit/sandbox` package that runs. */
             version: string;
         };
         /** @description The answer to `GET /_sandbox/health`. */
@@ -1268,8 +1268,8 @@ export interface components {
         };
         /**
          * @description A fixtures file (`POST /_sandbox/fixtures`, `--fixtures`, `startSandbox({ fixtures })`,
-         *     `createMockBoundBook({ fixtures })`). Published as a JSON Schema in
-         *     `@boundbook/types/fixtures.schema.json`, for editors.
+         *     `createMockLogbook({ fixtures })`). Published as a JSON Schema in
+         *     `@fflkit/types/fixtures.schema.json`, for editors.
          */
         Fixtures: {
             /** @description The JSON Schema of the file, for editors; not read. */
@@ -1526,11 +1526,11 @@ export interface components {
          *
          *     Not shown in the service's interface document; this contract's choice: every field
          *     below is always present, with `null` where there is no value. Documents and E4473 data
-         *     are read-only in the API (the BoundBook sandbox's control API attaches them). Creation,
+         *     are read-only in the API (the FFLKit sandbox's control API attaches them). Creation,
          *     each update that changes something, disposition and deletion append an entry
          *     `{id, action, changes: {field: {from, to}}, token_id, occurred_at}` to the receipt's
          *     audit trail, with action `created`, `updated`, `disposed` or `deleted`; entries are
-         *     never erased. The service's API does not expose the trail; the BoundBook sandbox does.
+         *     never erased. The service's API does not expose the trail; the FFLKit sandbox does.
          *     A soft-deleted receipt is 404 for every later call, is left out of every list, search
          *     and count, keeps its audit trail, and its record number is never reused.
          */
@@ -1880,7 +1880,7 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "The sandbox could not save its data, so this request changed nothing: cannot append to the journal /home/you/project/.boundbook/sandbox.json.journal.2 (ENOSPC: no space left on device, write): check the free space and the permissions of its folder. Retry once that is fixed."
+                 *       "message": "The sandbox could not save its data, so this request changed nothing: cannot append to the journal /home/you/project/.fflkit/sandbox.json.journal.2 (ENOSPC: no space left on device, write): check the free space and the permissions of its folder. Retry once that is fixed."
                  *     }
                  */
                 "application/json": components["schemas"]["ErrorBody"];
@@ -2396,10 +2396,10 @@ export interface operations {
                      *         ],
                      *         "request": {
                      *           "method": "POST",
-                     *           "url": "https://hooks.example.com/boundbook",
+                     *           "url": "https://hooks.example.com/logbook",
                      *           "headers": {
                      *             "Content-Type": "application/json",
-                     *             "User-Agent": "BoundBook-Webhook/1.0",
+                     *             "User-Agent": "Logbook-Webhook/1.0",
                      *             "X-SVC-Event": "ping",
                      *             "X-SVC-Delivery": "5a7c9e1b-3d5f-4a6b-8c0d-2e4f6a8b0c1d",
                      *             "X-SVC-Signature": "sha256=3b1f0c9e8d7a6b5c4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3a2b1c"
@@ -2481,7 +2481,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": 7,
-                     *           "url": "https://hooks.example.com/boundbook",
+                     *           "url": "https://hooks.example.com/logbook",
                      *           "events": [
                      *             "*"
                      *           ],
@@ -2532,7 +2532,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "url": "http://127.0.0.1:3000/hooks/boundbook",
+                 *       "url": "http://127.0.0.1:3000/hooks/logbook",
                  *       "events": [
                  *         "receipt.created",
                  *         "receipt.disposed"
@@ -2553,7 +2553,7 @@ export interface operations {
                      * @example {
                      *       "data": {
                      *         "id": 9,
-                     *         "url": "http://127.0.0.1:3000/hooks/boundbook",
+                     *         "url": "http://127.0.0.1:3000/hooks/logbook",
                      *         "events": [
                      *           "receipt.created",
                      *           "receipt.disposed"
@@ -2892,7 +2892,7 @@ export interface operations {
                      *     Example Arms Co.,,EX-9 Compact,EXA0012345,Pistol,9mm Luger,2025-03-14,Example Firearms Wholesale LLC,,9-99-999-01-6A-00001,2025-04-02,John Q. Example,,2025-000123,Main,318,,disposed
                      *     Example Rifle Works,,Ranger 30,EXR7700881,Rifle,.308 Win,2025-03-15,"Example, Jane Q.","100 Example Way, Springfield, IL 62701",,,,,,Main,319,,on_hand
                      */
-                    "text/csv; charset=utf-8": components["schemas"]["BoundBookCsv"];
+                    "text/csv; charset=utf-8": components["schemas"]["BookCsv"];
                 };
             };
             401: components["responses"]["Unauthenticated"];

@@ -61,7 +61,7 @@ describe.each(EXPRESS_VERSIONS)('toExpressMiddleware(webhooks) on $name', ({ exp
         body: {
           outcome: 'setup_error',
           message:
-            "[@boundbook/webhooks] receive: payload is a parsed object; pass the raw request body instead (a string, Uint8Array, ArrayBuffer or Buffer): the signature covers the exact bytes received. Mount the webhook route before express.json() (or give it express.raw({ type: 'application/json' })), or turn the framework's body parser off for it.",
+            "[@fflkit/webhooks] receive: payload is a parsed object; pass the raw request body instead (a string, Uint8Array, ArrayBuffer or Buffer): the signature covers the exact bytes received. Mount the webhook route before express.json() (or give it express.raw({ type: 'application/json' })), or turn the framework's body parser off for it.",
         },
       });
       expect(record.calls).toEqual([]);

@@ -56,10 +56,10 @@ describe.each(FASTIFY_VERSIONS)('toFastifyPlugin(webhooks) on $name', ({ start }
 describe('toFastifyPlugin(webhooks, { path })', () => {
   it('serves the route at path within the plugin\'s prefix', async () => {
     const app = Fastify();
-    await app.register(toFastifyPlugin(createWebhookHandler({ secret: SECRET, on: {} }), { path: '/boundbook' }), { prefix: '/hooks' });
+    await app.register(toFastifyPlugin(createWebhookHandler({ secret: SECRET, on: {} }), { path: '/logbook' }), { prefix: '/hooks' });
     try {
       const delivery = signedDelivery(EVENT_EXAMPLES.ping);
-      const response = await app.inject({ method: 'POST', url: '/hooks/boundbook', headers: delivery.headers, payload: delivery.body });
+      const response = await app.inject({ method: 'POST', url: '/hooks/logbook', headers: delivery.headers, payload: delivery.body });
       expect([response.statusCode, response.json()]).toEqual([200, { message: 'Pong.', outcome: 'processed' }]);
     } finally {
       await app.close();

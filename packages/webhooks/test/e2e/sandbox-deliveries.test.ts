@@ -1,6 +1,6 @@
-import { startSandbox } from '@boundbook/sandbox';
-import { dispositionBody, receiptBody } from '@boundbook/test-fixtures';
-import type { SandboxDelivery } from '@boundbook/types';
+import { startSandbox } from '@fflkit/sandbox';
+import { dispositionBody, receiptBody } from '@fflkit/test-fixtures';
+import type { SandboxDelivery } from '@fflkit/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookHandler, type WebhookHandler } from '../../src/index';
 import {

@@ -38,7 +38,7 @@ describe.each(BUILDS)('createWebhookHandler(options) on the $name', ({ api: { cr
     try {
       await expect(receive(signedDelivery(EVENT_EXAMPLES['receipt.deleted']))).resolves.toMatchObject({ status: 500, outcome: 'handler_failed' });
       expect(consoleError).toHaveBeenCalledTimes(1);
-      expect(consoleError.mock.calls[0]?.[0]).toMatch(/^\[@boundbook\/webhooks\] handler_failed: delivery /);
+      expect(consoleError.mock.calls[0]?.[0]).toMatch(/^\[@fflkit\/webhooks\] handler_failed: delivery /);
     } finally {
       consoleError.mockRestore();
     }
@@ -66,6 +66,6 @@ describe.each(BUILDS)('createWebhookHandler(options) on the $name', ({ api: { cr
     ['a clock that is not a function', { secret: SECRET, on: {}, now: 1 }, 'now must be a function returning epoch milliseconds, like Date.now; got a number'],
   ])('throws a TypeError at setup for %s', (_, options, message) => {
     // @ts-expect-error: wrong options
-    expect(() => createWebhookHandler(options)).toThrow(new TypeError(`[@boundbook/webhooks] createWebhookHandler: ${message}`));
+    expect(() => createWebhookHandler(options)).toThrow(new TypeError(`[@fflkit/webhooks] createWebhookHandler: ${message}`));
   });
 });

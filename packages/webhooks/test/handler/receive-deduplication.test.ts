@@ -194,7 +194,7 @@ describe.each(BUILDS)('createWebhookHandler(options).receive(delivery) deduplica
     const { record, receive } = setup({ store: { claim: () => true, commit: () => {}, release: () => {} } });
     const answer = await receive(signedDelivery(CREATED));
     expect(answer).toMatchObject({ status: 500, outcome: 'setup_error' });
-    expect(parsed(answer).message).toBe("[@boundbook/webhooks] store.claim must resolve to 'claimed', 'processed' or 'in_progress'; it gave true");
+    expect(parsed(answer).message).toBe("[@fflkit/webhooks] store.claim must resolve to 'claimed', 'processed' or 'in_progress'; it gave true");
     expect(record.calls).toEqual([]);
   });
 

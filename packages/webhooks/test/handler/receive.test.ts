@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENT_NAMES } from '@boundbook/types';
+import { WEBHOOK_EVENT_NAMES } from '@fflkit/types';
 import { describe, expect, it } from 'vitest';
 import { BUILDS } from '../support/builds';
 import { EVENT_EXAMPLES } from '../support/contract-examples';
@@ -76,7 +76,7 @@ describe.each(BUILDS)('createWebhookHandler(options).receive(delivery) on the $n
     const { record, receive } = setup();
     const answer = await receive(change(signedDelivery(CREATED)));
     expect(answer).toMatchObject({ status, outcome });
-    expect(parsed(answer).message).toMatch(/^\[@boundbook\/webhooks\] /);
+    expect(parsed(answer).message).toMatch(/^\[@fflkit\/webhooks\] /);
     expect(record.calls).toEqual([]);
     expect(record.errors).toEqual([]);
   });
@@ -173,8 +173,8 @@ describe.each(BUILDS)('createWebhookHandler(options).receive(delivery) on the $n
       // @ts-expect-error: a parsed body
       await webhooks.receive({ payload: {}, headers: {} });
       expect(logged).toEqual([
-        [`[@boundbook/webhooks] handler_failed: delivery ${delivery.deliveryId} (receipt.created) was answered 500 and will be retried.`, new Error('handler')],
-        ['[@boundbook/webhooks] setup_error: delivery (no id) (no event) was answered 500 and will be retried.', expect.any(TypeError)],
+        [`[@fflkit/webhooks] handler_failed: delivery ${delivery.deliveryId} (receipt.created) was answered 500 and will be retried.`, new Error('handler')],
+        ['[@fflkit/webhooks] setup_error: delivery (no id) (no event) was answered 500 and will be retried.', expect.any(TypeError)],
       ]);
     } finally {
       console.error = original;

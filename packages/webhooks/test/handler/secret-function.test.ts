@@ -93,7 +93,7 @@ describe.each(BUILDS)('createWebhookHandler({ secret: () => ... }) on the $name'
     const { record, receive } = setup(() => (++calls === 1 ? value : SECRET));
     const answer = await receive(signedDelivery(CREATED));
     expect(answer).toMatchObject({ status: 500, outcome: 'setup_error' });
-    expect(parsed(answer).message).toBe(`[@boundbook/webhooks] createWebhookHandler: the value of the secret function ${message}`);
+    expect(parsed(answer).message).toBe(`[@fflkit/webhooks] createWebhookHandler: the value of the secret function ${message}`);
     expect(record.errors.map(({ error, info }) => [(error as Error).name, info.outcome])).toEqual([['TypeError', 'setup_error']]);
     await expect(receive(signedDelivery(CREATED))).resolves.toMatchObject({ status: 200, outcome: 'processed' });
   });

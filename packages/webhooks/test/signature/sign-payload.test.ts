@@ -1,4 +1,4 @@
-import { signDelivery } from '@boundbook/sandbox-core';
+import { signDelivery } from '@fflkit/sandbox-core';
 import { describe, expect, it } from 'vitest';
 import { BUILDS } from '../support/builds';
 
@@ -43,17 +43,17 @@ describe.each(BUILDS)('signPayload(secret, payload) on the $name', ({ api: { sig
 
   it('rejects with a TypeError saying to pass the raw body for a parsed object', async () => {
     await expect(signPayload(SECRET, JSON.parse(PING))).rejects.toThrow(
-      expect.objectContaining({ name: 'TypeError', message: expect.stringMatching(/^\[@boundbook\/webhooks\] signPayload: payload is a parsed object; pass the raw request body/) }),
+      expect.objectContaining({ name: 'TypeError', message: expect.stringMatching(/^\[@fflkit\/webhooks\] signPayload: payload is a parsed object; pass the raw request body/) }),
     );
   });
 
   it('rejects with a TypeError for a missing payload', async () => {
     // @ts-expect-error: the payload is required
-    await expect(signPayload(SECRET)).rejects.toThrow('[@boundbook/webhooks] signPayload: payload must be the raw request body (a string, Uint8Array, ArrayBuffer or Buffer); got undefined.');
+    await expect(signPayload(SECRET)).rejects.toThrow('[@fflkit/webhooks] signPayload: payload must be the raw request body (a string, Uint8Array, ArrayBuffer or Buffer); got undefined.');
   });
 
   it('rejects with a TypeError for an empty secret, a missing one or an array of them', async () => {
-    await expect(signPayload('', PING)).rejects.toThrow('[@boundbook/webhooks] signPayload: secret must be one signing secret (a non-empty string, "whsec_..."); got an empty string');
+    await expect(signPayload('', PING)).rejects.toThrow('[@fflkit/webhooks] signPayload: secret must be one signing secret (a non-empty string, "whsec_..."); got an empty string');
     // @ts-expect-error: the secret is required
     await expect(signPayload(undefined, PING)).rejects.toThrow(TypeError);
     // @ts-expect-error: signing takes one secret

@@ -1,5 +1,5 @@
 import { sign as octokitSign, verify as octokitVerify, verifyWithFallback as octokitVerifyWithFallback } from '@octokit/webhooks-methods';
-import { signDelivery } from '@boundbook/sandbox-core';
+import { signDelivery } from '@fflkit/sandbox-core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as nodeBuild from '../../src/index';

@@ -72,7 +72,7 @@ describe.each(BUILDS)('verifySignature(secret, payload, signature) on the $name'
     const error = await verifySignature(SECRET, JSON.parse(PING), undefined).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toBe(
-      "[@boundbook/webhooks] verifySignature: payload is a parsed object; pass the raw request body instead (a string, Uint8Array, ArrayBuffer or Buffer): the signature covers the exact bytes received. Mount the webhook route before express.json() (or give it express.raw({ type: 'application/json' })), or turn the framework's body parser off for it.",
+      "[@fflkit/webhooks] verifySignature: payload is a parsed object; pass the raw request body instead (a string, Uint8Array, ArrayBuffer or Buffer): the signature covers the exact bytes received. Mount the webhook route before express.json() (or give it express.raw({ type: 'application/json' })), or turn the framework's body parser off for it.",
     );
   });
 
@@ -81,7 +81,7 @@ describe.each(BUILDS)('verifySignature(secret, payload, signature) on the $name'
     ['a number', 42, 'got a number.'],
   ])('rejects with a TypeError for a payload that is %s', async (_, payload, ending) => {
     // @ts-expect-error: not a payload
-    await expect(verifySignature(SECRET, payload, SIGNATURE)).rejects.toThrow(`[@boundbook/webhooks] verifySignature: payload must be the raw request body (a string, Uint8Array, ArrayBuffer or Buffer); ${ending}`);
+    await expect(verifySignature(SECRET, payload, SIGNATURE)).rejects.toThrow(`[@fflkit/webhooks] verifySignature: payload must be the raw request body (a string, Uint8Array, ArrayBuffer or Buffer); ${ending}`);
   });
 
   it('rejects with a TypeError for an array payload, as for a parsed object', async () => {
@@ -98,7 +98,7 @@ describe.each(BUILDS)('verifySignature(secret, payload, signature) on the $name'
   ])('rejects with a TypeError for a secret that is %s', async (kind, secret) => {
     // @ts-expect-error: not a secret
     await expect(verifySignature(secret, PING, SIGNATURE)).rejects.toThrow(
-      `[@boundbook/webhooks] verifySignature: secret must be the endpoint's signing secret (a non-empty string, "whsec_..."), or a non-empty array of them while rotating; got ${kind}`,
+      `[@fflkit/webhooks] verifySignature: secret must be the endpoint's signing secret (a non-empty string, "whsec_..."), or a non-empty array of them while rotating; got ${kind}`,
     );
   });
 });

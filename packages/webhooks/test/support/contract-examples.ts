@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { WEBHOOK_EVENT_NAMES, type WebhookEventName, type WebhookEventOf } from '@boundbook/types';
+import { WEBHOOK_EVENT_NAMES, type WebhookEventName, type WebhookEventOf } from '@fflkit/types';
 import { parse } from 'yaml';
 
 interface Ref {

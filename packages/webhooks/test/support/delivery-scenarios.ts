@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENT_NAMES, WEBHOOK_USER_AGENT } from '@boundbook/types';
+import { WEBHOOK_EVENT_NAMES, WEBHOOK_USER_AGENT } from '@fflkit/types';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { Build } from './builds';
 import { EVENT_EXAMPLES } from './contract-examples';

@@ -1,4 +1,4 @@
-import { WEBHOOK_EVENT_NAMES } from '@boundbook/types';
+import { WEBHOOK_EVENT_NAMES } from '@fflkit/types';
 import { expect } from 'vitest';
 import type { WebhookAnswer } from '../../src/index';
 import type { Build } from './builds';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { signDelivery } from '@boundbook/sandbox-core';
-import { HEADERS, WEBHOOK_USER_AGENT, type WebhookEvent } from '@boundbook/types';
+import { signDelivery } from '@fflkit/sandbox-core';
+import { HEADERS, WEBHOOK_USER_AGENT, type WebhookEvent } from '@fflkit/types';
 
 /** The secret the tests' endpoints are created with. */
 export const SECRET = 'whsec_9f8e7d6c5b4a3f2e1d0c9b8a7f6e5d4c3b2a1f0e';

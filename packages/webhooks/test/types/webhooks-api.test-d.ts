@@ -1,4 +1,4 @@
-import type { DeletedReceipt, Receipt } from '@boundbook/types';
+import type { DeletedReceipt, Receipt } from '@fflkit/types';
 import express from 'express';
 import Fastify from 'fastify';
 import Fastify4 from 'fastify4';

@@ -1,4 +1,4 @@
-import { PERMISSIONS, type SandboxToken } from '@boundbook/types';
+import { PERMISSIONS, type SandboxToken } from '@fflkit/types';
 import { field, h, replace, secretBox, table } from '../elements';
 import { formatTime } from '../formats';
 import { errorAlert, heading, type PageContext } from '../page';

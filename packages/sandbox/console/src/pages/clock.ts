@@ -1,4 +1,4 @@
-import type { SandboxClock, SandboxDelivery, SandboxDeliveryAttempt, SandboxWebhookEndpointState } from '@boundbook/types';
+import type { SandboxClock, SandboxDelivery, SandboxDeliveryAttempt, SandboxWebhookEndpointState } from '@fflkit/types';
 import { details, field, h, replace, select, table } from '../elements';
 import { formatDuration, formatSeconds, formatTime } from '../formats';
 import { errorAlert, heading, type PageContext } from '../page';

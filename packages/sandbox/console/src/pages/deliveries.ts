@@ -1,4 +1,4 @@
-import type { SandboxDelivery, SandboxDeliveryDetail, SandboxWebhookEndpointState } from '@boundbook/types';
+import type { SandboxDelivery, SandboxDeliveryDetail, SandboxWebhookEndpointState } from '@fflkit/types';
 import { details, field, h, replace, scroller, select, table } from '../elements';
 import { formatDuration, formatTime } from '../formats';
 import { errorAlert, heading, type PageContext } from '../page';

@@ -1,8 +1,8 @@
-import type { AuditEntry, Receipt } from '@boundbook/types';
+import type { AuditEntry, Receipt } from '@fflkit/types';
 import { details, h, table } from '../elements';
 import { formatAddress, formatAmount, formatTime, formatValue } from '../formats';
 import { errorAlert, heading, type PageContext } from '../page';
-import { lastBookAddress } from './bound-book';
+import { lastBookAddress } from './book';
 
 // One receipt as its line of the bound book and everything behind it: the firearm, its receipt,
 // its disposition, its documents, its E4473 data, and its audit trail as field changes

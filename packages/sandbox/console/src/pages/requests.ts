@@ -1,4 +1,4 @@
-import type { SandboxRequestLogEntry } from '@boundbook/types';
+import type { SandboxRequestLogEntry } from '@fflkit/types';
 import { h, replace, scroller } from '../elements';
 import { formatDuration, formatTime } from '../formats';
 import { errorAlert, heading, type PageContext } from '../page';

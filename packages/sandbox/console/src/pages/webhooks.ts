@@ -1,4 +1,4 @@
-import { WEBHOOK_DISABLE_AFTER_FAILURES, WEBHOOK_EVENT_NAMES, WILDCARD_SUBSCRIPTION, type SandboxDelivery, type SandboxWebhookEndpointState, type WebhookEndpointCreated } from '@boundbook/types';
+import { WEBHOOK_DISABLE_AFTER_FAILURES, WEBHOOK_EVENT_NAMES, WILDCARD_SUBSCRIPTION, type SandboxDelivery, type SandboxWebhookEndpointState, type WebhookEndpointCreated } from '@fflkit/types';
 import { field, h, replace, secretBox, table } from '../elements';
 import { errorAlert, heading, type PageContext } from '../page';
 
@@ -91,7 +91,7 @@ function endpointRow(endpoint: SandboxWebhookEndpointState, list: HTMLElement, o
 }
 
 function addForm(context: PageContext, created: HTMLElement, refreshList: () => Promise<void>): HTMLElement {
-  const url = h('input', { type: 'url', name: 'url', required: true, maxlength: 255, placeholder: 'http://127.0.0.1:3000/hooks/boundbook', autocomplete: 'off' });
+  const url = h('input', { type: 'url', name: 'url', required: true, maxlength: 255, placeholder: 'http://127.0.0.1:3000/hooks/logbook', autocomplete: 'off' });
   const problem = h('div', {});
   const all = h('input', { type: 'checkbox', name: 'events', value: WILDCARD_SUBSCRIPTION, id: 'event-all', checked: true });
   const each = EVENTS.map((event) => h('input', { type: 'checkbox', name: 'events', value: event, id: `event-${event.replace('.', '-')}` }));

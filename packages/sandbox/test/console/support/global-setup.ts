@@ -11,7 +11,7 @@ import { CHROMIUM_EXECUTABLE } from './console-browser';
 export default function setup(): void {
   if (!existsSync(CHROMIUM_EXECUTABLE)) {
     throw new Error(
-      `[@boundbook/sandbox] the console tests need Chromium at ${CHROMIUM_EXECUTABLE}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH to a Chromium executable`,
+      `[@fflkit/sandbox] the console tests need Chromium at ${CHROMIUM_EXECUTABLE}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH to a Chromium executable`,
     );
   }
   execFileSync(process.execPath, [fileURLToPath(new URL('../../../console/build.mjs', import.meta.url)), '--quiet'], { stdio: 'inherit' });

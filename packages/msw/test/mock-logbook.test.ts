@@ -1,14 +1,14 @@
-import { receiptBody } from '@boundbook/test-fixtures';
-import { signPayload } from '@boundbook/webhooks';
+import { receiptBody } from '@fflkit/test-fixtures';
+import { signPayload } from '@fflkit/webhooks';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createMockBoundBook, MockBoundBookError } from '../src/index';
+import { createMockLogbook, MockLogbookError } from '../src/index';
 
 // The contract's sample receipt, under a serial number of this file's own.
 const receipt = receiptBody({ serial_number: 'EXA-000123' });
 
-const BASE_URL = 'https://api.boundbook.test/rest/v1';
-const mock = createMockBoundBook({ baseUrl: BASE_URL });
+const BASE_URL = 'https://logbook.example.test/rest/v1';
+const mock = createMockLogbook({ baseUrl: BASE_URL });
 const server = setupServer(...mock.handlers);
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -27,27 +27,27 @@ function call(token: string | undefined, method: string, path: string, body?: un
   });
 }
 
-describe('createMockBoundBook(options)', () => {
+describe('createMockLogbook(options)', () => {
   it.each([
-    ['a base URL that does not end in /rest/v1', { baseUrl: 'https://api.boundbook.test/v1' }, /baseUrl must be an http\(s\) origin followed by \/rest\/v1/],
-    ['a base URL with a path before /rest/v1', { baseUrl: 'https://api.boundbook.test/api/rest/v1' }, /baseUrl must be/],
-    ['a base URL that is not http(s)', { baseUrl: 'ftp://api.boundbook.test/rest/v1' }, /baseUrl must be/],
+    ['a base URL that does not end in /rest/v1', { baseUrl: 'https://logbook.example.test/v1' }, /baseUrl must be an http\(s\) origin followed by \/rest\/v1/],
+    ['a base URL with a path before /rest/v1', { baseUrl: 'https://logbook.example.test/api/rest/v1' }, /baseUrl must be/],
+    ['a base URL that is not http(s)', { baseUrl: 'ftp://logbook.example.test/rest/v1' }, /baseUrl must be/],
     ['a rateLimit that is not a whole number', { baseUrl: BASE_URL, rateLimit: 1.5 }, /rateLimit must be a whole number/],
     ['a negative rateLimit', { baseUrl: BASE_URL, rateLimit: -1 }, /rateLimit must be a whole number/],
     ['a deliverWebhooks that is not a boolean', { baseUrl: BASE_URL, deliverWebhooks: 'yes' }, /deliverWebhooks must be true or false/],
     ['a now that is not a function', { baseUrl: BASE_URL, now: 0 }, /now must be a function/],
     ['no options at all', undefined, /pass the options/],
   ])('throws a TypeError naming the package for %s', (_case, options, message) => {
-    const make = () => createMockBoundBook(options as never);
+    const make = () => createMockLogbook(options as never);
     expect(make).toThrow(TypeError);
-    expect(make).toThrow(/^\[@boundbook\/msw\] createMockBoundBook\(\): /);
+    expect(make).toThrow(/^\[@fflkit\/msw\] createMockLogbook\(\): /);
     expect(make).toThrow(message);
   });
 
-  it('createAccount(options) throws a MockBoundBookError with the 422 for an account the service refuses', () => {
-    expect(() => mock.createAccount({ account_type: 'gunsmith' as never })).toThrow(MockBoundBookError);
+  it('createAccount(options) throws a MockLogbookError with the 422 for an account the service refuses', () => {
+    expect(() => mock.createAccount({ account_type: 'gunsmith' as never })).toThrow(MockLogbookError);
     expect(() => mock.createAccount({ account_type: 'gunsmith' as never })).toThrow(
-      /^\[@boundbook\/msw\] createAccount\(\) answered 422: .*account_type/,
+      /^\[@fflkit\/msw\] createAccount\(\) answered 422: .*account_type/,
     );
   });
 
@@ -177,18 +177,18 @@ describe('createMockBoundBook(options)', () => {
     const after = await mock.clock.advance(token, 3600);
     expect(after.offset_seconds).toBe(before.offset_seconds + 3600);
     expect(Date.parse(after.now) - Date.parse(before.now)).toBeGreaterThanOrEqual(3600_000);
-    const control = await fetch('https://api.boundbook.test/_sandbox/clock', {
+    const control = await fetch('https://logbook.example.test/_sandbox/clock', {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(((await control.json()) as { data: { offset_seconds: number } }).data.offset_seconds).toBe(3600);
   });
 
-  it('clock.advance(token, 0) rejects with a MockBoundBookError carrying the 422', async () => {
+  it('clock.advance(token, 0) rejects with a MockLogbookError carrying the 422', async () => {
     const { token } = mock.createAccount();
     const failure = await mock.clock.advance(token, 0).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(MockBoundBookError);
-    expect((failure as MockBoundBookError).status).toBe(422);
-    expect((failure as MockBoundBookError).message).toMatch(/^\[@boundbook\/msw\]/);
+    expect(failure).toBeInstanceOf(MockLogbookError);
+    expect((failure as MockLogbookError).status).toBe(422);
+    expect((failure as MockLogbookError).message).toMatch(/^\[@fflkit\/msw\]/);
   });
 
   it('reset() forgets every account and every captured delivery', async () => {

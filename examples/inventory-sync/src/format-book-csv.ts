@@ -6,11 +6,11 @@ import { BOUND_BOOK_HEADER } from './bound-book-columns';
  *
  * @example
  * ```ts
- * const csv = formatBoundBookCsv(toBoundBookRows(receipts));
+ * const csv = formatBookCsv(toBookRows(receipts));
  * // 'Manufacturer,Importer,Model,Serial Number,...\nExample Arms Co.,,EX-9,...\n'
  * ```
  */
-export function formatBoundBookCsv(rows: readonly (readonly string[])[]): string {
+export function formatBookCsv(rows: readonly (readonly string[])[]): string {
   // Every row is written, header included, even for an empty book: an empty book is a valid export.
   return stringify([[...BOUND_BOOK_HEADER], ...rows.map((row) => [...row])]);
 }

@@ -1,4 +1,4 @@
-import { SEARCH_FIELDS, type Book, type Receipt, type SandboxReceiptPage } from '@boundbook/types';
+import { SEARCH_FIELDS, type Book, type Receipt, type SandboxReceiptPage } from '@fflkit/types';
 import { field, h, replace, scroller, select } from '../elements';
 import { formatAddress, formatCount } from '../formats';
 import { errorAlert, heading, type PageContext } from '../page';
@@ -22,7 +22,7 @@ export function lastBookAddress(): string {
 }
 
 /** Draws the bound book page into `view`. */
-export async function showBoundBook(view: HTMLElement, context: PageContext): Promise<void> {
+export async function showBook(view: HTMLElement, context: PageContext): Promise<void> {
   const { params } = context;
   lastAddress = location.hash.startsWith('#/book') ? location.hash : '#/book';
   const filters = new URLSearchParams();

@@ -7,7 +7,7 @@ import {
   type SandboxCoreOptions,
   type SandboxRequest,
   type SandboxResponse,
-} from '@boundbook/sandbox-core';
+} from '@fflkit/sandbox-core';
 import type {
   SandboxAccountCreate,
   SandboxClock,
@@ -21,29 +21,29 @@ import type {
   SandboxWebhookChaosPut,
   SandboxWebhookEndpointState,
   ServiceOperationId,
-} from '@boundbook/types';
+} from '@fflkit/types';
 import type { HttpHandler } from 'msw';
 import { type CapturedDelivery, createCapturingSender } from './captured-deliveries';
 import { type ContractHttp, createContractHttp, type MockEndpoints, readBaseUrl } from './contract-http';
-import { MockBoundBookError, refusal } from './errors';
+import { MockLogbookError, refusal } from './errors';
 import { createMockHandlers } from './handlers';
 
 // The mock: its options, its public object (handlers and the means to arrange and inspect the
-// state) and the core behind it. Every member of the mock is declared in `MockBoundBook` and
-// made in `makeMockBoundBook`, here; the entries (src/index.ts for Node, src/web.ts for the
+// state) and the core behind it. Every member of the mock is declared in `MockLogbook` and
+// made in `makeMockLogbook`, here; the entries (src/index.ts for Node, src/web.ts for the
 // rest) differ only in whether `fixtures` may be a path.
 
-/** Options of `createMockBoundBook`. */
-export interface MockBoundBookOptions {
+/** Options of `createMockLogbook`. */
+export interface MockLogbookOptions {
   /**
    * The API's base URL as the code under test uses it, ending in `/rest/v1`, such as
-   * `https://api.boundbook.test/rest/v1`. The control API answers at its origin's `/_sandbox`.
+   * `https://logbook.example.test/rest/v1`. The control API answers at its origin's `/_sandbox`.
    */
   baseUrl: string;
   /**
    * Whether webhook deliveries are really sent: each attempt is then POSTed with `fetch` to the
    * endpoint's URL (5 s time-out) and its status recorded. Off by default: every attempt is only
-   * captured in {@link MockBoundBook.deliveries} and answered 200.
+   * captured in {@link MockLogbook.deliveries} and answered 200.
    */
   deliverWebhooks?: boolean | undefined;
   /** Requests per minute per token; `0` lifts the limit. Defaults to 60, as the service. */
@@ -54,12 +54,12 @@ export interface MockBoundBookOptions {
    */
   now?: (() => number) | undefined;
   /**
-   * Accounts to start with, and to go back to on {@link MockBoundBook.reset}: a fixtures object
+   * Accounts to start with, and to go back to on {@link MockLogbook.reset}: a fixtures object
    * (`SandboxFixtures`: accounts with fixed tokens, books, clock offsets, webhook endpoints with
    * fixed secrets, receipts with their dispositions, documents and E4473 data) or, on Node only,
    * the path of a fixtures file (`.json`, `.yaml` or `.yml`, relative to the working directory).
    * It is loaded through the service's rules when the mock is made, firing no webhook, so its
-   * tokens work at once. A file the service would refuse throws a {@link MockBoundBookError}
+   * tokens work at once. A file the service would refuse throws a {@link MockLogbookError}
    * (422) whose `body.errors` names each fault by its path in the file
    * (`accounts[0].receipts[3].zip`); nothing is loaded then.
    */
@@ -89,13 +89,13 @@ export interface MockWebhooks {
   /**
    * Sets the endpoint's delivery chaos (settings left out are off) and resolves with the endpoint
    * and its settings, the seed drawn included. Settings the control API refuses reject with a
-   * {@link MockBoundBookError} and its 422 body.
+   * {@link MockLogbookError} and its 422 body.
    *
    * @example
    * ```ts
-   * import { createMockBoundBook } from '@boundbook/msw';
+   * import { createMockLogbook } from '@fflkit/msw';
    *
-   * const mock = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1' });
+   * const mock = createMockLogbook({ baseUrl: 'https://logbook.example.test/rest/v1' });
    * const { token } = mock.createAccount();
    * // ...the code under test makes endpoint 1...
    * const { chaos } = await mock.webhooks.setChaos(token, 1, { reorder: { window: 3 }, duplicate: 1, seed: 5 });
@@ -112,15 +112,15 @@ export interface MockWebhooks {
  *
  * @example
  * ```ts
- * import { createMockBoundBook, type MockBoundBook } from '@boundbook/msw';
+ * import { createMockLogbook, type MockLogbook } from '@fflkit/msw';
  * import { setupServer } from 'msw/node';
  *
- * const mock: MockBoundBook = createMockBoundBook({ baseUrl: 'https://api.boundbook.test/rest/v1' });
+ * const mock: MockLogbook = createMockLogbook({ baseUrl: 'https://logbook.example.test/rest/v1' });
  * setupServer(...mock.handlers).listen();
  * const { token } = mock.createAccount();
  * ```
  */
-export interface MockBoundBook {
+export interface MockLogbook {
   /**
    * The handlers to spread into `setupServer` or `setupWorker`: one `http.all` for `${baseUrl}`,
    * `${baseUrl}/*` and `${origin}/_sandbox/*`.
@@ -130,12 +130,12 @@ export interface MockBoundBook {
    * MSW's `http` narrowed to the contract, for handlers that override the mock in one test
    * (`server.use(...)`): `http.get('/receipts/{id}', resolver)` matches `${baseUrl}/receipts/:id`,
    * and the path, its parameters, the request body and the response body are typed from
-   * `@boundbook/types`.
+   * `@fflkit/types`.
    */
   readonly http: ContractHttp;
   /**
    * Makes an isolated account with the book `Main` and a token holding every permission. Options
-   * the control API would refuse throw a {@link MockBoundBookError} with its 422 body.
+   * the control API would refuse throw a {@link MockLogbookError} with its 422 body.
    */
   createAccount(options?: SandboxAccountCreate): CreatedAccount;
   /** The per-account clock. */
@@ -150,7 +150,7 @@ export interface MockBoundBook {
   /**
    * The token's account as a fixtures object with that token in it, as `GET /_sandbox/fixtures`
    * answers: saved as JSON, it starts another mock (`fixtures`) or a sandbox in the same state. A
-   * token the mock does not hold rejects with a {@link MockBoundBookError} (401).
+   * token the mock does not hold rejects with a {@link MockLogbookError} (401).
    */
   exportFixtures(token: string): Promise<SandboxFixtures>;
   /**
@@ -158,14 +158,14 @@ export interface MockBoundBook {
    * service API requests on purpose (a status, a dropped connection answered with
    * `HttpResponse.error()`, or a delay in real time; before or after acting; every time, `times`
    * times, or with a seeded `probability`), exactly as the sandbox honours it. A rule the core
-   * refuses rejects with a {@link MockBoundBookError} (422, `body.errors` by field).
+   * refuses rejects with a {@link MockLogbookError} (422, `body.errors` by field).
    */
   readonly faults: MockFaults;
   /**
    * `GET /_sandbox/requests`: the account's logged API requests that match `filter`, newest
    * first: `method`, `path`, `operation`, `status` (0 for a dropped connection), `from`, `to`,
    * `faulted`, and `body`, a part of the body (typed by `operation`) that each must hold. Rejects
-   * with a {@link MockBoundBookError} when the log dropped entries the filter could have matched
+   * with a {@link MockLogbookError} when the log dropped entries the filter could have matched
    * (it keeps 1,000 requests and 1 MiB per account), so that an assertion never counts a log cut
    * short: narrow it with `from`.
    */
@@ -210,8 +210,8 @@ export interface MockRuntime {
   readonly hmacSha256Hex?: SandboxCoreOptions['hmacSha256Hex'];
 }
 
-/** The mock of `createMockBoundBook` (documented in each entry), on a build's `runtime`. */
-export function makeMockBoundBook(options: MockBoundBookOptions, runtime: MockRuntime): MockBoundBook {
+/** The mock of `createMockLogbook` (documented in each entry), on a build's `runtime`. */
+export function makeMockLogbook(options: MockLogbookOptions, runtime: MockRuntime): MockLogbook {
   const settings = readMockOptions(options);
   const { apiUrl, origin, deliverWebhooks, rateLimit, now } = settings;
   const fixtures = readFixturesOption(options.fixtures, runtime.readFixturesFile);
@@ -298,14 +298,14 @@ export function makeMockBoundBook(options: MockBoundBookOptions, runtime: MockRu
       const query = requestLogQuery(filter);
       const log = await control<SandboxRequestLog>(token, 'GET', '/_sandbox/requests', undefined, query);
       if (log.truncated) {
-        throw new MockBoundBookError(
+        throw new MockLogbookError(
           200,
           log,
-          `[@boundbook/msw] requests(): the request log dropped entries this filter could match (it keeps 1,000 requests and 1 MiB per account; ${log.dropped} dropped so far), so a count of them would be short: pass from, a moment before the requests you assert on.`,
+          `[@fflkit/msw] requests(): the request log dropped entries this filter could match (it keeps 1,000 requests and 1 MiB per account; ${log.dropped} dropped so far), so a count of them would be short: pass from, a moment before the requests you assert on.`,
         );
       }
       return log.data;
-    }) as MockBoundBook['requests'],
+    }) as MockLogbook['requests'],
     reset(): void {
       core.deliveries.close();
       core = makeCore();
@@ -329,7 +329,7 @@ function readFixturesOption(fixtures: unknown, readFixturesFile: MockRuntime['re
   if (typeof fixtures === 'string') return { file: readFixturesFile(fixtures), from: `file ${fixtures}` };
   if (typeof fixtures === 'object' && fixtures !== null) return { file: fixtures, from: 'object' };
   throw new TypeError(
-    `[@boundbook/msw] createMockBoundBook(): fixtures must be a fixtures object (SandboxFixtures) or, on Node, the path of a .json, .yaml or .yml file; got ${String(fixtures)}`,
+    `[@fflkit/msw] createMockLogbook(): fixtures must be a fixtures object (SandboxFixtures) or, on Node, the path of a .json, .yaml or .yml file; got ${String(fixtures)}`,
   );
 }
 
@@ -339,15 +339,15 @@ function loadFixtures(core: SandboxCore, { file, from }: FixturesSource): void {
     core.loadFixtures(file as SandboxFixtures);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    throw new MockBoundBookError(
+    throw new MockLogbookError(
       error.status,
       error.body,
-      `[@boundbook/msw] createMockBoundBook(): the fixtures ${from} was refused (${error.status}) and nothing was loaded: ${error.body.message}; error.body.errors holds each fault under its path in the file`,
+      `[@fflkit/msw] createMockLogbook(): the fixtures ${from} was refused (${error.status}) and nothing was loaded: ${error.body.message}; error.body.errors holds each fault under its path in the file`,
     );
   }
 }
 
-/** The options of `createMockBoundBook`, checked, with their defaults. */
+/** The options of `createMockLogbook`, checked, with their defaults. */
 interface MockSettings extends MockEndpoints {
   readonly deliverWebhooks: boolean;
   readonly rateLimit: number | undefined;
@@ -358,12 +358,12 @@ interface MockSettings extends MockEndpoints {
  * Checks the options, throwing a `TypeError` that names the option and what it takes, before
  * anything is made.
  */
-function readMockOptions(options: MockBoundBookOptions | undefined): MockSettings {
+function readMockOptions(options: MockLogbookOptions | undefined): MockSettings {
   const fail = (message: string): never => {
-    throw new TypeError(`[@boundbook/msw] createMockBoundBook(): ${message}`);
+    throw new TypeError(`[@fflkit/msw] createMockLogbook(): ${message}`);
   };
   if (typeof options !== 'object' || options === null) {
-    return fail("pass the options, at least { baseUrl: 'https://api.boundbook.test/rest/v1' }");
+    return fail("pass the options, at least { baseUrl: 'https://logbook.example.test/rest/v1' }");
   }
   const { deliverWebhooks, rateLimit, now } = options;
   if (deliverWebhooks !== undefined && typeof deliverWebhooks !== 'boolean') fail('deliverWebhooks must be true or false');
@@ -371,5 +371,5 @@ function readMockOptions(options: MockBoundBookOptions | undefined): MockSetting
     fail(`rateLimit must be a whole number of requests per minute per token, or 0 to lift the limit; got ${String(rateLimit)}`);
   }
   if (now !== undefined && typeof now !== 'function') fail('now must be a function returning epoch milliseconds, such as () => Date.now()');
-  return { ...readBaseUrl(options.baseUrl, 'createMockBoundBook'), deliverWebhooks: deliverWebhooks ?? false, rateLimit, now };
+  return { ...readBaseUrl(options.baseUrl, 'createMockLogbook'), deliverWebhooks: deliverWebhooks ?? false, rateLimit, now };
 }

@@ -1,8 +1,8 @@
-import type { Receipt } from '@boundbook/sdk';
+import type { Receipt } from '@fflkit/sdk';
 import { BOUND_BOOK_COLUMNS } from './bound-book-columns';
 
-/** Which receipts {@link toBoundBookRows} exports. */
-export interface BoundBookFilter {
+/** Which receipts {@link toBookRows} exports. */
+export interface BookRowFilter {
   /** Only this book; every book when absent. */
   readonly book?: string;
 }
@@ -13,11 +13,11 @@ export interface BoundBookFilter {
  *
  * @example
  * ```ts
- * const rows = toBoundBookRows(mirror.values(), { book: 'Main' });
+ * const rows = toBookRows(mirror.values(), { book: 'Main' });
  * // [['Example Arms Co.', '', 'EX-9', 'EXA0012345', 'Pistol', '9mm Luger', '2025-03-14', ...], ...]
  * ```
  */
-export function toBoundBookRows(receipts: Iterable<Receipt>, filter: BoundBookFilter = {}): string[][] {
+export function toBookRows(receipts: Iterable<Receipt>, filter: BookRowFilter = {}): string[][] {
   return [...receipts]
     .filter((receipt) => filter.book === undefined || receipt.book === filter.book)
     .sort(inBookOrder)

@@ -6,8 +6,8 @@ import('../dist/cli.js').catch((error) => {
   const missing = error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist');
   process.stderr.write(
     missing
-      ? 'boundbook-sandbox: the package is not built: run `pnpm build` (or `pnpm start` from the repository root) first.\n'
-      : `boundbook-sandbox: ${error?.stack ?? String(error)}\n`,
+      ? 'fflkit-sandbox: the package is not built: run `pnpm build` (or `pnpm start` from the repository root) first.\n'
+      : `fflkit-sandbox: ${error?.stack ?? String(error)}\n`,
   );
   process.exit(1);
 });

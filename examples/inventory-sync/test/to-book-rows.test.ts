@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BOUND_BOOK_HEADER } from '../src/bound-book-columns';
-import { toBoundBookRows } from '../src/to-bound-book-rows';
+import { toBookRows } from '../src/to-book-rows';
 import { makeDisposition, makeReceipt } from './make-receipt';
 
 describe('BOUND_BOOK_HEADER', () => {
@@ -31,11 +31,11 @@ describe('BOUND_BOOK_HEADER', () => {
   });
 });
 
-describe('toBoundBookRows(receipts)', () => {
+describe('toBookRows(receipts)', () => {
   it('maps each field of a receipt received from a licensee to its column', () => {
     const receipt = makeReceipt({ importer: 'Example Imports Inc.', country_of_origin: 'Austria', record: 12 });
 
-    const [row] = toBoundBookRows([receipt]);
+    const [row] = toBookRows([receipt]);
 
     expect(row).toEqual([
       'Example Arms Co.',
@@ -68,7 +68,7 @@ describe('toBoundBookRows(receipts)', () => {
       zip: '62701-1234',
     });
 
-    const [row] = toBoundBookRows([receipt]);
+    const [row] = toBookRows([receipt]);
 
     expect(column(row, 'Received From (Name)')).toBe('Jane Example');
     expect(column(row, 'Received From (Address)')).toBe('1 Example Way, Springfield, IL 62701-1234');
@@ -78,7 +78,7 @@ describe('toBoundBookRows(receipts)', () => {
   it('fills the disposition columns from a disposition to an address', () => {
     const receipt = makeReceipt({ status: 'disposed', disposition: makeDisposition() });
 
-    const [row] = toBoundBookRows([receipt]);
+    const [row] = toBookRows([receipt]);
 
     expect(column(row, 'Date of Disposition')).toBe('2025-04-02');
     expect(column(row, 'Disposed To (Name)')).toBe('John Q. Example');
@@ -88,14 +88,14 @@ describe('toBoundBookRows(receipts)', () => {
 
   it('fills the Form 4473 serial number of a disposition recorded by its form', () => {
     const disposition = makeDisposition({ address: null, city: null, state: null, zip: null, form_4473_serial: '2025-000123' });
-    const [row] = toBoundBookRows([makeReceipt({ status: 'disposed', disposition })]);
+    const [row] = toBookRows([makeReceipt({ status: 'disposed', disposition })]);
 
     expect(column(row, 'Disposed To (Address)')).toBe('');
     expect(column(row, 'Disposed To (Form 4473 Serial No.)')).toBe('2025-000123');
   });
 
   it('leaves the disposition columns of a firearm on hand blank', () => {
-    const [row] = toBoundBookRows([makeReceipt()]);
+    const [row] = toBookRows([makeReceipt()]);
 
     expect(row?.slice(BOUND_BOOK_HEADER.indexOf('Date of Disposition'), BOUND_BOOK_HEADER.indexOf('Book'))).toEqual(['', '', '', '']);
   });
@@ -108,7 +108,7 @@ describe('toBoundBookRows(receipts)', () => {
       makeReceipt({ id: 4, book: 'Main', record: 1 }),
     ];
 
-    const rows = toBoundBookRows(receipts);
+    const rows = toBookRows(receipts);
 
     expect(rows.map((row) => `${column(row, 'Book')} ${column(row, 'Record No.')}`)).toEqual([
       'Consignment 1',
@@ -121,7 +121,7 @@ describe('toBoundBookRows(receipts)', () => {
   it('keeps only the book asked for', () => {
     const receipts = [makeReceipt({ id: 1, book: 'Main' }), makeReceipt({ id: 2, book: 'Consignment' })];
 
-    const rows = toBoundBookRows(receipts, { book: 'Consignment' });
+    const rows = toBookRows(receipts, { book: 'Consignment' });
 
     expect(rows.map((row) => column(row, 'Book'))).toEqual(['Consignment']);
   });
