@@ -37,7 +37,10 @@ server.route({
   method: 'GET',
   path: '/rest/v1/receipts',
   handler: (request, h) => {
-    const response = h.response(body).code(recorded.status).type(recorded.headers['content-type'] ?? 'application/json');
+    const response = h
+      .response(body)
+      .code(recorded.status)
+      .type(recorded.headers['content-type'] ?? 'application/json');
     for (const [name, value] of headers) response.header(name, value);
     return response;
   },

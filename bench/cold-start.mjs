@@ -11,7 +11,8 @@ import { writeJsonServerDb } from './receipt-fixtures.mjs';
 import { num, printHeading, printNote, printTable, printTargets, progress, ratio, target, times } from './report.mjs';
 import { sandboxBuilt, startSandbox } from './sandbox-server.mjs';
 
-export const description = 'spawn to first authenticated 200 (sandbox with and without its compile cache, json-server, Prism)';
+export const description =
+  'spawn to first authenticated 200 (sandbox with and without its compile cache, json-server, Prism)';
 
 const RUNS = 5;
 
@@ -27,7 +28,10 @@ export async function run({ scratchDir }) {
       how: 'CLI on a fresh data file, with the compile cache of earlier starts; GET /rest/v1/books',
       built: sandboxBuilt(),
       start: (round) =>
-        startSandbox({ dataFile: join(scratchDir, `cold-start-sandbox-${round}.json`), env: cacheEnv(join(scratchDir, 'compile-cache')) }),
+        startSandbox({
+          dataFile: join(scratchDir, `cold-start-sandbox-${round}.json`),
+          env: cacheEnv(join(scratchDir, 'compile-cache')),
+        }),
     },
     {
       name: 'sandbox, no cache',
@@ -39,7 +43,12 @@ export async function run({ scratchDir }) {
           env: cacheEnv(join(scratchDir, `compile-cache-first-${round}`)),
         }),
     },
-    { name: 'json-server', how: 'db of 25 receipts; GET /receipts?_page=1&_per_page=1', built: true, start: () => startJsonServer(dbFile) },
+    {
+      name: 'json-server',
+      how: 'db of 25 receipts; GET /receipts?_page=1&_per_page=1',
+      built: true,
+      start: () => startJsonServer(dbFile),
+    },
     { name: 'Prism', how: 'prism mock openapi.yaml; GET /books with a bearer', built: true, start: () => startPrism() },
   ];
   for (const server of servers) server.times = [];
@@ -62,7 +71,10 @@ export async function run({ scratchDir }) {
   for (const server of servers) server.median = server.failure ? NaN : median(server.times);
   const [sandbox, firstStart, jsonServer, prism] = servers;
 
-  printHeading('Cold start', `Spawn to first authenticated 200, median of ${RUNS} runs each (after one warm-up run), polling every 5 ms.`);
+  printHeading(
+    'Cold start',
+    `Spawn to first authenticated 200, median of ${RUNS} runs each (after one warm-up run), polling every 5 ms.`,
+  );
   printTable(
     ['server', 'median ms', 'min ms', 'max ms', 'sandbox / server', 'note'],
     servers.map((server) => [
@@ -75,19 +87,37 @@ export async function run({ scratchDir }) {
     ]),
   );
   printNote('sandbox / server is a ratio of times: below 1.00x the sandbox starts faster.');
-  printNote(`without its compile cache the sandbox takes ${ratio(firstStart.median, jsonServer.median)} of json-server's time.`);
+  printNote(
+    `without its compile cache the sandbox takes ${ratio(firstStart.median, jsonServer.median)} of json-server's time.`,
+  );
 
   const unmeasured = sandbox.built ? 'sandbox failed' : 'sandbox not built';
   printTargets([
-    target('sandbox with its cache at most 0.75x json-server', sandbox.median / jsonServer.median, '<=', 0.75, { unmeasured, show: times }),
-    target('sandbox without a cache no slower than json-server (<= 1.00x)', firstStart.median / jsonServer.median, '<=', 1, {
-      unmeasured: firstStart.built ? 'sandbox failed' : 'sandbox not built',
+    target('sandbox with its cache at most 0.75x json-server', sandbox.median / jsonServer.median, '<=', 0.75, {
+      unmeasured,
       show: times,
     }),
-    target('sandbox at most a third of Prism (<= 0.33x)', sandbox.median / prism.median, '<=', 1 / 3, { unmeasured, show: times }),
+    target(
+      'sandbox without a cache no slower than json-server (<= 1.00x)',
+      firstStart.median / jsonServer.median,
+      '<=',
+      1,
+      {
+        unmeasured: firstStart.built ? 'sandbox failed' : 'sandbox not built',
+        show: times,
+      },
+    ),
+    target('sandbox at most a third of Prism (<= 0.33x)', sandbox.median / prism.median, '<=', 1 / 3, {
+      unmeasured,
+      show: times,
+    }),
   ]);
 
-  return { failures: servers.filter((server) => server.failure).map((server) => `cold start, ${server.name}: ${server.failure}`) };
+  return {
+    failures: servers
+      .filter((server) => server.failure)
+      .map((server) => `cold start, ${server.name}: ${server.failure}`),
+  };
 }
 
 function median(values) {

@@ -17,7 +17,8 @@ import { num, printHeading, printNote, printTable, printTargets, progress, ratio
 import { authorization, createAccount, sandboxBuilt } from './sandbox-server.mjs';
 import { describeSeeding, startSeededSandbox } from './seeded-sandbox.mjs';
 
-export const description = 'console gzip size; bound book page usable (link to first page) at 100k vs 50 receipts, in Chromium';
+export const description =
+  'console gzip size; bound book page usable (link to first page) at 100k vs 50 receipts, in Chromium';
 
 const SANDBOX_DIR = fileURLToPath(new URL('../packages/sandbox/', import.meta.url));
 const CONSOLE_DIR = join(SANDBOX_DIR, 'dist/console');
@@ -36,12 +37,17 @@ export async function run({ scratchDir, reseed }) {
   const size = consoleSize();
   if (size === undefined) {
     printNote('packages/sandbox/dist/console is missing: run `pnpm --filter @fflkit/sandbox build` first.');
-    printTargets([target(`gzip size < ${num(LIMIT_BYTES)} bytes`, NaN, '<', LIMIT_BYTES, { unmeasured: 'console not built' })]);
+    printTargets([
+      target(`gzip size < ${num(LIMIT_BYTES)} bytes`, NaN, '<', LIMIT_BYTES, { unmeasured: 'console not built' }),
+    ]);
     return { failures: ['console: the console is not built'] };
   }
   printTable(
     ['file', 'bytes', 'gzip bytes'],
-    [...size.files.map((file) => [file.name, num(file.bytes), num(file.gzip)]), ['the whole console', num(size.bytes), num(size.gzip)]],
+    [
+      ...size.files.map((file) => [file.name, num(file.bytes), num(file.gzip)]),
+      ['the whole console', num(size.bytes), num(size.gzip)],
+    ],
   );
 
   const timings = await measurePages({ scratchDir, reseed }).catch((error) => {
@@ -52,20 +58,51 @@ export async function run({ scratchDir, reseed }) {
     printTable(
       ['bound book page', 'receipts', 'usable (median ms)', 'min ms', 'max ms', 'vs 50 receipts'],
       [
-        ['first page, 50 a page', num(SMALL), num(timings.small.median), num(timings.small.min), num(timings.small.max), '1.00x'],
-        ['first page, 50 a page', num(RECEIPTS), num(timings.large.median), num(timings.large.min), num(timings.large.max), ratio(timings.large.median, timings.small.median)],
-        ['then to the last (2,000th) page', num(RECEIPTS), num(timings.last.median), num(timings.last.min), num(timings.last.max), ratio(timings.last.median, timings.small.median)],
+        [
+          'first page, 50 a page',
+          num(SMALL),
+          num(timings.small.median),
+          num(timings.small.min),
+          num(timings.small.max),
+          '1.00x',
+        ],
+        [
+          'first page, 50 a page',
+          num(RECEIPTS),
+          num(timings.large.median),
+          num(timings.large.min),
+          num(timings.large.max),
+          ratio(timings.large.median, timings.small.median),
+        ],
+        [
+          'then to the last (2,000th) page',
+          num(RECEIPTS),
+          num(timings.last.median),
+          num(timings.last.min),
+          num(timings.last.max),
+          ratio(timings.last.median, timings.small.median),
+        ],
       ],
     );
     printNote(timings.seeding);
-    printNote(`exporting the 100k book as CSV (GET /_sandbox/receipts/export, one control call): ${num(timings.exportMs)} ms for ${num(timings.exportBytes / 1024 / 1024, 1)} MiB; through the API it would take ${num(RECEIPTS / 200)} rate-limited pages of 200, over ${num(RECEIPTS / 200 / 60)} minutes.`);
+    printNote(
+      `exporting the 100k book as CSV (GET /_sandbox/receipts/export, one control call): ${num(timings.exportMs)} ms for ${num(timings.exportBytes / 1024 / 1024, 1)} MiB; through the API it would take ${num(RECEIPTS / 200)} rate-limited pages of 200, over ${num(RECEIPTS / 200 / 60)} minutes.`,
+    );
   }
   printTargets([
-    target(`gzip size < ${num(LIMIT_BYTES)} bytes`, size.gzip, '<', LIMIT_BYTES, { show: (v) => `${num(v)} bytes (${num((100 * v) / LIMIT_BYTES, 1)} % of the limit)` }),
-    target('bound book of 100k receipts usable within 1.5x of 50 receipts', timings === undefined ? NaN : timings.large.median / timings.small.median, '<=', 1.5, {
-      show: (v) => `${v.toFixed(2)}x (${num(timings.large.median)} ms vs ${num(timings.small.median)} ms)`,
-      unmeasured: failures[0] ?? 'not measured',
+    target(`gzip size < ${num(LIMIT_BYTES)} bytes`, size.gzip, '<', LIMIT_BYTES, {
+      show: (v) => `${num(v)} bytes (${num((100 * v) / LIMIT_BYTES, 1)} % of the limit)`,
     }),
+    target(
+      'bound book of 100k receipts usable within 1.5x of 50 receipts',
+      timings === undefined ? NaN : timings.large.median / timings.small.median,
+      '<=',
+      1.5,
+      {
+        show: (v) => `${v.toFixed(2)}x (${num(timings.large.median)} ms vs ${num(timings.small.median)} ms)`,
+        unmeasured: failures[0] ?? 'not measured',
+      },
+    ),
   ]);
   return { failures };
 }
@@ -77,22 +114,34 @@ function consoleSize() {
     const bytes = readFileSync(join(CONSOLE_DIR, name));
     return { name, bytes: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length };
   });
-  return { files, bytes: files.reduce((sum, file) => sum + file.bytes, 0), gzip: files.reduce((sum, file) => sum + file.gzip, 0) };
+  return {
+    files,
+    bytes: files.reduce((sum, file) => sum + file.bytes, 0),
+    gzip: files.reduce((sum, file) => sum + file.gzip, 0),
+  };
 }
 
 async function measurePages({ scratchDir, reseed }) {
   if (!sandboxBuilt()) throw new Error('the sandbox is not built');
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`);
   // playwright-core is a devDependency of the sandbox, whose console tests drive Chromium with it.
   const { chromium } = createRequire(SANDBOX_DIR)('playwright-core');
   const started = await startSeededSandbox({ count: RECEIPTS, scratchDir, reseed, maxSeedSeconds: 120 });
   if (!started.server) throw new Error(`seeding too slow: ${started.seeding.done} of ${RECEIPTS} receipts`);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'] });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
   try {
     const small = await createAccount(started.origin);
     progress(`making an account of ${SMALL} receipts`);
     for (let n = 1; n <= SMALL; n += 1) {
-      await requestJson(`${started.api}/receipts`, { method: 'POST', headers: authorization(small), body: numberedReceiptBody(n) }, 201);
+      await requestJson(
+        `${started.api}/receipts`,
+        { method: 'POST', headers: authorization(small), body: numberedReceiptBody(n) },
+        201,
+      );
     }
     const open = (token, hash) => timeToFirstPage(browser, `${started.origin}/#token=${token}`, hash);
     progress(`opening the bound book ${RUNS + 1} times for each account`);
@@ -101,10 +150,18 @@ async function measurePages({ scratchDir, reseed }) {
       () => open(started.token, undefined),
       () => open(started.token, `#/book?page=${RECEIPTS / 50}&per_page=50`),
     ]);
-    const result = { small: smallRuns, large: largeRuns, last: lastRuns, seeding: describeSeeding(started.seeding, RECEIPTS) };
+    const result = {
+      small: smallRuns,
+      large: largeRuns,
+      last: lastRuns,
+      seeding: describeSeeding(started.seeding, RECEIPTS),
+    };
     progress('exporting the 100k book as CSV');
     const exportStarted = performance.now();
-    const exported = await request(`${started.origin}/_sandbox/receipts/export`, { headers: authorization(started.token), timeoutMs: 120_000 });
+    const exported = await request(`${started.origin}/_sandbox/receipts/export`, {
+      headers: authorization(started.token),
+      timeoutMs: 120_000,
+    });
     if (exported.status !== 200) throw new Error(`the export answered ${exported.status}`);
     return { ...result, exportMs: performance.now() - exportStarted, exportBytes: exported.body.length };
   } finally {

@@ -32,14 +32,22 @@ export async function extendDataFile(file, { templateId, count }) {
     throw new TypeError(`${file} is not one JSON document (${error.message})`);
   }
   const { sequences, receipts, audit } = snapshot;
-  if ((snapshot.format !== 1 && snapshot.format !== 2) || !Array.isArray(receipts) || !Array.isArray(audit) || typeof sequences?.receipt !== 'number' || typeof sequences?.audit !== 'number') {
+  if (
+    (snapshot.format !== 1 && snapshot.format !== 2) ||
+    !Array.isArray(receipts) ||
+    !Array.isArray(audit) ||
+    typeof sequences?.receipt !== 'number' ||
+    typeof sequences?.audit !== 'number'
+  ) {
     throw new TypeError(`${file} is not a data file of format 1 or 2 with receipts, audit and sequences`);
   }
   const template = receipts.find((receipt) => receipt.id === templateId);
   const trail = audit.filter((entry) => entry.receipt_id === templateId);
   const serial = numberedReceiptBody(1).serial_number;
   if (template?.serial_number !== serial || typeof template.record !== 'number' || trail.length === 0) {
-    throw new TypeError(`${file} holds no receipt ${templateId} with serial ${serial}, a record number and an audit trail`);
+    throw new TypeError(
+      `${file} holds no receipt ${templateId} with serial ${serial}, a record number and an audit trail`,
+    );
   }
 
   // Each copy is the template's text with its id, record number and serial number (in the
@@ -51,13 +59,18 @@ export async function extendDataFile(file, { templateId, count }) {
   const copies = {
     receipts: function* () {
       for (let n = 2; n <= count; n++) {
-        yield receiptText({ [ID]: firstReceipt + n - 2, [RECORD]: template.record + n - 1, [SERIAL]: numberedReceiptBody(n).serial_number });
+        yield receiptText({
+          [ID]: firstReceipt + n - 2,
+          [RECORD]: template.record + n - 1,
+          [SERIAL]: numberedReceiptBody(n).serial_number,
+        });
       }
     },
     audit: function* () {
       for (let n = 2; n <= count; n++) {
         const values = { [ID]: firstReceipt + n - 2, [SERIAL]: numberedReceiptBody(n).serial_number };
-        for (const [at, text] of trailTexts.entries()) yield text({ ...values, [AUDIT_ID]: firstAudit + (n - 2) * trail.length + at });
+        for (const [at, text] of trailTexts.entries())
+          yield text({ ...values, [AUDIT_ID]: firstAudit + (n - 2) * trail.length + at });
       }
     },
   };

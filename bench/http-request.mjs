@@ -12,18 +12,29 @@ export function request(url, { method = 'GET', headers = {}, body, keepAlive = t
       method,
       agent: keepAlive ? keepAliveAgent : false,
       headers: {
-        ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
+        ...(payload === undefined
+          ? {}
+          : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }),
         ...headers,
       },
       timeout: timeoutMs,
     });
-    req.once('timeout', () => req.destroy(Object.assign(new Error(`${method} ${url} timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+    req.once('timeout', () =>
+      req.destroy(Object.assign(new Error(`${method} ${url} timed out after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })),
+    );
     req.once('error', reject);
     req.once('response', (res) => {
       const chunks = [];
       res.on('data', (chunk) => chunks.push(chunk));
       res.once('error', reject);
-      res.once('end', () => resolve({ status: res.statusCode, headers: res.headers, rawHeaders: res.rawHeaders, body: Buffer.concat(chunks) }));
+      res.once('end', () =>
+        resolve({
+          status: res.statusCode,
+          headers: res.headers,
+          rawHeaders: res.rawHeaders,
+          body: Buffer.concat(chunks),
+        }),
+      );
     });
     req.end(payload);
   });
@@ -34,7 +45,9 @@ export async function requestJson(url, options, expected = 200) {
   const response = await request(url, options);
   if (response.status !== expected) {
     const method = options?.method ?? 'GET';
-    throw new Error(`${method} ${url} answered ${response.status}, expected ${expected}: ${response.body.toString('utf8').slice(0, 500)}`);
+    throw new Error(
+      `${method} ${url} answered ${response.status}, expected ${expected}: ${response.body.toString('utf8').slice(0, 500)}`,
+    );
   }
   return JSON.parse(response.body.toString('utf8'));
 }

@@ -66,7 +66,9 @@ export function runLoad({
         errors: result.errors,
         timeouts: result.timeouts,
         non2xx: result.non2xx,
-        statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count])),
+        statusCodes: Object.fromEntries(
+          Object.entries(result.statusCodeStats).map(([code, { count }]) => [code, count]),
+        ),
         seconds: result.duration,
         stoppedEarly,
       });

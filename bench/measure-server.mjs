@@ -88,7 +88,10 @@ export async function measureInterleaved({ servers, rounds, seconds, connections
           const result = await runLoad({ ...row.options, seconds });
           const problems = loadProblems(result);
           if (problems) throw new Error(problems);
-          row.rounds.push({ ...result, cpuPerRequestUs: ((started[at].server.cpuMs() - cpuBefore) * 1000) / result.ok });
+          row.rounds.push({
+            ...result,
+            cpuPerRequestUs: ((started[at].server.cpuMs() - cpuBefore) * 1000) / result.ok,
+          });
         } catch (error) {
           row.failure = error.message;
         }
@@ -97,7 +100,9 @@ export async function measureInterleaved({ servers, rounds, seconds, connections
     for (const [at, row] of rows.entries()) {
       if (started[at]) row.peakRss = started[at].server.peakRssBytes();
       if (row.rounds.length === 0) continue;
-      row.result = Object.fromEntries(['rps', 'p50', 'p99', 'cpuPerRequestUs'].map((key) => [key, median(row.rounds.map((one) => one[key]))]));
+      row.result = Object.fromEntries(
+        ['rps', 'p50', 'p99', 'cpuPerRequestUs'].map((key) => [key, median(row.rounds.map((one) => one[key]))]),
+      );
     }
   } finally {
     for (const handle of started) await handle?.server?.stop();

@@ -28,11 +28,20 @@ const STOP_GRACE_MS = 120_000;
 /** The filtered lists reported, each a function of the request's number (distinct queries). */
 const SCANNED = [
   ['GET /receipts?serial_number=', (n) => `/receipts?serial_number=BB0000${String(1234 + n * 7919).padStart(5, '0')}`],
-  ['GET /receipts?manufacturer=', (n) => `/receipts?manufacturer=${['Example', 'Arms', 'Co.', 'example arms'][n % 4]}&page=${n + 1}`],
-  ['GET /receipts?since=', (n) => `/receipts?since=${encodeURIComponent(`2025-0${1 + (n % 9)}-01T00:00:00Z`)}&page=${n + 1}`],
+  [
+    'GET /receipts?manufacturer=',
+    (n) => `/receipts?manufacturer=${['Example', 'Arms', 'Co.', 'example arms'][n % 4]}&page=${n + 1}`,
+  ],
+  [
+    'GET /receipts?since=',
+    (n) => `/receipts?since=${encodeURIComponent(`2025-0${1 + (n % 9)}-01T00:00:00Z`)}&page=${n + 1}`,
+  ],
   ['GET /receipts?status=on_hand&page=', (n) => `/receipts?status=on_hand&page=${1000 + n}`],
   ['GET /search?q=', (n) => `/search?q=BB00${String(77 + n * 13).padStart(3, '0')}`],
-  ['GET /search?q=&field=model', (n) => `/search?q=${['EX-9', 'Compact', 'ex-9 c', 'X-9'][n % 4]}&field=model&page=${n + 1}`],
+  [
+    'GET /search?q=&field=model',
+    (n) => `/search?q=${['EX-9', 'Compact', 'ex-9 c', 'X-9'][n % 4]}&field=model&page=${n + 1}`,
+  ],
 ];
 
 export async function run({ scratchDir, reseed }) {
@@ -51,12 +60,21 @@ export async function run({ scratchDir, reseed }) {
     if (!sandboxBuilt()) throw Object.assign(new Error('not built'), { skipped: true });
     progress(`${num(RECEIPTS)} receipts: opening`);
     started = await startSeededSandbox({ count: RECEIPTS, scratchDir, reseed, maxSeedSeconds: 120 });
-    if (!started.server) throw Object.assign(new Error('seeding through the API is too slow for a million receipts'), { skipped: true });
+    if (!started.server)
+      throw Object.assign(new Error('seeding through the API is too slow for a million receipts'), { skipped: true });
     notes.push(describeSeeding(started.seeding, RECEIPTS));
     const { server, api, token } = started;
     figures.openMs = started.readyMs;
     figures.openRss = server.peakRssBytes();
-    rows.push(['open the data file', num(started.readyMs), '', '', '', mb(figures.openRss), 'spawn to the first authenticated 200']);
+    rows.push([
+      'open the data file',
+      num(started.readyMs),
+      '',
+      '',
+      '',
+      mb(figures.openRss),
+      'spawn to the first authenticated 200',
+    ]);
 
     progress(`${num(RECEIPTS)} receipts: POST /receipts for ${POST_SECONDS} s`);
     const posts = await runLoad({
@@ -71,7 +89,15 @@ export async function run({ scratchDir, reseed }) {
     const postProblems = loadProblems(posts);
     if (postProblems) failures.push(`million, POST /receipts: ${postProblems}`);
     figures.postP99 = postProblems ? NaN : posts.p99;
-    rows.push(['POST /receipts', num(posts.rps), num(posts.p50), num(posts.p99), num(posts.ok), mb(server.peakRssBytes()), postProblems ? `FAILED: ${postProblems}` : 'durable before the answer']);
+    rows.push([
+      'POST /receipts',
+      num(posts.rps),
+      num(posts.p50),
+      num(posts.p99),
+      num(posts.ok),
+      mb(server.peakRssBytes()),
+      postProblems ? `FAILED: ${postProblems}` : 'durable before the answer',
+    ]);
 
     progress(`${num(RECEIPTS)} receipts: GET /receipts for ${GET_SECONDS} s`);
     const getLoad = { url: `${api}/receipts`, headers: authorization(token), connections: CONNECTIONS };
@@ -80,7 +106,15 @@ export async function run({ scratchDir, reseed }) {
     const getProblems = loadProblems(gets);
     if (getProblems) failures.push(`million, GET /receipts: ${getProblems}`);
     figures.getP99 = getProblems ? NaN : gets.p99;
-    rows.push(['GET /receipts (first page)', num(gets.rps), num(gets.p50), num(gets.p99), num(gets.ok), mb(server.peakRssBytes()), getProblems ? `FAILED: ${getProblems}` : 'no filter']);
+    rows.push([
+      'GET /receipts (first page)',
+      num(gets.rps),
+      num(gets.p50),
+      num(gets.p99),
+      num(gets.ok),
+      mb(server.peakRssBytes()),
+      getProblems ? `FAILED: ${getProblems}` : 'no filter',
+    ]);
 
     for (const [label, path] of SCANNED) {
       progress(`${num(RECEIPTS)} receipts: ${label}`);
@@ -90,11 +124,20 @@ export async function run({ scratchDir, reseed }) {
         const begun = performance.now();
         const answer = await request(`${api}${path(n)}`, { headers: authorization(token), timeoutMs: 30_000 });
         times.push(performance.now() - begun);
-        if (answer.status !== 200) throw new Error(`${label} answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 200)}`);
+        if (answer.status !== 200)
+          throw new Error(`${label} answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 200)}`);
         total ??= JSON.parse(answer.body.toString('utf8')).meta?.total;
       }
       times.sort((a, b) => a - b);
-      rows.push([label, '', num(times[Math.floor(SCANS / 2)], 1), num(times.at(-1), 1), '', mb(server.peakRssBytes()), `${SCANS} requests one at a time, each a new query (the first matched ${num(total)})`]);
+      rows.push([
+        label,
+        '',
+        num(times[Math.floor(SCANS / 2)], 1),
+        num(times.at(-1), 1),
+        '',
+        mb(server.peakRssBytes()),
+        `${SCANS} requests one at a time, each a new query (the first matched ${num(total)})`,
+      ]);
     }
 
     progress(`${num(RECEIPTS)} receipts: stopping`);
@@ -106,17 +149,31 @@ export async function run({ scratchDir, reseed }) {
     const clean = stop.exit.code === 0 && journal === 0;
     if (!clean) failures.push(`million, stop: exit ${JSON.stringify(stop.exit)}, ${journal} journal bytes left`);
     figures.stopMs = clean ? stop.ms : NaN;
-    rows.push(['stop (fold the journal)', num(stop.ms), '', '', '', mb(stop.peakRss), clean ? `exit 0, no journal left, data file ${mb(stop.dataFileBytes)} MB` : `FAILED: exit ${stop.exit.code}, ${journal} journal bytes left`]);
+    rows.push([
+      'stop (fold the journal)',
+      num(stop.ms),
+      '',
+      '',
+      '',
+      mb(stop.peakRss),
+      clean
+        ? `exit 0, no journal left, data file ${mb(stop.dataFileBytes)} MB`
+        : `FAILED: exit ${stop.exit.code}, ${journal} journal bytes left`,
+    ]);
   } catch (error) {
     if (!error.skipped) failures.push(`million: ${error.stack ?? error}`);
-    notes.push(error.skipped ? `the sandbox was not measured: ${error.message}.` : `FAILED: ${error.message.split('\n')[0]}`);
+    notes.push(
+      error.skipped ? `the sandbox was not measured: ${error.message}.` : `FAILED: ${error.message.split('\n')[0]}`,
+    );
   } finally {
     await started?.server.stop(STOP_GRACE_MS);
   }
 
   printTable(['step', 'ms or req/s', 'p50 ms', 'p99 ms', 'answered', 'peak RSS MB', 'note'], rows);
   for (const note of notes) printNote(note);
-  printNote('the first row is the time to open in ms; POST and GET rows give req/s; the filtered rows give the median and the slowest of their requests; the stop row gives its time in ms.');
+  printNote(
+    'the first row is the time to open in ms; POST and GET rows give req/s; the filtered rows give the median and the slowest of their requests; the stop row gives its time in ms.',
+  );
 
   const show = (unit) => (value) => `${num(value)} ${unit}`;
   printTargets([

@@ -15,7 +15,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { num, printHeading, printNote, printTable, printTargets, progress, target, times } from './report.mjs';
 
-export const description = 'us per SDK call answered by @fflkit/msw vs a static MSW handler with the same bytes (list, create)';
+export const description =
+  'us per SDK call answered by @fflkit/msw vs a static MSW handler with the same bytes (list, create)';
 
 const MSW_PACKAGE_DIR = fileURLToPath(new URL('../packages/msw/', import.meta.url));
 const MOCK_ENTRY = join(MSW_PACKAGE_DIR, 'dist', 'index.js');
@@ -36,7 +37,13 @@ export async function run() {
   const missing = [MOCK_ENTRY, SDK_ENTRY].filter((file) => !existsSync(file));
   if (missing.length > 0) {
     printNote(`not built: ${missing.join(', ')} (pnpm build).`);
-    printTargets(['list', 'create'].map((call) => target(`${call}: mock within ${TARGET_RATIO}x of a static handler`, NaN, '<=', TARGET_RATIO, { unmeasured: 'not built' })));
+    printTargets(
+      ['list', 'create'].map((call) =>
+        target(`${call}: mock within ${TARGET_RATIO}x of a static handler`, NaN, '<=', TARGET_RATIO, {
+          unmeasured: 'not built',
+        }),
+      ),
+    );
     return { failures: ['msw-overhead: @fflkit/msw or @fflkit/sdk is not built'] };
   }
   const { http, HttpResponse, setupServer } = await loadMsw();
@@ -56,9 +63,14 @@ export async function run() {
     // The bytes the static handlers answer with: the mock's own answers to the same calls.
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const listAnswer = await recordAnswer(fetch(`${BASE_URL}/receipts`, { headers }));
-    const createAnswer = await recordAnswer(fetch(`${BASE_URL}/receipts`, { method: 'POST', headers, body: JSON.stringify(created) }));
+    const createAnswer = await recordAnswer(
+      fetch(`${BASE_URL}/receipts`, { method: 'POST', headers, body: JSON.stringify(created) }),
+    );
     const staticList = http.get(`${BASE_URL}/receipts`, () => new HttpResponse(listAnswer.body, listAnswer.init));
-    const staticCreate = http.post(`${BASE_URL}/receipts`, () => new HttpResponse(createAnswer.body, createAnswer.init));
+    const staticCreate = http.post(
+      `${BASE_URL}/receipts`,
+      () => new HttpResponse(createAnswer.body, createAnswer.init),
+    );
     // The same, reading the request's body first, as any handler that judges a write must: how
     // much of the create's gap is MSW's handing over of the body rather than the mock's work.
     const readingCreate = http.post(`${BASE_URL}/receipts`, async ({ request }) => {
@@ -70,8 +82,19 @@ export async function run() {
       { call: 'list', name: '@fflkit/msw', handlers: mock.handlers, run: () => logbook.receipts.list() },
       { call: 'list', name: 'static MSW handler', handlers: [staticList], run: () => logbook.receipts.list() },
       { call: 'create', name: '@fflkit/msw', handlers: mock.handlers, run: () => logbook.receipts.create(created) },
-      { call: 'create', name: 'static MSW handler', handlers: [staticCreate], run: () => logbook.receipts.create(created) },
-      { call: 'create', name: 'static, reading the body', handlers: [readingCreate], run: () => logbook.receipts.create(created), reference: true },
+      {
+        call: 'create',
+        name: 'static MSW handler',
+        handlers: [staticCreate],
+        run: () => logbook.receipts.create(created),
+      },
+      {
+        call: 'create',
+        name: 'static, reading the body',
+        handlers: [readingCreate],
+        run: () => logbook.receipts.create(created),
+        reference: true,
+      },
     ];
     // Each answer is checked once per variant, so that a variant that stopped answering like the
     // mock cannot pass for a fast one.
@@ -80,7 +103,10 @@ export async function run() {
       const answer = await variant.run();
       const expected = variant.call === 'list' ? PAGE : created.serial_number;
       const got = variant.call === 'list' ? answer.data.length : answer.serial_number;
-      if (got !== expected) throw new Error(`${variant.call}, ${variant.name}: answered ${JSON.stringify(got)}, not ${JSON.stringify(expected)}`);
+      if (got !== expected)
+        throw new Error(
+          `${variant.call}, ${variant.name}: answered ${JSON.stringify(got)}, not ${JSON.stringify(expected)}`,
+        );
       variant.samples = [];
       variant.wall = [];
     }
@@ -119,18 +145,45 @@ export async function run() {
         ]);
       }
       if (reading !== undefined) {
-        rows.push([`${call}: ${reading.name}`, num(median(reading.samples), 1), `${num(quantile(reading.samples, 0.25), 0)}-${num(quantile(reading.samples, 0.75), 0)}`, num(median(reading.wall), 1), '', '', '']);
+        rows.push([
+          `${call}: ${reading.name}`,
+          num(median(reading.samples), 1),
+          `${num(quantile(reading.samples, 0.25), 0)}-${num(quantile(reading.samples, 0.75), 0)}`,
+          num(median(reading.wall), 1),
+          '',
+          '',
+          '',
+        ]);
         notes.push(
           `${call}: beside a static handler that reads the body too, the mock takes ${times(median(ours.samples) / median(reading.samples))}; ` +
             `reading the body costs MSW ${num(median(reading.samples) - median(bare.samples), 0)} us of the ${num(median(ours.samples) - median(bare.samples), 0)} us gap (no target: the target is against the handler that reads nothing).`,
         );
       }
-      targets.push(target(`${call}: mock within ${TARGET_RATIO}x of a static handler`, ratio, '<=', TARGET_RATIO, { show: times }));
+      targets.push(
+        target(`${call}: mock within ${TARGET_RATIO}x of a static handler`, ratio, '<=', TARGET_RATIO, { show: times }),
+      );
     }
-    printTable(['variant', 'CPU us per call', 'rounds p25-p75', 'wall us per call', 'mock / static', 'round ratios p25-p75', 'wall ratio'], rows);
-    printNote(`list: GET /receipts, a page of ${PAGE} receipts (${num(listAnswer.body.length)} bytes); create: POST /receipts, 201 (${num(createAnswer.body.length)} bytes). The account grows by one receipt per create call.`);
-    printNote('both variants include MSW\'s own interception and the SDK; the static handler does not read the request body.');
-    printNote('the ratio is of the medians; "round ratios" are the two variants\' ratio within each round, whose spread shows the noise.');
+    printTable(
+      [
+        'variant',
+        'CPU us per call',
+        'rounds p25-p75',
+        'wall us per call',
+        'mock / static',
+        'round ratios p25-p75',
+        'wall ratio',
+      ],
+      rows,
+    );
+    printNote(
+      `list: GET /receipts, a page of ${PAGE} receipts (${num(listAnswer.body.length)} bytes); create: POST /receipts, 201 (${num(createAnswer.body.length)} bytes). The account grows by one receipt per create call.`,
+    );
+    printNote(
+      "both variants include MSW's own interception and the SDK; the static handler does not read the request body.",
+    );
+    printNote(
+      'the ratio is of the medians; "round ratios" are the two variants\' ratio within each round, whose spread shows the noise.',
+    );
     for (const note of notes) printNote(note);
     printTargets(targets);
     return { failures: [] };

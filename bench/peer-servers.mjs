@@ -41,7 +41,17 @@ export async function startJsonServer(dbFile, { timeoutMs = 60_000 } = {}) {
  */
 export async function startPrism({ timeoutMs = 60_000 } = {}) {
   const port = await freePort();
-  const server = spawnServer('Prism', [PRISM_BIN, 'mock', OPENAPI_FILE, '--port', String(port), '--host', '127.0.0.1', '--verboseLevel', 'error']);
+  const server = spawnServer('Prism', [
+    PRISM_BIN,
+    'mock',
+    OPENAPI_FILE,
+    '--port',
+    String(port),
+    '--host',
+    '127.0.0.1',
+    '--verboseLevel',
+    'error',
+  ]);
   const baseUrl = `http://127.0.0.1:${port}`;
   const readyMs = await server.pollUntil(`${baseUrl}/books`, { headers: PRISM_HEADERS, timeoutMs });
   return { server, baseUrl, readyMs };
@@ -67,11 +77,18 @@ async function startRecordingServer(label, script, recorded, scratchDir, { timeo
   const responseFile = `${scratchDir}/recorded-response.json`;
   await writeFile(
     responseFile,
-    JSON.stringify({ status: recorded.status, headers: recorded.headers, body_base64: recorded.body.toString('base64') }),
+    JSON.stringify({
+      status: recorded.status,
+      headers: recorded.headers,
+      body_base64: recorded.body.toString('base64'),
+    }),
   );
   const port = await freePort();
   const server = spawnServer(label, [script, '--port', String(port), '--response', responseFile]);
   const baseUrl = `http://127.0.0.1:${port}`;
-  const readyMs = await server.pollUntil(`${baseUrl}/rest/v1/receipts`, { accept: (status) => status === recorded.status, timeoutMs });
+  const readyMs = await server.pollUntil(`${baseUrl}/rest/v1/receipts`, {
+    accept: (status) => status === recorded.status,
+    timeoutMs,
+  });
   return { server, baseUrl, readyMs };
 }

@@ -13,7 +13,8 @@ import { num, printHeading, printNote, printTable, printTargets, progress, ratio
 import { authorization, sandboxBuilt } from './sandbox-server.mjs';
 import { describeSeeding, startSeededSandbox } from './seeded-sandbox.mjs';
 
-export const description = 'GET /receipts (first page of 10k) req/s: sandbox, bare Hapi, bare node:http, json-server, Prism';
+export const description =
+  'GET /receipts (first page of 10k) req/s: sandbox, bare Hapi, bare node:http, json-server, Prism';
 
 const RECEIPTS = 10_000;
 const CONNECTIONS = 10;
@@ -38,7 +39,9 @@ export async function run({ scratchDir, reseed }) {
     const body = Buffer.from(JSON.stringify(receiptPage(RECEIPTS)));
     recorded = { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body };
     replayed = "a synthetic page in the contract's shape";
-    notes.push('the bare servers answer a synthetic page in the contract\'s shape (25 receipts), since the sandbox gave none.');
+    notes.push(
+      "the bare servers answer a synthetic page in the contract's shape (25 receipts), since the sandbox gave none.",
+    );
     return recorded;
   };
   const [sandbox, bareHapi, bare] = await measureInterleaved({
@@ -57,7 +60,10 @@ export async function run({ scratchDir, reseed }) {
           }
           notes.push(describeSeeding(started.seeding, RECEIPTS));
           const answer = await request(`${started.api}/receipts`, { headers: authorization(started.token) });
-          if (answer.status !== 200) throw new Error(`GET /rest/v1/receipts answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 300)}`);
+          if (answer.status !== 200)
+            throw new Error(
+              `GET /rest/v1/receipts answered ${answer.status}: ${answer.body.toString('utf8').slice(0, 300)}`,
+            );
           recorded = { status: answer.status, headers: replayable(answer.headers), body: answer.body };
           return { ...started, facts: { bytes: answer.body.length } };
         },
@@ -65,12 +71,18 @@ export async function run({ scratchDir, reseed }) {
       },
       {
         name: 'bare Hapi',
-        start: async () => ({ ...(await startBareHapiServer(withRecording(), scratchDir)), facts: { bytes: withRecording().body.length } }),
+        start: async () => ({
+          ...(await startBareHapiServer(withRecording(), scratchDir)),
+          facts: { bytes: withRecording().body.length },
+        }),
         load: ({ baseUrl }) => ({ url: `${baseUrl}/rest/v1/receipts` }),
       },
       {
         name: 'bare node:http',
-        start: async () => ({ ...(await startBareServer(withRecording(), scratchDir)), facts: { bytes: withRecording().body.length } }),
+        start: async () => ({
+          ...(await startBareServer(withRecording(), scratchDir)),
+          facts: { bytes: withRecording().body.length },
+        }),
         load: ({ baseUrl }) => ({ url: `${baseUrl}/rest/v1/receipts` }),
       },
     ],
@@ -105,7 +117,7 @@ export async function run({ scratchDir, reseed }) {
     'Reads',
     `${CONNECTIONS} keep-alive connections; req/s counts 2xx answers. The sandbox and the bare servers are measured side by side: ` +
       `${ROUNDS} interleaved rounds of ${ROUND_SECONDS} s each after a 1 s warm-up, medians; json-server and Prism ${SECONDS} s each. ` +
-      'CPU us/req is the server process\'s CPU time (every thread) per answer.',
+      "CPU us/req is the server process's CPU time (every thread) per answer.",
   );
   printTable(
     ['server', 'req/s', 'p50 ms', 'p99 ms', 'CPU us/req', 'body bytes', 'peak RSS MB', 'sandbox / server', 'note'],
@@ -127,7 +139,9 @@ export async function run({ scratchDir, reseed }) {
       `the sandbox makes ${ratio(rps(sandbox), rps(bareHapi))} of bare Hapi's (its own share). ` +
       `In CPU time per answer, the sandbox spends ${ratio(cpu(sandbox), cpu(bareHapi))} of bare Hapi's, bare Hapi ${ratio(cpu(bareHapi), cpu(bare))} of bare node:http's.`,
   );
-  printNote('Prism answers its one-receipt example, json-server its own envelope: their bodies differ in size from the sandbox\'s.');
+  printNote(
+    "Prism answers its one-receipt example, json-server its own envelope: their bodies differ in size from the sandbox's.",
+  );
 
   const unmeasured = sandbox.skipped ? `sandbox ${sandbox.skipped}` : 'sandbox failed';
   printTargets([

@@ -22,7 +22,15 @@ export function receiptPage(total, perPage = 25, path = 'http://127.0.0.1/rest/v
       prev: null,
       next: lastPage > 1 ? `${path}?page=2` : null,
     },
-    meta: { current_page: 1, from: total ? 1 : null, last_page: lastPage, path, per_page: perPage, to: data.length || null, total },
+    meta: {
+      current_page: 1,
+      from: total ? 1 : null,
+      last_page: lastPage,
+      path,
+      per_page: perPage,
+      to: data.length || null,
+      total,
+    },
   };
 }
 

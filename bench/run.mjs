@@ -27,12 +27,16 @@ for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.e
 const args = process.argv.slice(2).filter((arg) => arg !== '--');
 const flags = new Set(args.filter((arg) => arg.startsWith('--')));
 const names = args.filter((arg) => !arg.startsWith('--'));
-const unknown = [...names.filter((name) => !(name in BENCHMARKS)), ...[...flags].filter((flag) => !['--reseed', '--help'].includes(flag))];
+const unknown = [
+  ...names.filter((name) => !(name in BENCHMARKS)),
+  ...[...flags].filter((flag) => !['--reseed', '--help'].includes(flag)),
+];
 
 if (flags.has('--help') || unknown.length) {
   if (unknown.length) console.error(`Unknown: ${unknown.join(', ')}`);
   console.error(`Usage: pnpm bench -- [${Object.keys(BENCHMARKS).join('] [')}] [--reseed]\n`);
-  for (const [name, load] of Object.entries(BENCHMARKS)) console.error(`  ${name.padEnd(10)}  ${(await load()).description}`);
+  for (const [name, load] of Object.entries(BENCHMARKS))
+    console.error(`  ${name.padEnd(10)}  ${(await load()).description}`);
   console.error(`  ${'--reseed'.padEnd(10)}  seed the sandbox's receipts again instead of using bench/.cache/`);
   process.exit(unknown.length ? 2 : 0);
 }
@@ -43,10 +47,18 @@ const failures = [];
 const started = performance.now();
 
 console.log('# FFLKit benchmarks');
-console.log(`Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${new Date().toISOString()}`);
+console.log(
+  `Node ${process.version}, ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${new Date().toISOString()}`,
+);
 // Other work on the machine skews every figure; the load average tells the reader how much.
-console.log(`Load average before the run: ${loadavg().map((value) => value.toFixed(2)).join(', ')} (1, 5, 15 min)`);
-console.log(`Sandbox: ${sandboxBuilt() ? SANDBOX_CLI : 'not built (packages/sandbox/dist/cli.js missing): its rows are skipped'}`);
+console.log(
+  `Load average before the run: ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ')} (1, 5, 15 min)`,
+);
+console.log(
+  `Sandbox: ${sandboxBuilt() ? SANDBOX_CLI : 'not built (packages/sandbox/dist/cli.js missing): its rows are skipped'}`,
+);
 
 try {
   for (const name of selected) {

@@ -56,7 +56,8 @@ export async function startSandbox({ dataFile, token, quiet = false, rateLimit, 
 /** Makes a new account through the control API and resolves with its token. */
 export async function createAccount(origin) {
   const { token } = await requestJson(`${origin}/_sandbox/accounts`, { method: 'POST', body: {} }, 201);
-  if (!TOKEN_PATTERN.test(token ?? '')) throw new Error(`POST /_sandbox/accounts answered no sbx_ token: ${JSON.stringify(token)}`);
+  if (!TOKEN_PATTERN.test(token ?? ''))
+    throw new Error(`POST /_sandbox/accounts answered no sbx_ token: ${JSON.stringify(token)}`);
   return token;
 }
 
@@ -90,7 +91,9 @@ export async function seedReceipts(api, token, { count, from = 0, maxSeconds }) 
       if (performance.now() - lastReport < 5_000) return;
       lastReport = performance.now();
       const seconds = (lastReport - started) / 1000;
-      progress(`seeded ${answered.toLocaleString('en-US')} / ${count.toLocaleString('en-US')} receipts in ${seconds.toFixed(0)} s`);
+      progress(
+        `seeded ${answered.toLocaleString('en-US')} / ${count.toLocaleString('en-US')} receipts in ${seconds.toFixed(0)} s`,
+      );
     },
   });
   const problems = loadProblems(result);

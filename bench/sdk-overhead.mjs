@@ -44,22 +44,35 @@ async function measure(variants) {
 }
 
 export async function run() {
-  printHeading('SDK overhead per call', `GET /receipts/{id} with a stub fetch, ${num(CALLS)} sequential calls per round, median of ${ROUNDS} interleaved rounds (microseconds per call).`);
+  printHeading(
+    'SDK overhead per call',
+    `GET /receipts/{id} with a stub fetch, ${num(CALLS)} sequential calls per round, median of ${ROUNDS} interleaved rounds (microseconds per call).`,
+  );
   if (!existsSync(SDK_ENTRY)) {
     printNote('packages/sdk/dist is missing: run `pnpm --filter @fflkit/sdk build` first.');
     printTargets([target(`overhead < ${LIMIT_US} us per call`, NaN, '<', LIMIT_US, { unmeasured: 'SDK not built' })]);
     return { failures: ['sdk-overhead: @fflkit/sdk is not built'] };
   }
   const { LogbookClient } = await import(pathToFileURL(SDK_ENTRY).href);
-  const openapiFetch = createRequire(SDK_DIR).resolve('openapi-fetch/package.json').replace(/package\.json$/, 'dist/index.mjs');
+  const openapiFetch = createRequire(SDK_DIR)
+    .resolve('openapi-fetch/package.json')
+    .replace(/package\.json$/, 'dist/index.mjs');
   const { default: createClient } = await import(pathToFileURL(openapiFetch).href);
 
   const headers = { Authorization: 'Bearer sbx_token' };
   const client = createClient({ baseUrl: BASE_URL, fetch: stubFetch, headers });
   const sdk = new LogbookClient({ token: 'sbx_bench', baseUrl: BASE_URL, fetch: stubFetch, rateLimit: false });
-  const limited = new LogbookClient({ token: 'sbx_bench_limited', baseUrl: BASE_URL, fetch: stubFetch, rateLimit: { perMinute: 1_000_000 } });
+  const limited = new LogbookClient({
+    token: 'sbx_bench_limited',
+    baseUrl: BASE_URL,
+    fetch: stubFetch,
+    rateLimit: { perMinute: 1_000_000 },
+  });
   const variants = [
-    ['bare fetch + json()', () => stubFetch(`${BASE_URL}/receipts/1042`, { headers }).then((response) => response.json())],
+    [
+      'bare fetch + json()',
+      () => stubFetch(`${BASE_URL}/receipts/1042`, { headers }).then((response) => response.json()),
+    ],
     ['bare openapi-fetch', () => client.GET('/receipts/{id}', { params: { path: { id: 1042 } } })],
     ['@fflkit/sdk, limiter off', () => sdk.receipts.get(1042)],
     ['@fflkit/sdk, limiter on', () => limited.receipts.get(1042)],
@@ -69,8 +82,22 @@ export async function run() {
   const bareFetch = times['bare fetch + json()'];
   const bareClient = times['bare openapi-fetch'];
   printTable(
-    ['variant', 'us per call', 'vs bare fetch', 'vs openapi-fetch', 'overhead over bare fetch (us)', 'overhead over openapi-fetch (us)'],
-    Object.entries(times).map(([name, us]) => [name, num(us, 2), ratio(us, bareFetch), ratio(us, bareClient), num(us - bareFetch, 2), num(us - bareClient, 2)]),
+    [
+      'variant',
+      'us per call',
+      'vs bare fetch',
+      'vs openapi-fetch',
+      'overhead over bare fetch (us)',
+      'overhead over openapi-fetch (us)',
+    ],
+    Object.entries(times).map(([name, us]) => [
+      name,
+      num(us, 2),
+      ratio(us, bareFetch),
+      ratio(us, bareClient),
+      num(us - bareFetch, 2),
+      num(us - bareClient, 2),
+    ]),
   );
   printNote('the default client keeps the limiter on; "limiter on" lifts its budget so that it never waits.');
   const worst = Math.max(times['@fflkit/sdk, limiter off'], times['@fflkit/sdk, limiter on']);

@@ -26,10 +26,15 @@ const APPS = {
 };
 
 export async function run() {
-  printHeading('SDK bundle size', 'A minimal app (one import, one call), bundled with esbuild --bundle --minify --format=esm, gzip level 9.');
+  printHeading(
+    'SDK bundle size',
+    'A minimal app (one import, one call), bundled with esbuild --bundle --minify --format=esm, gzip level 9.',
+  );
   if (!existsSync(SDK_ENTRY)) {
     printNote('packages/sdk/dist is missing: run `pnpm --filter @fflkit/sdk build` first.');
-    printTargets([target(`gzip size < ${num(LIMIT_BYTES)} bytes`, NaN, '<', LIMIT_BYTES, { unmeasured: 'SDK not built' })]);
+    printTargets([
+      target(`gzip size < ${num(LIMIT_BYTES)} bytes`, NaN, '<', LIMIT_BYTES, { unmeasured: 'SDK not built' }),
+    ]);
     return { failures: ['sdk-size: @fflkit/sdk is not built'] };
   }
   // esbuild is a devDependency of the SDK: resolved from there, as a bundler of an app would be.
@@ -54,9 +59,20 @@ export async function run() {
   const bare = sizes['bare openapi-fetch'];
   printTable(
     ['app', 'minified bytes', 'gzip bytes', 'gzip vs bare openapi-fetch'],
-    Object.entries(sizes).map(([name, size]) => [name, num(size.minified), num(size.gzip), ratio(size.gzip, bare.gzip)]),
+    Object.entries(sizes).map(([name, size]) => [
+      name,
+      num(size.minified),
+      num(size.gzip),
+      ratio(size.gzip, bare.gzip),
+    ]),
   );
-  printNote(`the SDK adds ${num(sdk.gzip - bare.gzip)} gzip bytes to openapi-fetch: retries, limiter, errors, pagination, sync.`);
-  printTargets([target(`gzip size < ${num(LIMIT_BYTES)} bytes`, sdk.gzip, '<', LIMIT_BYTES, { show: (v) => `${num(v)} bytes (${num((100 * v) / LIMIT_BYTES, 1)} % of the limit)` })]);
+  printNote(
+    `the SDK adds ${num(sdk.gzip - bare.gzip)} gzip bytes to openapi-fetch: retries, limiter, errors, pagination, sync.`,
+  );
+  printTargets([
+    target(`gzip size < ${num(LIMIT_BYTES)} bytes`, sdk.gzip, '<', LIMIT_BYTES, {
+      show: (v) => `${num(v)} bytes (${num((100 * v) / LIMIT_BYTES, 1)} % of the limit)`,
+    }),
+  ]);
   return { failures: [] };
 }

@@ -80,7 +80,11 @@ async function seed({ dataFile, count, maxSeedSeconds }) {
   const again = await startSandbox({ dataFile, token: sandbox.token, quiet: true, rateLimit: 0 });
   try {
     progress(`seeding ${(count - 1).toLocaleString('en-US')} more receipts through POST /rest/v1/receipts`);
-    const posted = await seedReceipts(again.api, again.token, { count: count - 1, from: 1, maxSeconds: maxSeedSeconds });
+    const posted = await seedReceipts(again.api, again.token, {
+      count: count - 1,
+      from: 1,
+      maxSeconds: maxSeedSeconds,
+    });
     const done = posted.done + 1;
     progress(`seeded ${done.toLocaleString('en-US')} receipts in ${seconds().toFixed(1)} s`);
     return { token: sandbox.token, seeding: { how: 'api', seconds: seconds(), done, complete: posted.complete } };
@@ -121,7 +125,9 @@ async function buildKey(count) {
 export function describeSeeding({ how, seconds }, count) {
   const amount = `${count.toLocaleString('en-US')} receipts`;
   const took = `${seconds.toFixed(1)} s`;
-  if (how === 'cache') return `the sandbox started from a cached copy of its seeded data file (bench/.cache/, ${amount}; --reseed seeds again).`;
-  if (how === 'file') return `the sandbox's data file was seeded with ${amount} in ${took}: one receipt made through the API, copied in the file.`;
+  if (how === 'cache')
+    return `the sandbox started from a cached copy of its seeded data file (bench/.cache/, ${amount}; --reseed seeds again).`;
+  if (how === 'file')
+    return `the sandbox's data file was seeded with ${amount} in ${took}: one receipt made through the API, copied in the file.`;
   return `the sandbox was seeded with ${amount} through POST /rest/v1/receipts in ${took} (${Math.round(count / seconds)}/s).`;
 }

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { num, printHeading, printNote, printTable, printTargets, progress, target, times } from './report.mjs';
 
-export const description = 'us per X-SVC-Signature verification at 1 KB and 64 KB: both webhooks builds, bare node:crypto, @octokit/webhooks-methods';
+export const description =
+  'us per X-SVC-Signature verification at 1 KB and 64 KB: both webhooks builds, bare node:crypto, @octokit/webhooks-methods';
 
 const WEBHOOKS_DIR = fileURLToPath(new URL('../packages/webhooks/', import.meta.url));
 const SECRET = 'whsec_5f0c2a9e7b3d41c8a6e2f9d07b4c1a3e';
@@ -26,7 +27,11 @@ export async function run() {
   const rows = [
     { name: 'bare node:crypto', how: 'createHmac + timingSafeEqual, synchronous', load: async () => bareVerify },
     { name: 'webhooks, node build', how: 'dist/index.js: verifySignature', load: () => loadBuild('index.js') },
-    { name: 'webhooks, web build', how: 'dist/web.js: verifySignature (Web Crypto on Node)', load: () => loadBuild('web.js') },
+    {
+      name: 'webhooks, web build',
+      how: 'dist/web.js: verifySignature (Web Crypto on Node)',
+      load: () => loadBuild('web.js'),
+    },
     { name: '@octokit/webhooks-methods', how: 'verify, node build', load: loadOctokit },
   ];
   for (const row of rows) {
@@ -76,18 +81,30 @@ export async function run() {
       row.skipped ?? row.failure ?? row.how,
     ]),
   );
-  printNote('our API and octokit\'s are asynchronous (the same on Node and Web Crypto): each call is awaited, the bare row is not.');
-  printNote('the web build is what Deno, Workers and browsers load; on Node it runs Web Crypto, shown for comparison only.');
+  printNote(
+    "our API and octokit's are asynchronous (the same on Node and Web Crypto): each call is awaited, the bare row is not.",
+  );
+  printNote(
+    'the web build is what Deno, Workers and browsers load; on Node it runs Web Crypto, shown for comparison only.',
+  );
 
   const node = rows[1];
   const web = rows[2];
   const unmeasured = node.skipped ? `node build ${node.skipped}` : 'node build failed';
   printTargets([
     ...SIZES.map((size) =>
-      target(`node build within ${TARGET_RATIO}x of bare node:crypto at ${size.label}`, ratio(node, size.label), '<=', TARGET_RATIO, { unmeasured, show: times }),
+      target(
+        `node build within ${TARGET_RATIO}x of bare node:crypto at ${size.label}`,
+        ratio(node, size.label),
+        '<=',
+        TARGET_RATIO,
+        { unmeasured, show: times },
+      ),
     ),
   ]);
-  console.log(`  (web build, no target: ${SIZES.map((size) => `${times(ratio(web, size.label))} at ${size.label}`).join(', ')}; octokit: ${SIZES.map((size) => `${times(ratio(rows[3], size.label))} at ${size.label}`).join(', ')})`);
+  console.log(
+    `  (web build, no target: ${SIZES.map((size) => `${times(ratio(web, size.label))} at ${size.label}`).join(', ')}; octokit: ${SIZES.map((size) => `${times(ratio(rows[3], size.label))} at ${size.label}`).join(', ')})`,
+  );
 
   for (const row of rows) if (row.failure) failures.push(`verifier, ${row.name}: ${row.failure}`);
   return { failures };

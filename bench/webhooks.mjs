@@ -30,7 +30,10 @@ export async function run({ scratchDir }) {
   );
   const unmeasured = sandboxBuilt() ? 'failed' : 'sandbox not built';
   if (!sandboxBuilt()) {
-    printTargets([target('event to delivery p50 < 20 ms', NaN, '<', 20, { unmeasured }), target('>= 1,000 deliveries/s', NaN, '>=', 1000, { unmeasured })]);
+    printTargets([
+      target('event to delivery p50 < 20 ms', NaN, '<', 20, { unmeasured }),
+      target('>= 1,000 deliveries/s', NaN, '>=', 1000, { unmeasured }),
+    ]);
     return { failures: [] };
   }
 
@@ -40,7 +43,11 @@ export async function run({ scratchDir }) {
   try {
     sandbox = await startSandbox({ dataFile: join(scratchDir, 'webhooks.json'), quiet: true, rateLimit: 0 });
     const auth = authorization(sandbox.token);
-    await requestJson(`${sandbox.api}/webhooks`, { method: 'POST', headers: auth, body: { url: `${receiver.url}/hook`, events: ['receipt.created'] } }, 201);
+    await requestJson(
+      `${sandbox.api}/webhooks`,
+      { method: 'POST', headers: auth, body: { url: `${receiver.url}/hook`, events: ['receipt.created'] } },
+      201,
+    );
     // An account without endpoints: the same POSTs, nothing to deliver, for the ceiling.
     const bare = authorization(await createAccount(sandbox.origin));
     let serial = 0;
@@ -50,7 +57,8 @@ export async function run({ scratchDir }) {
       const started = performance.now();
       let next = 0;
       const worker = async () => {
-        while (next < count) await postReceipt(agent, `${sandbox.api}/receipts`, bare, numberedReceiptBody(1_000_000 + next++));
+        while (next < count)
+          await postReceipt(agent, `${sandbox.api}/receipts`, bare, numberedReceiptBody(1_000_000 + next++));
       };
       await Promise.all(Array.from({ length: concurrency }, worker));
       return count / ((performance.now() - started) / 1000);
@@ -90,8 +98,24 @@ export async function run({ scratchDir }) {
     printTable(
       ['run', 'events', 'delivered/s', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms'],
       [
-        ['one at a time', num(SEQUENTIAL), num(sequential.perSecond), num(sequential.p50, 1), num(sequential.p90, 1), num(sequential.p99, 1), num(sequential.max, 1)],
-        [`${CONCURRENCY} in flight`, num(EVENTS), num(loaded.perSecond), num(loaded.p50, 1), num(loaded.p90, 1), num(loaded.p99, 1), num(loaded.max, 1)],
+        [
+          'one at a time',
+          num(SEQUENTIAL),
+          num(sequential.perSecond),
+          num(sequential.p50, 1),
+          num(sequential.p90, 1),
+          num(sequential.p99, 1),
+          num(sequential.max, 1),
+        ],
+        [
+          `${CONCURRENCY} in flight`,
+          num(EVENTS),
+          num(loaded.perSecond),
+          num(loaded.p50, 1),
+          num(loaded.p90, 1),
+          num(loaded.p99, 1),
+          num(loaded.max, 1),
+        ],
       ],
     );
     printNote(
@@ -101,7 +125,8 @@ export async function run({ scratchDir }) {
     );
     printNote(
       'delivered/s counts from the first POST of the run to the last delivery received; one at a time, it is bounded by the ' +
-        'round trip of each event. Every event was delivered exactly once' + (duplicates ? `, except ${duplicates} sent twice.` : '.'),
+        'round trip of each event. Every event was delivered exactly once' +
+        (duplicates ? `, except ${duplicates} sent twice.` : '.'),
     );
     const ms = (value) => `${num(value, 1)} ms`;
     printTargets([
@@ -111,7 +136,10 @@ export async function run({ scratchDir }) {
     ]);
     return { failures: [] };
   } catch (error) {
-    printTargets([target('event to delivery p50 < 20 ms', NaN, '<', 20, { unmeasured: 'failed' }), target('>= 1,000 deliveries/s', NaN, '>=', 1000, { unmeasured: 'failed' })]);
+    printTargets([
+      target('event to delivery p50 < 20 ms', NaN, '<', 20, { unmeasured: 'failed' }),
+      target('>= 1,000 deliveries/s', NaN, '>=', 1000, { unmeasured: 'failed' }),
+    ]);
     return { failures: [`webhooks: ${error.message}`] };
   } finally {
     agent.destroy();
@@ -140,7 +168,9 @@ function postReceipt(agent, url, headers, body) {
     request.once('error', reject);
     request.once('response', (response) => {
       response.resume();
-      response.once('end', () => (response.statusCode === 201 ? resolve() : reject(new Error(`POST ${url} answered ${response.statusCode}`))));
+      response.once('end', () =>
+        response.statusCode === 201 ? resolve() : reject(new Error(`POST ${url} answered ${response.statusCode}`)),
+      );
     });
     request.end(payload);
   });
@@ -174,7 +204,10 @@ async function startReceiver() {
     arrival(n, deadline) {
       if (arrived.has(n)) return Promise.resolve(arrived.get(n));
       return new Promise((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`the delivery of event ${n} did not arrive within ${MAX_SECONDS} s`)), Math.max(0, deadline - performance.now()));
+        const timer = setTimeout(
+          () => reject(new Error(`the delivery of event ${n} did not arrive within ${MAX_SECONDS} s`)),
+          Math.max(0, deadline - performance.now()),
+        );
         waiting.set(n, (at) => {
           clearTimeout(timer);
           resolve(at);

@@ -40,7 +40,12 @@ export async function run({ scratchDir, reseed }) {
     ...shape,
     start: async () => {
       if (!sandboxBuilt()) return { skipped: 'not built' };
-      const started = await startSeededSandbox({ count: RECEIPTS, scratchDir, reseed, maxSeedSeconds: MAX_SEED_SECONDS });
+      const started = await startSeededSandbox({
+        count: RECEIPTS,
+        scratchDir,
+        reseed,
+        maxSeedSeconds: MAX_SEED_SECONDS,
+      });
       const { done, seconds } = started.seeding;
       if (!started.server) {
         notes.push(
@@ -67,7 +72,9 @@ export async function run({ scratchDir, reseed }) {
         await started.server.stop();
         return { skipped: `seeding too slow (${num(seeding.done)} in ${seeding.seconds.toFixed(0)} s)` };
       }
-      notes.push(`The sandbox in memory was seeded with ${num(RECEIPTS)} receipts through POST /rest/v1/receipts in ${seeding.seconds.toFixed(1)} s.`);
+      notes.push(
+        `The sandbox in memory was seeded with ${num(RECEIPTS)} receipts through POST /rest/v1/receipts in ${seeding.seconds.toFixed(1)} s.`,
+      );
       return started;
     },
     load: ({ api, token }) => post(`${api}/receipts`, authorization(token)),
@@ -92,7 +99,7 @@ export async function run({ scratchDir, reseed }) {
   printHeading(
     'Writes',
     `${CONNECTIONS} keep-alive connections into ${num(RECEIPTS)} receipts for ${SECONDS} s (json-server ${JSON_SERVER_SECONDS} s); ` +
-      'writes/s is 2xx answers over the time to the last one; peak RSS is the server process\'s VmHWM.',
+      "writes/s is 2xx answers over the time to the last one; peak RSS is the server process's VmHWM.",
   );
   printTable(
     ['server', 'acked', 'writes/s', 'p50 ms', 'p99 ms', 'peak RSS MB', 'sandbox / server', 'note'],
@@ -103,18 +110,33 @@ export async function run({ scratchDir, reseed }) {
       num(row.result?.p50),
       num(row.result?.p99),
       mb(row.peakRss),
-      row === sandbox ? '' : row === memory ? `${ratio(rps(memory), rps(sandbox))} of the file's` : ratio(rps(sandbox), rps(row)),
+      row === sandbox
+        ? ''
+        : row === memory
+          ? `${ratio(rps(memory), rps(sandbox))} of the file's`
+          : ratio(rps(sandbox), rps(row)),
       rowNote(row, how[row.name]),
     ]),
   );
   for (const note of notes) printNote(note);
-  printNote('json-server writes its file through a temporary file and a rename, coalescing concurrent writes, without fsync.');
+  printNote(
+    'json-server writes its file through a temporary file and a rename, coalescing concurrent writes, without fsync.',
+  );
 
   const unmeasured = sandbox.skipped ? `sandbox ${sandbox.skipped}` : 'sandbox failed';
   printTargets([
-    target('sandbox >= 20x json-server writes/s', rps(sandbox) / rps(jsonServer), '>=', 20, { unmeasured, show: times }),
-    target('sandbox p99 < 200 ms', sandbox.result?.p99 ?? NaN, '<', 200, { unmeasured, show: (value) => `${num(value)} ms` }),
-    target('sandbox peak RSS < 400 MB', (sandbox.peakRss ?? NaN) / 2 ** 20, '<', 400, { unmeasured, show: (value) => `${num(value)} MB` }),
+    target('sandbox >= 20x json-server writes/s', rps(sandbox) / rps(jsonServer), '>=', 20, {
+      unmeasured,
+      show: times,
+    }),
+    target('sandbox p99 < 200 ms', sandbox.result?.p99 ?? NaN, '<', 200, {
+      unmeasured,
+      show: (value) => `${num(value)} ms`,
+    }),
+    target('sandbox peak RSS < 400 MB', (sandbox.peakRss ?? NaN) / 2 ** 20, '<', 400, {
+      unmeasured,
+      show: (value) => `${num(value)} MB`,
+    }),
     target('sandbox in memory >= 0.8x the data file writes/s', rps(memory) / rps(sandbox), '>=', 0.8, {
       unmeasured: memory.skipped ? `memory ${memory.skipped}` : 'memory failed',
       show: times,

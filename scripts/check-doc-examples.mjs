@@ -37,7 +37,8 @@ function documents() {
       } catch {
         // A folder without a README has no examples to check.
       }
-      if (group === 'packages') sources.push(...walk(join(folder, 'src')).filter((file) => !file.includes('/generated/')));
+      if (group === 'packages')
+        sources.push(...walk(join(folder, 'src')).filter((file) => !file.includes('/generated/')));
     }
   }
   const only = process.argv.slice(2).map((path) => relative(ROOT, join(process.cwd(), path)));
@@ -60,14 +61,25 @@ function markdownExamples(file) {
     // A TypeScript fence this reader would not take (```ts title, ```tsx) must not slip by unchecked.
     const info = /^```\s*(\S.*)?$/.exec(lines[index])?.[1]?.trim() ?? '';
     if (/^(ts|typescript)/i.test(info) && info !== 'ts' && info !== 'typescript') {
-      found.push({ at: `${file}:${index + 1}`, code: '', problem: 'a TypeScript fence is written ```ts alone, so that it is checked' });
+      found.push({
+        at: `${file}:${index + 1}`,
+        code: '',
+        problem: 'a TypeScript fence is written ```ts alone, so that it is checked',
+      });
       continue;
     }
     if (!/^```(ts|typescript)\s*$/.test(lines[index])) continue;
-    const { context, modules } = splitContext(/^<!--\s*ts-context:\s*([\s\S]*?)\s*-->$/.exec(lines[index - 1] ?? '')?.[1] ?? '');
+    const { context, modules } = splitContext(
+      /^<!--\s*ts-context:\s*([\s\S]*?)\s*-->$/.exec(lines[index - 1] ?? '')?.[1] ?? '',
+    );
     let close = index + 1;
     while (close < lines.length && lines[close] !== '```') close += 1;
-    found.push({ at: `${file}:${index + 1}`, folder: dirname(file), modules, code: `${context}\n${lines.slice(index + 1, close).join('\n')}` });
+    found.push({
+      at: `${file}:${index + 1}`,
+      folder: dirname(file),
+      modules,
+      code: `${context}\n${lines.slice(index + 1, close).join('\n')}`,
+    });
     index = close;
   }
   return found;
@@ -93,7 +105,11 @@ function jsdocExamples(file) {
   for (let index = 0; index < lines.length; index += 1) {
     // An @example in any other form (with a title, say) would be skipped: it is refused instead.
     if (/^\s*\*\s*@example\b/.test(lines[index]) && lines[index].trim() !== '* @example') {
-      found.push({ at: `${file}:${index + 1}`, code: '', problem: 'an @example tag stands alone on its line, so that it is checked' });
+      found.push({
+        at: `${file}:${index + 1}`,
+        code: '',
+        problem: 'an @example tag stands alone on its line, so that it is checked',
+      });
       continue;
     }
     if (lines[index].trim() !== '* @example') continue;
@@ -104,7 +120,10 @@ function jsdocExamples(file) {
     }
     let close = open + 1;
     while (close < lines.length && lines[close].trim() !== '* ```') close += 1;
-    const code = lines.slice(open + 1, close).map((line) => line.replace(/^\s*\* ?/, '')).join('\n');
+    const code = lines
+      .slice(open + 1, close)
+      .map((line) => line.replace(/^\s*\* ?/, ''))
+      .join('\n');
     const web = file === 'packages/webhooks/src/web.ts';
     found.push({
       at: `${file}:${open + 1}`,
@@ -122,12 +141,16 @@ function packageFolder(file) {
 }
 
 function compilerOptions() {
-  const parsed = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.base.json'), {}, {
-    ...ts.sys,
-    onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
-      throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, 'tsconfig.base.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      },
     },
-  });
+  );
   return {
     ...parsed.options,
     noEmit: true,
@@ -161,7 +184,9 @@ function check() {
         continue;
       }
       if (declared.has(name) && declared.get(name).text !== text) {
-        problems.push(`${example.at}: its context declares module '${name}' unlike ${declared.get(name).at}: declare it alike in both`);
+        problems.push(
+          `${example.at}: its context declares module '${name}' unlike ${declared.get(name).at}: declare it alike in both`,
+        );
       } else if (!declared.has(name)) declared.set(name, { text, at: example.at });
     }
   }
@@ -174,7 +199,9 @@ function check() {
   host.fileExists = (name) => own(name) || fileExists.call(host, name);
   host.readFile = (name) => (own(name) ? textOf(name) : readFile.call(host, name));
   host.getSourceFile = (name, version, ...rest) =>
-    own(name) ? ts.createSourceFile(name, textOf(name), version, true) : getSourceFile.call(host, name, version, ...rest);
+    own(name)
+      ? ts.createSourceFile(name, textOf(name), version, true)
+      : getSourceFile.call(host, name, version, ...rest);
   const program = ts.createProgram([...virtual.keys(), ambient], options, host);
   for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
     const file = diagnostic.file;
@@ -198,7 +225,8 @@ function moduleText(code) {
 
 const { problems, count } = check();
 // Run on the whole repository, finding none means the readers broke, not that all is well.
-if (process.argv.length <= 2 && count === 0) problems.push('no TypeScript example was found: the readers of READMEs and @example tags are broken');
+if (process.argv.length <= 2 && count === 0)
+  problems.push('no TypeScript example was found: the readers of READMEs and @example tags are broken');
 if (problems.length > 0) {
   console.error(`${problems.length} problem(s) in the ${count} TypeScript examples of the documentation:\n`);
   for (const problem of problems) console.error(`- ${problem}`);

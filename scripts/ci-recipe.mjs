@@ -35,7 +35,10 @@ function pack() {
   mkdirSync(tarballs);
   return PACKAGES.map((dir) => {
     const { name } = readJson(join(root, 'packages', dir, 'package.json'));
-    const output = execFileSync('pnpm', ['pack', '--json', '--pack-destination', tarballs], { cwd: join(root, 'packages', dir), encoding: 'utf8' });
+    const output = execFileSync('pnpm', ['pack', '--json', '--pack-destination', tarballs], {
+      cwd: join(root, 'packages', dir),
+      encoding: 'utf8',
+    });
     return { name, filename: JSON.parse(output).filename };
   });
 }
@@ -99,10 +102,14 @@ function isAlive(pid) {
 async function main() {
   const workflow = parse(readFileSync(join(recipe, 'github-actions.yml'), 'utf8'));
   const job = workflow.jobs?.test;
-  if (job === undefined || !Array.isArray(job.steps)) throw new Error('ci-recipe: examples/ci/github-actions.yml has no job "test" with steps');
+  if (job === undefined || !Array.isArray(job.steps))
+    throw new Error('ci-recipe: examples/ci/github-actions.yml has no job "test" with steps');
   const commands = job.steps.map((step) => step.run ?? '').join('\n');
   for (const needed of ['npm ci', '/_sandbox/health', 'npm test', 'kill ']) {
-    if (!commands.includes(needed)) throw new Error(`ci-recipe: the job has no step that runs ${JSON.stringify(needed)}: this script runs the job as it is, and expects it`);
+    if (!commands.includes(needed))
+      throw new Error(
+        `ci-recipe: the job has no step that runs ${JSON.stringify(needed)}: this script runs the job as it is, and expects it`,
+      );
   }
 
   console.log(`--> Packing ${PACKAGES.map((dir) => `@fflkit/${dir}`).join(', ')} (${seconds()})`);
@@ -120,9 +127,14 @@ async function main() {
     }
     if (!runs(step, failed)) continue;
     // A new project has no lockfile for `npm ci`: its install of the tarballs stands in.
-    const script = step.run.trim() === 'npm ci' ? 'npm install --prefer-offline --no-audit --no-fund --loglevel=error' : step.run;
+    const script =
+      step.run.trim() === 'npm ci' ? 'npm install --prefer-offline --no-audit --no-fund --loglevel=error' : step.run;
     console.log(`--> ${name} (${seconds()})`);
-    const { status } = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], { cwd: project, env, stdio: 'inherit' });
+    const { status } = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+      cwd: project,
+      env,
+      stdio: 'inherit',
+    });
     if (status !== 0) {
       console.error(`ci-recipe: the step "${name}" failed with exit code ${status}`);
       failed = true;
@@ -131,7 +143,8 @@ async function main() {
 
   // The job must leave nothing running: its stop step ends the sandbox it started.
   const pid = Number(readFileSync(join(project, 'sandbox.pid'), 'utf8'));
-  for (let waited = 0; isAlive(pid) && waited < 100; waited += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+  for (let waited = 0; isAlive(pid) && waited < 100; waited += 1)
+    await new Promise((resolve) => setTimeout(resolve, 100));
   if (isAlive(pid)) {
     process.kill(pid, 'SIGKILL');
     throw new Error(`ci-recipe: the sandbox (process ${pid}) still ran 10 s after the job's stop step: it was killed`);
@@ -144,6 +157,8 @@ try {
   rmSync(work, { recursive: true, force: true });
   console.log(`\nThe CI recipe of examples/ci runs on the packed packages (${seconds()}).`);
 } catch (error) {
-  console.error(`\n${error instanceof Error ? error.message : error}\nKept ${work} for inspection${readdirSync(work).includes('project') ? ` (the sandbox's output: ${join(project, 'sandbox.log')})` : ''}.`);
+  console.error(
+    `\n${error instanceof Error ? error.message : error}\nKept ${work} for inspection${readdirSync(work).includes('project') ? ` (the sandbox's output: ${join(project, 'sandbox.log')})` : ''}.`,
+  );
   process.exitCode = 1;
 }

@@ -6,7 +6,16 @@
 // the repository, homepage and bugs links, and every relative link of the README.
 // Expects the packages built (`pnpm build`). Keeps the temporary folder when a step fails.
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -38,12 +47,22 @@ function pack() {
   for (const dir of readdirSync(join(root, 'packages'))) {
     const manifest = readJson(join(root, 'packages', dir, 'package.json'));
     if (manifest.private) continue;
-    const { filename } = JSON.parse(run('pnpm', ['pack', '--json', '--pack-destination', tarballs], { cwd: join(root, 'packages', dir), stdio: 'pipe' }));
+    const { filename } = JSON.parse(
+      run('pnpm', ['pack', '--json', '--pack-destination', tarballs], {
+        cwd: join(root, 'packages', dir),
+        stdio: 'pipe',
+      }),
+    );
     const published = run('tar', ['-xOzf', filename, 'package/package.json'], { cwd: tarballs, stdio: 'pipe' });
-    if (published.includes('workspace:')) throw new Error(`${manifest.name}: the packed package.json still has a workspace: range`);
+    if (published.includes('workspace:'))
+      throw new Error(`${manifest.name}: the packed package.json still has a workspace: range`);
     checkManifestLinks(JSON.parse(published), `packages/${dir}`);
     const files = run('tar', ['-tzf', filename], { cwd: tarballs, stdio: 'pipe' }).split('\n').filter(Boolean);
-    checkReadmeLinks(manifest.name, files, run('tar', ['-xOzf', filename, 'package/README.md'], { cwd: tarballs, stdio: 'pipe' }));
+    checkReadmeLinks(
+      manifest.name,
+      files,
+      run('tar', ['-xOzf', filename, 'package/README.md'], { cwd: tarballs, stdio: 'pipe' }),
+    );
     console.log(`${manifest.name}: ${filename.replace(`${tarballs}/`, '')}`);
     packed.push({ name: manifest.name, filename });
   }
@@ -64,7 +83,9 @@ function checkManifestLinks(manifest, directory) {
   };
   const actual = { repository: manifest.repository, homepage: manifest.homepage, bugs: manifest.bugs };
   if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-    throw new Error(`${manifest.name}: the package.json links are ${JSON.stringify(actual)}; write ${JSON.stringify(expected)}`);
+    throw new Error(
+      `${manifest.name}: the package.json links are ${JSON.stringify(actual)}; write ${JSON.stringify(expected)}`,
+    );
   }
 }
 
@@ -84,11 +105,15 @@ function checkReadmeLinks(name, files, readme) {
   const broken = targets.filter((target) => {
     if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return false;
     if (target.startsWith('#')) return !anchors.has(decodeURIComponent(target.slice(1)));
-    const path = posix.normalize(posix.join('package', decodeURIComponent(target.replace(/[?#].*$/, '')))).replace(/\/$/, '');
+    const path = posix
+      .normalize(posix.join('package', decodeURIComponent(target.replace(/[?#].*$/, ''))))
+      .replace(/\/$/, '');
     return !files.some((file) => file === path || file.startsWith(`${path}/`));
   });
   if (broken.length > 0) {
-    throw new Error(`${name}: the README links to what its tarball does not hold: ${broken.join(', ')}; link another package's npm page, an absolute URL of the repository, or a heading of the README`);
+    throw new Error(
+      `${name}: the README links to what its tarball does not hold: ${broken.join(', ')}; link another package's npm page, an absolute URL of the repository, or a heading of the README`,
+    );
   }
 }
 
@@ -97,7 +122,10 @@ function headingAnchors(readme) {
   const anchors = new Set();
   const text = readme.replace(/^```[\s\S]*?^```$/gm, '');
   for (const [, heading] of text.matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
-    const slug = heading.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+    const slug = heading
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replace(/ /g, '-');
     let anchor = slug;
     for (let n = 1; anchors.has(anchor); n += 1) anchor = `${slug}-${n}`;
     anchors.add(anchor);
@@ -113,13 +141,22 @@ function install(packed) {
   const local = Object.fromEntries(packed.map(({ name, filename }) => [name, `file:${filename}`]));
   writeFileSync(
     join(project, 'package.json'),
-    JSON.stringify({
-      name: 'fflkit-consumer',
-      private: true,
-      dependencies: { ...local, msw: peerDependencies.msw, typescript: devDependencies.typescript, '@types/node': devDependencies['@types/node'] },
-      // The packages depend on each other at versions the registry does not have: take the tarballs.
-      overrides: Object.fromEntries(packed.map(({ name }) => [name, `$${name}`])),
-    }, null, 2),
+    JSON.stringify(
+      {
+        name: 'fflkit-consumer',
+        private: true,
+        dependencies: {
+          ...local,
+          msw: peerDependencies.msw,
+          typescript: devDependencies.typescript,
+          '@types/node': devDependencies['@types/node'],
+        },
+        // The packages depend on each other at versions the registry does not have: take the tarballs.
+        overrides: Object.fromEntries(packed.map(({ name }) => [name, `$${name}`])),
+      },
+      null,
+      2,
+    ),
   );
   run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error']);
   const lock = readJson(join(project, 'package-lock.json'));
@@ -137,8 +174,13 @@ async function runCli() {
   step('Running the fflkit-sandbox CLI');
   const bin = join(project, 'node_modules/.bin/fflkit-sandbox');
   const env = { ...process.env, FFLKIT_SANDBOX_COMPILE_CACHE: join(work, 'compile-cache') };
-  if (!run(bin, ['--help'], { stdio: 'pipe', env }).includes('Usage: fflkit-sandbox')) throw new Error('--help printed no usage');
-  const cli = spawn(bin, ['--memory', '--port', '0', '--quiet'], { cwd: project, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  if (!run(bin, ['--help'], { stdio: 'pipe', env }).includes('Usage: fflkit-sandbox'))
+    throw new Error('--help printed no usage');
+  const cli = spawn(bin, ['--memory', '--port', '0', '--quiet'], {
+    cwd: project,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const exited = new Promise((resolve) => cli.on('exit', (code, signal) => resolve(code ?? signal)));
   try {
     let output = '';
@@ -155,7 +197,8 @@ async function runCli() {
       exited.then((code) => reject(new Error(`the CLI exited with ${code}:\n${output}`)));
     });
     const response = await fetch(`${apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } });
-    if (response.status !== 200) throw new Error(`GET ${apiUrl}/books with the printed token answered ${response.status}`);
+    if (response.status !== 200)
+      throw new Error(`GET ${apiUrl}/books with the printed token answered ${response.status}`);
     console.log(`The CLI served ${apiUrl} and answered GET /books with 200.`);
   } finally {
     cli.kill('SIGTERM');
@@ -166,7 +209,9 @@ async function runCli() {
   if (code === 'deadline') {
     cli.kill('SIGKILL');
     await exited;
-    throw new Error('the CLI was still running 10 s after SIGTERM: it was killed with SIGKILL; it must close its server and exit on SIGTERM');
+    throw new Error(
+      'the CLI was still running 10 s after SIGTERM: it was killed with SIGKILL; it must close its server and exit on SIGTERM',
+    );
   }
   if (code !== 0) throw new Error(`the CLI exited with ${code} on SIGTERM`);
 }
@@ -187,7 +232,9 @@ try {
   run('node', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.bundler.json']);
   await runCli();
   rmSync(work, { recursive: true, force: true });
-  console.log(`\nThe packed packages install and work in a new project (${((performance.now() - started) / 1000).toFixed(1)} s).`);
+  console.log(
+    `\nThe packed packages install and work in a new project (${((performance.now() - started) / 1000).toFixed(1)} s).`,
+  );
 } catch (error) {
   console.error(`\n${error instanceof Error ? error.message : error}\nKept ${work} for inspection.`);
   process.exitCode = 1;

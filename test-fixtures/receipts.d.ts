@@ -7,7 +7,9 @@ import type { DispositionCreate, Receipt, ReceiptCreate } from '@fflkit/types';
  * then says what the body holds.
  */
 export function receiptBody(overrides?: Partial<ReceiptCreate>): ReceiptCreate;
-export function receiptBody<Overrides extends Record<string, unknown>>(overrides: Overrides): Omit<ReceiptCreate, keyof Overrides> & Overrides;
+export function receiptBody<Overrides extends Record<string, unknown>>(
+  overrides: Overrides,
+): Omit<ReceiptCreate, keyof Overrides> & Overrides;
 
 /**
  * {@link receiptBody} with a serial number of its own, `SBX` and `n` in seven digits
@@ -20,7 +22,9 @@ export function numberedSerial(n: number): string;
 
 /** A valid `POST /receipts/{id}/dispose` body: the contract's sale with a Form 4473 serial, on the receipt's date. */
 export function dispositionBody(overrides?: Partial<DispositionCreate>): DispositionCreate;
-export function dispositionBody<Overrides extends Record<string, unknown>>(overrides: Overrides): Omit<DispositionCreate, keyof Overrides> & Overrides;
+export function dispositionBody<Overrides extends Record<string, unknown>>(
+  overrides: Overrides,
+): Omit<DispositionCreate, keyof Overrides> & Overrides;
 
 /**
  * A valid `POST /receipts/{id}/dispose` body: the contract's transfer with the recipient's
@@ -28,7 +32,9 @@ export function dispositionBody<Overrides extends Record<string, unknown>>(overr
  * number of receipts of one account.
  */
 export function dispositionWithAddressBody(overrides?: Partial<DispositionCreate>): DispositionCreate;
-export function dispositionWithAddressBody<Overrides extends Record<string, unknown>>(overrides: Overrides): Omit<DispositionCreate, keyof Overrides> & Overrides;
+export function dispositionWithAddressBody<Overrides extends Record<string, unknown>>(
+  overrides: Overrides,
+): Omit<DispositionCreate, keyof Overrides> & Overrides;
 
 /** The receipt resource of {@link receiptBody}`()` as the service answers it: the contract's example (id 1042, record 318). */
 export function receiptResource(overrides?: Partial<Receipt>): Receipt;

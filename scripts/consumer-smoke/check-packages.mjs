@@ -22,11 +22,29 @@ const RECEIPT = {
  * `require`): a value the types promise and the build lacks compiles, then fails at run time.
  */
 export function checkExports(packages, resolutionMode) {
-  assert.deepEqual(Object.keys(packages).sort(), readdirSync('node_modules/@fflkit').sort(), 'every installed package is checked');
-  const options = { module: ts.ModuleKind.Node16, moduleResolution: ts.ModuleResolutionKind.Node16, lib: ['lib.es2023.d.ts'], types: [], noEmit: true };
+  assert.deepEqual(
+    Object.keys(packages).sort(),
+    readdirSync('node_modules/@fflkit').sort(),
+    'every installed package is checked',
+  );
+  const options = {
+    module: ts.ModuleKind.Node16,
+    moduleResolution: ts.ModuleResolutionKind.Node16,
+    lib: ['lib.es2023.d.ts'],
+    types: [],
+    noEmit: true,
+  };
   const mode = resolutionMode === 'import' ? ts.ModuleKind.ESNext : ts.ModuleKind.CommonJS;
   const files = Object.keys(packages).map((name) => {
-    const { resolvedModule } = ts.resolveModuleName(`@fflkit/${name}`, `${process.cwd()}/index.ts`, options, ts.sys, undefined, undefined, mode);
+    const { resolvedModule } = ts.resolveModuleName(
+      `@fflkit/${name}`,
+      `${process.cwd()}/index.ts`,
+      options,
+      ts.sys,
+      undefined,
+      undefined,
+      mode,
+    );
     assert.ok(resolvedModule, `@fflkit/${name} has types for ${resolutionMode}`);
     return resolvedModule.resolvedFileName;
   });
@@ -35,10 +53,21 @@ export function checkExports(packages, resolutionMode) {
   for (const [index, [name, runtime]] of Object.entries(packages).entries()) {
     const declared = checker
       .getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(files[index])))
-      .filter((symbol) => !symbol.declarations?.some((d) => ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent.parent.isTypeOnly)))
-      .filter((symbol) => (symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol).flags & ts.SymbolFlags.Value)
+      .filter(
+        (symbol) =>
+          !symbol.declarations?.some((d) => ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent.parent.isTypeOnly)),
+      )
+      .filter(
+        (symbol) =>
+          (symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol).flags &
+          ts.SymbolFlags.Value,
+      )
       .map((symbol) => symbol.name);
-    assert.deepEqual(Object.keys(runtime).sort(), declared.sort(), `@fflkit/${name}: the values exported at run time are those its types declare (${resolutionMode})`);
+    assert.deepEqual(
+      Object.keys(runtime).sort(),
+      declared.sort(),
+      `@fflkit/${name}: the values exported at run time are those its types declare (${resolutionMode})`,
+    );
   }
 }
 
@@ -50,11 +79,23 @@ export function checkExports(packages, resolutionMode) {
 export function checkContractFiles(resolve) {
   const read = (specifier) => {
     const resolved = resolve(specifier);
-    assert.match(resolved, /[\\/]node_modules[\\/]@fflkit[\\/]types[\\/]contract[\\/]/, `${specifier} resolves into the installed package`);
+    assert.match(
+      resolved,
+      /[\\/]node_modules[\\/]@fflkit[\\/]types[\\/]contract[\\/]/,
+      `${specifier} resolves into the installed package`,
+    );
     return readFileSync(resolved.startsWith('file:') ? new URL(resolved) : resolved, 'utf8');
   };
-  assert.match(read('@fflkit/types/openapi.yaml'), /^openapi: 3\.1\.\d+\n[\s\S]*^paths:\n[\s\S]*\/receipts\/\{id\}\/dispose:/m, 'openapi.yaml is the service\'s contract');
-  assert.match(read('@fflkit/types/sandbox.yaml'), /^openapi: 3\.1\.\d+\n[\s\S]*^paths:\n[\s\S]*\/_sandbox\/accounts:/m, 'sandbox.yaml is the control API\'s contract');
+  assert.match(
+    read('@fflkit/types/openapi.yaml'),
+    /^openapi: 3\.1\.\d+\n[\s\S]*^paths:\n[\s\S]*\/receipts\/\{id\}\/dispose:/m,
+    "openapi.yaml is the service's contract",
+  );
+  assert.match(
+    read('@fflkit/types/sandbox.yaml'),
+    /^openapi: 3\.1\.\d+\n[\s\S]*^paths:\n[\s\S]*\/_sandbox\/accounts:/m,
+    "sandbox.yaml is the control API's contract",
+  );
   const schema = JSON.parse(read('@fflkit/types/fixtures.schema.json'));
   assert.equal(schema.$schema, 'https://json-schema.org/draft/2020-12/schema', 'fixtures.schema.json is a JSON Schema');
 }
@@ -67,7 +108,13 @@ export async function checkPackages(packages, setupServer) {
 
   const core = sandboxCore.createSandboxCore();
   const account = core.createAccount({ account_type: 'dealer' });
-  const books = await core.handle({ method: 'GET', path: '/rest/v1/books', query: '', headers: { authorization: `Bearer ${account.token}` }, body: '' });
+  const books = await core.handle({
+    method: 'GET',
+    path: '/rest/v1/books',
+    query: '',
+    headers: { authorization: `Bearer ${account.token}` },
+    body: '',
+  });
   assert.equal(books.status, 200, 'sandbox-core answers GET /books');
 
   // The SDK against the MSW mock; the delivery the mock signs verifies with @fflkit/webhooks.
@@ -98,7 +145,10 @@ export async function checkPackages(packages, setupServer) {
     const response = await fetch(`${running.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(response.status, 200, 'the sandbox answers GET /books');
     const listed = await new sdk.LogbookClient({ token, baseUrl: running.apiUrl }).books.list();
-    assert.deepEqual(listed.map((book) => book.name), ['Main']);
+    assert.deepEqual(
+      listed.map((book) => book.name),
+      ['Main'],
+    );
   } finally {
     await running.stop();
   }

@@ -11,7 +11,11 @@ const packages = {
   webhooks: require('@fflkit/webhooks'),
 };
 for (const name of Object.keys(packages)) {
-  assert.match(require.resolve(`@fflkit/${name}`), /[\\/]dist[\\/]index\.cjs$/, `@fflkit/${name} requires its CommonJS build`);
+  assert.match(
+    require.resolve(`@fflkit/${name}`),
+    /[\\/]dist[\\/]index\.cjs$/,
+    `@fflkit/${name} requires its CommonJS build`,
+  );
 }
 
 import('./check-packages.mjs')

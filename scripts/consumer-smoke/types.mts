@@ -31,7 +31,10 @@ export async function consume(): Promise<void> {
   const receipts: Receipts = logbook.receipts;
   const receipt: Receipt = await receipts.get(1);
   const status: (typeof RECEIPT_STATUSES)[number] = receipt.status;
-  const { secret }: CreatedWebhook = await logbook.webhooks.create({ url: 'https://hooks.example.test/in', events: ['*'] });
+  const { secret }: CreatedWebhook = await logbook.webhooks.create({
+    url: 'https://hooks.example.test/in',
+    events: ['*'],
+  });
   try {
     await logbook.receipts.get(2);
   } catch (error) {
@@ -45,9 +48,17 @@ export async function consume(): Promise<void> {
     secret,
     on: { 'receipt.disposed': (disposed) => console.log(disposed.data.disposition?.disposed_to) },
   });
-  const answer: Response = await webhooks.handle(new Request('https://hooks.example.test/in', { method: 'POST', body: '{}' }));
-  const webWebhooks: ReturnType<typeof createWebhookHandler> = webhooksWeb.createWebhookHandler({ secret: () => Promise.resolve(secret), on: {}, deduplicateBy: 'body' });
-  const webAnswer: Response = await webWebhooks.handle(new Request('https://hooks.example.test/in', { method: 'POST', body: '{}' }));
+  const answer: Response = await webhooks.handle(
+    new Request('https://hooks.example.test/in', { method: 'POST', body: '{}' }),
+  );
+  const webWebhooks: ReturnType<typeof createWebhookHandler> = webhooksWeb.createWebhookHandler({
+    secret: () => Promise.resolve(secret),
+    on: {},
+    deduplicateBy: 'body',
+  });
+  const webAnswer: Response = await webWebhooks.handle(
+    new Request('https://hooks.example.test/in', { method: 'POST', body: '{}' }),
+  );
   console.log(valid, created, answer.status, webAnswer.status, describe(event));
 
   const core = createSandboxCore({ now: () => 0, rateLimit: 0 });

@@ -20,9 +20,21 @@ for (const build of [web, require('@fflkit/webhooks/web')]) {
   const pings = [];
   const webhooks = build.createWebhookHandler({ secret, on: { ping: (event) => void pings.push(event.data.message) } });
   const post = (deliveryId) =>
-    webhooks.handle(new Request('https://hooks.example.test/in', { method: 'POST', body, headers: { 'x-svc-signature': signature, 'x-svc-delivery': deliveryId } }));
+    webhooks.handle(
+      new Request('https://hooks.example.test/in', {
+        method: 'POST',
+        body,
+        headers: { 'x-svc-signature': signature, 'x-svc-delivery': deliveryId },
+      }),
+    );
   assert.equal((await post('a')).status, 200);
-  assert.equal((await (await post('b')).json()).outcome, 'duplicate', 'the same body under a new delivery id is a replay');
+  assert.equal(
+    (await (await post('b')).json()).outcome,
+    'duplicate',
+    'the same body under a new delivery id is a replay',
+  );
   assert.deepEqual(pings, ['Hello']);
 }
-console.log('Web subpath: @fflkit/webhooks/web resolves to the web build without conditions, and verifies as the Node build.');
+console.log(
+  'Web subpath: @fflkit/webhooks/web resolves to the web build without conditions, and verifies as the Node build.',
+);

@@ -34,7 +34,8 @@ const RUNTIMES = [
     version: async () => (await output(bin('deno'), ['--version'])).split('\n')[0],
     // Only the network of 127.0.0.1: no --allow-env (the SDK is given its token and base URL) and
     // no --allow-read (modules load without it).
-    launch: () => spawnServer(bin('deno'), ['run', '--no-lock', '--allow-net=127.0.0.1', join(internals.here, 'serve-probe.mjs')]),
+    launch: () =>
+      spawnServer(bin('deno'), ['run', '--no-lock', '--allow-net=127.0.0.1', join(internals.here, 'serve-probe.mjs')]),
   },
   {
     name: 'Bun',
@@ -81,29 +82,54 @@ async function check(name, origin) {
   const { token } = await sandbox.createAccount({ name: `Runtime check on ${name}` });
   const serialNumber = `RT${name.toUpperCase()}0001`;
 
-  const probe = await request(`${origin}/probe`, { method: 'POST', body: JSON.stringify({ apiUrl: sandbox.apiUrl, token, serialNumber }) });
+  const probe = await request(`${origin}/probe`, {
+    method: 'POST',
+    body: JSON.stringify({ apiUrl: sandbox.apiUrl, token, serialNumber }),
+  });
   const { created, read, userAgent } = probe.body;
   expect(probe.status === 200, `POST /probe answered ${probe.status}: ${JSON.stringify(probe.body)}`);
   expect(created.serial_number === serialNumber && created.record === 1, `the SDK created ${JSON.stringify(created)}`);
-  expect(JSON.stringify(read) === JSON.stringify(created), `the SDK read back ${JSON.stringify(read)}, not the receipt it created`);
+  expect(
+    JSON.stringify(read) === JSON.stringify(created),
+    `the SDK read back ${JSON.stringify(read)}, not the receipt it created`,
+  );
 
   const delivery = await recorded(token, 1);
-  expect(delivery.state === 'succeeded' && delivery.attempts[0].status_code === 200, `the delivery was answered ${describe(delivery)}`);
+  expect(
+    delivery.state === 'succeeded' && delivery.attempts[0].status_code === 200,
+    `the delivery was answered ${describe(delivery)}`,
+  );
   const seen = [{ deliveryId: delivery.id, receiptId: created.id, serialNumber }];
   const after = await request(`${origin}/received`);
-  expect(JSON.stringify(after.body) === JSON.stringify(seen), `the handler saw ${JSON.stringify(after.body)}, not ${JSON.stringify(seen)}`);
+  expect(
+    JSON.stringify(after.body) === JSON.stringify(seen),
+    `the handler saw ${JSON.stringify(after.body)}, not ${JSON.stringify(seen)}`,
+  );
 
   const redelivered = await sandbox.deliveries.redeliver(token, delivery.id);
-  expect(redelivered.attempts.map((attempt) => attempt.status_code).join() === '200,200', `the redelivery was answered ${describe(redelivered)}`);
+  expect(
+    redelivered.attempts.map((attempt) => attempt.status_code).join() === '200,200',
+    `the redelivery was answered ${describe(redelivered)}`,
+  );
   const afterRedelivery = await request(`${origin}/received`);
-  expect(JSON.stringify(afterRedelivery.body) === JSON.stringify(seen), `the redelivery reached the handler again: ${JSON.stringify(afterRedelivery.body)}`);
+  expect(
+    JSON.stringify(afterRedelivery.body) === JSON.stringify(seen),
+    `the redelivery reached the handler again: ${JSON.stringify(afterRedelivery.body)}`,
+  );
 
   const forged = await request(`${origin}/webhooks`, {
     method: 'POST',
     body: JSON.stringify({ event: 'receipt.created', timestamp: new Date().toISOString(), data: created }),
-    headers: { 'X-SVC-Event': 'receipt.created', 'X-SVC-Delivery': crypto.randomUUID(), 'X-SVC-Signature': `sha256=${'0'.repeat(64)}` },
+    headers: {
+      'X-SVC-Event': 'receipt.created',
+      'X-SVC-Delivery': crypto.randomUUID(),
+      'X-SVC-Signature': `sha256=${'0'.repeat(64)}`,
+    },
   });
-  expect(forged.status === 401 && forged.body.outcome === 'signature_mismatch', `a forged signature was answered ${forged.status} ${JSON.stringify(forged.body)}`);
+  expect(
+    forged.status === 401 && forged.body.outcome === 'signature_mismatch',
+    `a forged signature was answered ${forged.status} ${JSON.stringify(forged.body)}`,
+  );
 
   return (
     `${userAgent}: the SDK created receipt ${created.id} (record ${created.record}) and read it back; ` +
@@ -118,7 +144,8 @@ async function recorded(token, attempts) {
   for (;;) {
     const delivery = (await sandbox.deliveries.list(token)).find((candidate) => candidate.event === 'receipt.created');
     if (delivery !== undefined && delivery.attempts.length >= attempts) return delivery;
-    if (Date.now() > until) throw new Error(`no attempt of the receipt.created delivery was recorded within ${internals.deadlineMs} ms`);
+    if (Date.now() > until)
+      throw new Error(`no attempt of the receipt.created delivery was recorded within ${internals.deadlineMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -159,7 +186,9 @@ async function startMiniflare() {
     write: false,
     logLevel: 'silent',
   });
-  const { Miniflare } = await import(pathToFileURL(join(internals.modules, 'miniflare', 'dist', 'src', 'index.js')).href);
+  const { Miniflare } = await import(
+    pathToFileURL(join(internals.modules, 'miniflare', 'dist', 'src', 'index.js')).href
+  );
   let log = '';
   const miniflare = new Miniflare({
     host: '127.0.0.1',
@@ -187,7 +216,10 @@ async function output(command, args) {
   let text = '';
   child.stdout.on('data', (chunk) => (text += chunk));
   const code = await new Promise((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}: is it installed? scripts/runtimes/run.sh installs it.`);
+  if (code !== 0)
+    throw new Error(
+      `${command} ${args.join(' ')} exited with ${code}: is it installed? scripts/runtimes/run.sh installs it.`,
+    );
   return text.trim();
 }
 

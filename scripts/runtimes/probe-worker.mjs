@@ -18,7 +18,8 @@ export default {
     const { pathname } = new URL(request.url);
     if (pathname === '/probe' && request.method === 'POST') return probe(request);
     if (pathname === '/webhooks') {
-      if (webhooks === undefined) return Response.json({ message: 'POST /probe first: the endpoint is not registered yet.' }, { status: 503 });
+      if (webhooks === undefined)
+        return Response.json({ message: 'POST /probe first: the endpoint is not registered yet.' }, { status: 503 });
       return webhooks.handle(request);
     }
     if (pathname === '/received') return Response.json(received);
@@ -31,7 +32,10 @@ async function probe(request) {
   // Both options given: an edge runtime has no environment to read them from, and Deno runs
   // without --allow-env here.
   const logbook = new LogbookClient({ baseUrl: apiUrl, token });
-  const { endpoint, secret } = await logbook.webhooks.create({ url: new URL('/webhooks', request.url).href, events: ['receipt.created'] });
+  const { endpoint, secret } = await logbook.webhooks.create({
+    url: new URL('/webhooks', request.url).href,
+    events: ['receipt.created'],
+  });
   webhooks = createWebhookHandler({
     secret,
     on: {

@@ -102,7 +102,8 @@ async function unsavedWorld(): Promise<UnsavedWorld> {
   const folder = await mkdtemp(join(tmpdir(), 'fflkit-contract-'));
   const data = join(folder, 'sandbox.json');
   const first = await startSandbox({ data });
-  const send = (origin: string, method: string, path: string, options?: CallOptions) => call(origin, method, path, options);
+  const send = (origin: string, method: string, path: string, options?: CallOptions) =>
+    call(origin, method, path, options);
   const { token } = await first.createAccount();
   const idOf = (response: ObservedResponse) => (response.body as { data: { id: number } }).data.id;
   const receiptId = idOf(await send(first.apiUrl, 'POST', '/receipts', { token, body: receiptBody() }));
@@ -112,25 +113,43 @@ async function unsavedWorld(): Promise<UnsavedWorld> {
   const deliveryId = (ping.body as { data: { id: string } }).data.id;
   await send(first.url, 'PUT', `/_sandbox/webhooks/${webhookId}/chaos`, { token, body: { delay_ms: 1 } });
   const disabledWebhookId = idOf(await send(first.apiUrl, 'POST', '/webhooks', { token, body: endpoint }));
-  for (let i = 0; i < 10; i += 1) await send(first.url, 'POST', `/_sandbox/webhooks/${disabledWebhookId}/ping`, { token });
+  for (let i = 0; i < 10; i += 1)
+    await send(first.url, 'POST', `/_sandbox/webhooks/${disabledWebhookId}/ping`, { token });
   const tokenId = idOf(await send(first.url, 'POST', '/_sandbox/tokens', { token, body: { permissions: ['read'] } }));
   await first.stop();
   const second = await startSandbox({ data });
   await rm(folder, { recursive: true, force: true });
   return { sandbox: second, token, receiptId, webhookId, disabledWebhookId, deliveryId, tokenId };
 }
-const unsavedApi = (method: string, path: string, options: CallOptions = {}) => call(unsaved.sandbox.apiUrl, method, path, { token: unsaved.token, ...options });
-const unsavedControl = (method: string, path: string, options: CallOptions = {}) => call(unsaved.sandbox.url, method, path, { token: unsaved.token, ...options });
+const unsavedApi = (method: string, path: string, options: CallOptions = {}) =>
+  call(unsaved.sandbox.apiUrl, method, path, { token: unsaved.token, ...options });
+const unsavedControl = (method: string, path: string, options: CallOptions = {}) =>
+  call(unsaved.sandbox.url, method, path, { token: unsaved.token, ...options });
 
 /** An account with receipts in two books, one disposed, with fields that CSV must quote. */
 async function accountWithBooks() {
   const t = await account();
   await control('POST', '/_sandbox/books', { token: t, body: { name: 'Consignment' } });
   await api('POST', '/receipts', { token: t, body: receiptBody({ book: 'Consignment' }) });
-  const quoted = receiptBody({ manufacturer: 'Example Arms Co., "Ltd."', received_from: 'Example Firearms\nWholesale LLC' });
+  const quoted = receiptBody({
+    manufacturer: 'Example Arms Co., "Ltd."',
+    received_from: 'Example Firearms\nWholesale LLC',
+  });
   const first = await api('POST', '/receipts', { token: t, body: quoted });
-  await api('POST', `/receipts/${(first.body as { data: { id: number } }).data.id}/dispose`, { token: t, body: dispositionWithAddressBody() });
-  await api('POST', '/receipts', { token: t, body: receiptBody({ ffl_license: null, address: '100 Example Way', city: 'Springfield', state: 'IL', zip: '62701' }) });
+  await api('POST', `/receipts/${(first.body as { data: { id: number } }).data.id}/dispose`, {
+    token: t,
+    body: dispositionWithAddressBody(),
+  });
+  await api('POST', '/receipts', {
+    token: t,
+    body: receiptBody({
+      ffl_license: null,
+      address: '100 Example Way',
+      city: 'Springfield',
+      state: 'IL',
+      zip: '62701',
+    }),
+  });
   return t;
 }
 
@@ -159,82 +178,268 @@ async function follow(token: string | undefined, trigger?: () => Promise<unknown
   return { status: response.status, headers: response.headers, body: text };
 }
 
-const e4473Body = { form_4473_serial: 'F-000123', transferee_name: 'Jordan Example', nics_transaction_number: '1ABCD2EFG', nics_result: 'proceed', completed_at: '2025-02-01T16:20:00Z' };
+const e4473Body = {
+  form_4473_serial: 'F-000123',
+  transferee_name: 'Jordan Example',
+  nics_transaction_number: '1ABCD2EFG',
+  nics_result: 'proceed',
+  completed_at: '2025-02-01T16:20:00Z',
+};
 
 type Case = [operationId: string, status: number, run: () => Promise<ObservedResponse>];
 
 const serviceCases: Case[] = [
-  ['listReceipts', 200, async () => { const t = await account(); await receipt(t); return api('GET', '/receipts', { token: t }); }],
+  [
+    'listReceipts',
+    200,
+    async () => {
+      const t = await account();
+      await receipt(t);
+      return api('GET', '/receipts', { token: t });
+    },
+  ],
   ['listReceipts', 401, () => api('GET', '/receipts')],
   ['listReceipts', 403, async () => api('GET', '/receipts', { token: await tokenWith(await account(), ['write']) })],
   ['listReceipts', 422, async () => api('GET', '/receipts', { token: await account(), query: { per_page: '201' } })],
   ['listReceipts', 429, async () => api('GET', '/receipts', { token: await exhausted() })],
   ['createReceipt', 201, async () => api('POST', '/receipts', { token: await account(), body: receiptBody() })],
   ['createReceipt', 401, () => api('POST', '/receipts', { token: 'sbx_unknown', body: receiptBody() })],
-  ['createReceipt', 403, async () => api('POST', '/receipts', { token: await tokenWith(await account(), ['read']), body: receiptBody() })],
+  [
+    'createReceipt',
+    403,
+    async () => api('POST', '/receipts', { token: await tokenWith(await account(), ['read']), body: receiptBody() }),
+  ],
   ['createReceipt', 413, async () => api('POST', '/receipts', { token: await account(), ...tooLarge })],
   ['createReceipt', 415, async () => api('POST', '/receipts', { token: await account(), ...asText(receiptBody()) })],
   ['createReceipt', 422, async () => api('POST', '/receipts', { token: await account(), body: {} })],
   ['createReceipt', 429, async () => api('POST', '/receipts', { token: await exhausted(), body: receiptBody() })],
   ['createReceipt', 503, () => unsavedApi('POST', '/receipts', { body: receiptBody() })],
-  ['getReceipt', 200, async () => { const t = await account(); return api('GET', `/receipts/${await receipt(t)}`, { token: t }); }],
+  [
+    'getReceipt',
+    200,
+    async () => {
+      const t = await account();
+      return api('GET', `/receipts/${await receipt(t)}`, { token: t });
+    },
+  ],
   ['getReceipt', 401, () => api('GET', '/receipts/1')],
   ['getReceipt', 403, async () => api('GET', '/receipts/1', { token: await account('collector') })],
   ['getReceipt', 404, async () => api('GET', '/receipts/999999', { token: await account() })],
   ['getReceipt', 429, async () => api('GET', '/receipts/1', { token: await exhausted() })],
-  ['updateReceipt', 200, async () => { const t = await account(); return api('PUT', `/receipts/${await receipt(t)}`, { token: t, body: { model: 'Model 2' } }); }],
+  [
+    'updateReceipt',
+    200,
+    async () => {
+      const t = await account();
+      return api('PUT', `/receipts/${await receipt(t)}`, { token: t, body: { model: 'Model 2' } });
+    },
+  ],
   ['updateReceipt', 401, () => api('PUT', '/receipts/1', { body: { model: 'Model 2' } })],
-  ['updateReceipt', 403, async () => api('PUT', '/receipts/1', { token: await tokenWith(await account(), ['read']), body: {} })],
-  ['updateReceipt', 404, async () => api('PUT', '/receipts/999999', { token: await account(), body: { model: 'Model 2' } })],
+  [
+    'updateReceipt',
+    403,
+    async () => api('PUT', '/receipts/1', { token: await tokenWith(await account(), ['read']), body: {} }),
+  ],
+  [
+    'updateReceipt',
+    404,
+    async () => api('PUT', '/receipts/999999', { token: await account(), body: { model: 'Model 2' } }),
+  ],
   ['updateReceipt', 413, async () => api('PUT', '/receipts/1', { token: await account(), ...tooLarge })],
-  ['updateReceipt', 415, async () => api('PUT', '/receipts/1', { token: await account(), ...asText({ model: 'Model 2' }) })],
-  ['updateReceipt', 422, async () => { const t = await account(); return api('PUT', `/receipts/${await receipt(t)}`, { token: t, body: { book: 'Other' } }); }],
+  [
+    'updateReceipt',
+    415,
+    async () => api('PUT', '/receipts/1', { token: await account(), ...asText({ model: 'Model 2' }) }),
+  ],
+  [
+    'updateReceipt',
+    422,
+    async () => {
+      const t = await account();
+      return api('PUT', `/receipts/${await receipt(t)}`, { token: t, body: { book: 'Other' } });
+    },
+  ],
   ['updateReceipt', 429, async () => api('PUT', '/receipts/1', { token: await exhausted(), body: {} })],
   ['updateReceipt', 503, () => unsavedApi('PUT', `/receipts/${unsaved.receiptId}`, { body: { model: 'Model 2' } })],
-  ['deleteReceipt', 204, async () => { const t = await account(); return api('DELETE', `/receipts/${await receipt(t)}`, { token: t }); }],
+  [
+    'deleteReceipt',
+    204,
+    async () => {
+      const t = await account();
+      return api('DELETE', `/receipts/${await receipt(t)}`, { token: t });
+    },
+  ],
   ['deleteReceipt', 401, () => api('DELETE', '/receipts/1')],
-  ['deleteReceipt', 403, async () => api('DELETE', '/receipts/1', { token: await tokenWith(await account(), ['read', 'write']) })],
+  [
+    'deleteReceipt',
+    403,
+    async () => api('DELETE', '/receipts/1', { token: await tokenWith(await account(), ['read', 'write']) }),
+  ],
   ['deleteReceipt', 404, async () => api('DELETE', '/receipts/999999', { token: await account() })],
   ['deleteReceipt', 429, async () => api('DELETE', '/receipts/1', { token: await exhausted() })],
   ['deleteReceipt', 503, () => unsavedApi('DELETE', `/receipts/${unsaved.receiptId}`)],
-  ['disposeReceipt', 200, async () => { const t = await account(); return api('POST', `/receipts/${await receipt(t)}/dispose`, { token: t, body: dispositionWithAddressBody() }); }],
+  [
+    'disposeReceipt',
+    200,
+    async () => {
+      const t = await account();
+      return api('POST', `/receipts/${await receipt(t)}/dispose`, { token: t, body: dispositionWithAddressBody() });
+    },
+  ],
   ['disposeReceipt', 401, () => api('POST', '/receipts/1/dispose', { body: dispositionWithAddressBody() })],
-  ['disposeReceipt', 403, async () => api('POST', '/receipts/1/dispose', { token: await tokenWith(await account(), ['read']), body: dispositionWithAddressBody() })],
-  ['disposeReceipt', 404, async () => api('POST', '/receipts/999999/dispose', { token: await account(), body: dispositionWithAddressBody() })],
+  [
+    'disposeReceipt',
+    403,
+    async () =>
+      api('POST', '/receipts/1/dispose', {
+        token: await tokenWith(await account(), ['read']),
+        body: dispositionWithAddressBody(),
+      }),
+  ],
+  [
+    'disposeReceipt',
+    404,
+    async () => api('POST', '/receipts/999999/dispose', { token: await account(), body: dispositionWithAddressBody() }),
+  ],
   ['disposeReceipt', 413, async () => api('POST', '/receipts/1/dispose', { token: await account(), ...tooLarge })],
-  ['disposeReceipt', 415, async () => api('POST', '/receipts/1/dispose', { token: await account(), ...asText(dispositionWithAddressBody()) })],
-  ['disposeReceipt', 422, async () => { const t = await account(); return api('POST', `/receipts/${await receipt(t)}/dispose`, { token: t, body: { disposed_to: 'Jordan Example' } }); }],
-  ['disposeReceipt', 429, async () => api('POST', '/receipts/1/dispose', { token: await exhausted(), body: dispositionWithAddressBody() })],
-  ['disposeReceipt', 503, () => unsavedApi('POST', `/receipts/${unsaved.receiptId}/dispose`, { body: dispositionWithAddressBody() })],
+  [
+    'disposeReceipt',
+    415,
+    async () => api('POST', '/receipts/1/dispose', { token: await account(), ...asText(dispositionWithAddressBody()) }),
+  ],
+  [
+    'disposeReceipt',
+    422,
+    async () => {
+      const t = await account();
+      return api('POST', `/receipts/${await receipt(t)}/dispose`, {
+        token: t,
+        body: { disposed_to: 'Jordan Example' },
+      });
+    },
+  ],
+  [
+    'disposeReceipt',
+    429,
+    async () => api('POST', '/receipts/1/dispose', { token: await exhausted(), body: dispositionWithAddressBody() }),
+  ],
+  [
+    'disposeReceipt',
+    503,
+    () => unsavedApi('POST', `/receipts/${unsaved.receiptId}/dispose`, { body: dispositionWithAddressBody() }),
+  ],
   ['listBooks', 200, async () => api('GET', '/books', { token: await account() })],
   ['listBooks', 401, () => api('GET', '/books', { headers: { authorization: 'Basic abc' } })],
   ['listBooks', 403, async () => api('GET', '/books', { token: await account('collector') })],
   ['listBooks', 429, async () => api('GET', '/books', { token: await exhausted() })],
-  ['listInventory', 200, async () => { const t = await account(); await receipt(t); return api('GET', '/inventory', { token: t }); }],
+  [
+    'listInventory',
+    200,
+    async () => {
+      const t = await account();
+      await receipt(t);
+      return api('GET', '/inventory', { token: t });
+    },
+  ],
   ['listInventory', 401, () => api('GET', '/inventory')],
   ['listInventory', 403, async () => api('GET', '/inventory', { token: await tokenWith(await account(), []) })],
   ['listInventory', 422, async () => api('GET', '/inventory', { token: await account(), query: { page: '0' } })],
   ['listInventory', 429, async () => api('GET', '/inventory', { token: await exhausted() })],
-  ['searchReceipts', 200, async () => { const t = await account(); await receipt(t); return api('GET', '/search', { token: t, query: { q: 'example', field: 'manufacturer' } }); }],
+  [
+    'searchReceipts',
+    200,
+    async () => {
+      const t = await account();
+      await receipt(t);
+      return api('GET', '/search', { token: t, query: { q: 'example', field: 'manufacturer' } });
+    },
+  ],
   ['searchReceipts', 401, () => api('GET', '/search', { query: { q: 'x' } })],
   ['searchReceipts', 403, async () => api('GET', '/search', { token: await account('collector'), query: { q: 'x' } })],
   ['searchReceipts', 422, async () => api('GET', '/search', { token: await account() })],
   ['searchReceipts', 429, async () => api('GET', '/search', { token: await exhausted(), query: { q: 'x' } })],
-  ['listWebhooks', 200, async () => { const t = await account(); await webhook(t); return api('GET', '/webhooks', { token: t }); }],
+  [
+    'listWebhooks',
+    200,
+    async () => {
+      const t = await account();
+      await webhook(t);
+      return api('GET', '/webhooks', { token: t });
+    },
+  ],
   ['listWebhooks', 401, () => api('GET', '/webhooks')],
-  ['listWebhooks', 403, async () => api('GET', '/webhooks', { token: await tokenWith(await account(), ['write', 'delete']) })],
+  [
+    'listWebhooks',
+    403,
+    async () => api('GET', '/webhooks', { token: await tokenWith(await account(), ['write', 'delete']) }),
+  ],
   ['listWebhooks', 429, async () => api('GET', '/webhooks', { token: await exhausted() })],
-  ['createWebhook', 201, async () => api('POST', '/webhooks', { token: await account(), body: { url: 'https://hooks.example.com/logbook', events: ['receipt.created', 'receipt.disposed'] } })],
-  ['createWebhook', 401, () => api('POST', '/webhooks', { body: { url: 'https://hooks.example.com/x', events: ['*'] } })],
-  ['createWebhook', 403, async () => api('POST', '/webhooks', { token: await tokenWith(await account(), ['read']), body: { url: 'https://hooks.example.com/x', events: ['*'] } })],
+  [
+    'createWebhook',
+    201,
+    async () =>
+      api('POST', '/webhooks', {
+        token: await account(),
+        body: { url: 'https://hooks.example.com/logbook', events: ['receipt.created', 'receipt.disposed'] },
+      }),
+  ],
+  [
+    'createWebhook',
+    401,
+    () => api('POST', '/webhooks', { body: { url: 'https://hooks.example.com/x', events: ['*'] } }),
+  ],
+  [
+    'createWebhook',
+    403,
+    async () =>
+      api('POST', '/webhooks', {
+        token: await tokenWith(await account(), ['read']),
+        body: { url: 'https://hooks.example.com/x', events: ['*'] },
+      }),
+  ],
   ['createWebhook', 413, async () => api('POST', '/webhooks', { token: await account(), ...tooLarge })],
-  ['createWebhook', 415, async () => api('POST', '/webhooks', { token: await account(), ...asText({ url: 'https://hooks.example.com/x', events: ['*'] }) })],
-  ['createWebhook', 422, async () => api('POST', '/webhooks', { token: await account(), body: { url: 'ftp://example.com', events: [] } })],
-  ['createWebhook', 429, async () => api('POST', '/webhooks', { token: await exhausted(), body: { url: 'https://hooks.example.com/x', events: ['*'] } })],
-  ['createWebhook', 503, () => unsavedApi('POST', '/webhooks', { body: { url: 'https://hooks.example.com/x', events: ['*'] } })],
-  ['deleteWebhook', 204, async () => { const t = await account(); return api('DELETE', `/webhooks/${await webhook(t)}`, { token: t }); }],
+  [
+    'createWebhook',
+    415,
+    async () =>
+      api('POST', '/webhooks', {
+        token: await account(),
+        ...asText({ url: 'https://hooks.example.com/x', events: ['*'] }),
+      }),
+  ],
+  [
+    'createWebhook',
+    422,
+    async () => api('POST', '/webhooks', { token: await account(), body: { url: 'ftp://example.com', events: [] } }),
+  ],
+  [
+    'createWebhook',
+    429,
+    async () =>
+      api('POST', '/webhooks', {
+        token: await exhausted(),
+        body: { url: 'https://hooks.example.com/x', events: ['*'] },
+      }),
+  ],
+  [
+    'createWebhook',
+    503,
+    () => unsavedApi('POST', '/webhooks', { body: { url: 'https://hooks.example.com/x', events: ['*'] } }),
+  ],
+  [
+    'deleteWebhook',
+    204,
+    async () => {
+      const t = await account();
+      return api('DELETE', `/webhooks/${await webhook(t)}`, { token: t });
+    },
+  ],
   ['deleteWebhook', 401, () => api('DELETE', '/webhooks/1')],
-  ['deleteWebhook', 403, async () => api('DELETE', '/webhooks/1', { token: await tokenWith(await account(), ['read', 'write']) })],
+  [
+    'deleteWebhook',
+    403,
+    async () => api('DELETE', '/webhooks/1', { token: await tokenWith(await account(), ['read', 'write']) }),
+  ],
   ['deleteWebhook', 404, async () => api('DELETE', '/webhooks/999999', { token: await account() })],
   ['deleteWebhook', 429, async () => api('DELETE', '/webhooks/1', { token: await exhausted() })],
   ['deleteWebhook', 503, () => unsavedApi('DELETE', `/webhooks/${unsaved.webhookId}`)],
@@ -243,7 +448,14 @@ const serviceCases: Case[] = [
 const controlCases: Case[] = [
   ['getHealth', 200, () => control('GET', '/_sandbox/health')],
   ['getHealth', 403, () => control('GET', '/_sandbox/health', { headers: { origin: 'https://evil.example' } })],
-  ['createAccount', 201, () => control('POST', '/_sandbox/accounts', { body: { account_type: 'importer', name: 'Example Imports LLC', books: ['Imports'] } })],
+  [
+    'createAccount',
+    201,
+    () =>
+      control('POST', '/_sandbox/accounts', {
+        body: { account_type: 'importer', name: 'Example Imports LLC', books: ['Imports'] },
+      }),
+  ],
   ['createAccount', 409, () => call(full.url, 'POST', '/_sandbox/accounts', { body: {} })],
   ['createAccount', 413, () => control('POST', '/_sandbox/accounts', tooLarge)],
   ['createAccount', 415, () => control('POST', '/_sandbox/accounts', asText({ account_type: 'dealer' }))],
@@ -252,184 +464,643 @@ const controlCases: Case[] = [
   ['deleteAccount', 204, async () => control('DELETE', '/_sandbox/account', { token: await account() })],
   ['deleteAccount', 401, () => control('DELETE', '/_sandbox/account', { token: 'sbx_unknown' })],
   ['deleteAccount', 503, () => unsavedControl('DELETE', '/_sandbox/account')],
-  ['listTokens', 200, async () => { const t = await account(); await tokenWith(t, ['read']); return control('GET', '/_sandbox/tokens', { token: t }); }],
+  [
+    'listTokens',
+    200,
+    async () => {
+      const t = await account();
+      await tokenWith(t, ['read']);
+      return control('GET', '/_sandbox/tokens', { token: t });
+    },
+  ],
   ['listTokens', 401, () => control('GET', '/_sandbox/tokens')],
-  ['createToken', 201, async () => control('POST', '/_sandbox/tokens', { token: await account(), body: { permissions: ['read'], name: 'Reports' } })],
+  [
+    'createToken',
+    201,
+    async () =>
+      control('POST', '/_sandbox/tokens', { token: await account(), body: { permissions: ['read'], name: 'Reports' } }),
+  ],
   ['createToken', 401, () => control('POST', '/_sandbox/tokens', { body: { permissions: ['read'] } })],
   ['createToken', 413, async () => control('POST', '/_sandbox/tokens', { token: await account(), ...tooLarge })],
-  ['createToken', 415, async () => control('POST', '/_sandbox/tokens', { token: await account(), ...asText({ permissions: ['read'] }) })],
-  ['createToken', 422, async () => control('POST', '/_sandbox/tokens', { token: await account(), body: { permissions: ['admin'] } })],
+  [
+    'createToken',
+    415,
+    async () => control('POST', '/_sandbox/tokens', { token: await account(), ...asText({ permissions: ['read'] }) }),
+  ],
+  [
+    'createToken',
+    422,
+    async () => control('POST', '/_sandbox/tokens', { token: await account(), body: { permissions: ['admin'] } }),
+  ],
   ['createToken', 503, () => unsavedControl('POST', '/_sandbox/tokens', { body: { permissions: ['read'] } })],
-  ['revokeToken', 204, async () => {
-    const owner = await account();
-    const created = await control('POST', '/_sandbox/tokens', { token: owner, body: { permissions: ['read'] } });
-    return control('DELETE', `/_sandbox/tokens/${(created.body as { data: { id: number } }).data.id}`, { token: owner });
-  }],
+  [
+    'revokeToken',
+    204,
+    async () => {
+      const owner = await account();
+      const created = await control('POST', '/_sandbox/tokens', { token: owner, body: { permissions: ['read'] } });
+      return control('DELETE', `/_sandbox/tokens/${(created.body as { data: { id: number } }).data.id}`, {
+        token: owner,
+      });
+    },
+  ],
   ['revokeToken', 401, () => control('DELETE', '/_sandbox/tokens/1')],
   ['revokeToken', 404, async () => control('DELETE', '/_sandbox/tokens/999999', { token: await account() })],
   ['revokeToken', 503, () => unsavedControl('DELETE', `/_sandbox/tokens/${unsaved.tokenId}`)],
   ['listControlBooks', 200, async () => control('GET', '/_sandbox/books', { token: await accountWithBooks() })],
   ['listControlBooks', 401, () => control('GET', '/_sandbox/books')],
-  ['createBook', 201, async () => control('POST', '/_sandbox/books', { token: await account(), body: { name: 'Consignments' } })],
+  [
+    'createBook',
+    201,
+    async () => control('POST', '/_sandbox/books', { token: await account(), body: { name: 'Consignments' } }),
+  ],
   ['createBook', 401, () => control('POST', '/_sandbox/books', { body: { name: 'Consignments' } })],
   ['createBook', 413, async () => control('POST', '/_sandbox/books', { token: await account(), ...tooLarge })],
-  ['createBook', 415, async () => control('POST', '/_sandbox/books', { token: await account(), ...asText({ name: 'Consignments' }) })],
-  ['createBook', 422, async () => control('POST', '/_sandbox/books', { token: await account(), body: { name: 'Main' } })],
+  [
+    'createBook',
+    415,
+    async () => control('POST', '/_sandbox/books', { token: await account(), ...asText({ name: 'Consignments' }) }),
+  ],
+  [
+    'createBook',
+    422,
+    async () => control('POST', '/_sandbox/books', { token: await account(), body: { name: 'Main' } }),
+  ],
   ['createBook', 503, () => unsavedControl('POST', '/_sandbox/books', { body: { name: 'Consignments' } })],
   ['getClock', 200, async () => control('GET', '/_sandbox/clock', { token: await account() })],
   ['getClock', 401, () => control('GET', '/_sandbox/clock')],
-  ['advanceClock', 200, async () => control('POST', '/_sandbox/clock/advance', { token: await account(), body: { seconds: 3600 } })],
+  [
+    'advanceClock',
+    200,
+    async () => control('POST', '/_sandbox/clock/advance', { token: await account(), body: { seconds: 3600 } }),
+  ],
   ['advanceClock', 401, () => control('POST', '/_sandbox/clock/advance', { body: { seconds: 60 } })],
-  ['advanceClock', 413, async () => control('POST', '/_sandbox/clock/advance', { token: await account(), ...tooLarge })],
-  ['advanceClock', 415, async () => control('POST', '/_sandbox/clock/advance', { token: await account(), ...asText({ seconds: 60 }) })],
-  ['advanceClock', 422, async () => control('POST', '/_sandbox/clock/advance', { token: await account(), body: { seconds: -5 } })],
+  [
+    'advanceClock',
+    413,
+    async () => control('POST', '/_sandbox/clock/advance', { token: await account(), ...tooLarge }),
+  ],
+  [
+    'advanceClock',
+    415,
+    async () => control('POST', '/_sandbox/clock/advance', { token: await account(), ...asText({ seconds: 60 }) }),
+  ],
+  [
+    'advanceClock',
+    422,
+    async () => control('POST', '/_sandbox/clock/advance', { token: await account(), body: { seconds: -5 } }),
+  ],
   ['advanceClock', 503, () => unsavedControl('POST', '/_sandbox/clock/advance', { body: { seconds: 3600 } })],
-  ['browseReceipts', 200, async () => control('GET', '/_sandbox/receipts', { token: await accountWithBooks(), query: { q: 'example', field: 'received_from', per_page: '1000' } })],
+  [
+    'browseReceipts',
+    200,
+    async () =>
+      control('GET', '/_sandbox/receipts', {
+        token: await accountWithBooks(),
+        query: { q: 'example', field: 'received_from', per_page: '1000' },
+      }),
+  ],
   ['browseReceipts', 401, () => control('GET', '/_sandbox/receipts')],
-  ['browseReceipts', 422, async () => control('GET', '/_sandbox/receipts', { token: await account(), query: { per_page: '1001' } })],
+  [
+    'browseReceipts',
+    422,
+    async () => control('GET', '/_sandbox/receipts', { token: await account(), query: { per_page: '1001' } }),
+  ],
   ['exportReceipts', 200, async () => control('GET', '/_sandbox/receipts/export', { token: await accountWithBooks() })],
   ['exportReceipts', 401, () => control('GET', '/_sandbox/receipts/export')],
-  ['exportReceipts', 422, async () => control('GET', '/_sandbox/receipts/export', { token: await account(), query: { status: 'lost' } })],
-  ['getReceiptAudit', 200, async () => {
-    const t = await account();
-    const id = await receipt(t);
-    await api('PUT', `/receipts/${id}`, { token: t, body: { caliber: '9x19mm' } });
-    return control('GET', `/_sandbox/receipts/${id}/audit`, { token: t });
-  }],
+  [
+    'exportReceipts',
+    422,
+    async () => control('GET', '/_sandbox/receipts/export', { token: await account(), query: { status: 'lost' } }),
+  ],
+  [
+    'getReceiptAudit',
+    200,
+    async () => {
+      const t = await account();
+      const id = await receipt(t);
+      await api('PUT', `/receipts/${id}`, { token: t, body: { caliber: '9x19mm' } });
+      return control('GET', `/_sandbox/receipts/${id}/audit`, { token: t });
+    },
+  ],
   ['getReceiptAudit', 401, () => control('GET', '/_sandbox/receipts/1/audit')],
   ['getReceiptAudit', 404, async () => control('GET', '/_sandbox/receipts/999999/audit', { token: await account() })],
-  ['attachDocument', 201, async () => {
-    const t = await account();
-    return control('POST', `/_sandbox/receipts/${await receipt(t)}/documents`, { token: t, body: { name: 'invoice.pdf', mime_type: 'application/pdf', size: 48213 } });
-  }],
+  [
+    'attachDocument',
+    201,
+    async () => {
+      const t = await account();
+      return control('POST', `/_sandbox/receipts/${await receipt(t)}/documents`, {
+        token: t,
+        body: { name: 'invoice.pdf', mime_type: 'application/pdf', size: 48213 },
+      });
+    },
+  ],
   ['attachDocument', 401, () => control('POST', '/_sandbox/receipts/1/documents', { body: {} })],
-  ['attachDocument', 404, async () => control('POST', '/_sandbox/receipts/999999/documents', { token: await account(), body: { name: 'a.pdf', mime_type: 'application/pdf', size: 1 } })],
-  ['attachDocument', 413, async () => control('POST', '/_sandbox/receipts/1/documents', { token: await account(), ...tooLarge })],
-  ['attachDocument', 415, async () => control('POST', '/_sandbox/receipts/1/documents', { token: await account(), ...asText({ name: 'a.pdf', mime_type: 'application/pdf', size: 1 }) })],
-  ['attachDocument', 422, async () => { const t = await account(); return control('POST', `/_sandbox/receipts/${await receipt(t)}/documents`, { token: t, body: { size: -1 } }); }],
-  ['attachDocument', 503, () => unsavedControl('POST', `/_sandbox/receipts/${unsaved.receiptId}/documents`, { body: { name: 'a.pdf', mime_type: 'application/pdf', size: 1 } })],
-  ['putE4473', 200, async () => { const t = await account(); return control('PUT', `/_sandbox/receipts/${await receipt(t)}/e4473`, { token: t, body: e4473Body }); }],
+  [
+    'attachDocument',
+    404,
+    async () =>
+      control('POST', '/_sandbox/receipts/999999/documents', {
+        token: await account(),
+        body: { name: 'a.pdf', mime_type: 'application/pdf', size: 1 },
+      }),
+  ],
+  [
+    'attachDocument',
+    413,
+    async () => control('POST', '/_sandbox/receipts/1/documents', { token: await account(), ...tooLarge }),
+  ],
+  [
+    'attachDocument',
+    415,
+    async () =>
+      control('POST', '/_sandbox/receipts/1/documents', {
+        token: await account(),
+        ...asText({ name: 'a.pdf', mime_type: 'application/pdf', size: 1 }),
+      }),
+  ],
+  [
+    'attachDocument',
+    422,
+    async () => {
+      const t = await account();
+      return control('POST', `/_sandbox/receipts/${await receipt(t)}/documents`, { token: t, body: { size: -1 } });
+    },
+  ],
+  [
+    'attachDocument',
+    503,
+    () =>
+      unsavedControl('POST', `/_sandbox/receipts/${unsaved.receiptId}/documents`, {
+        body: { name: 'a.pdf', mime_type: 'application/pdf', size: 1 },
+      }),
+  ],
+  [
+    'putE4473',
+    200,
+    async () => {
+      const t = await account();
+      return control('PUT', `/_sandbox/receipts/${await receipt(t)}/e4473`, { token: t, body: e4473Body });
+    },
+  ],
   ['putE4473', 401, () => control('PUT', '/_sandbox/receipts/1/e4473', { body: {} })],
-  ['putE4473', 404, async () => control('PUT', '/_sandbox/receipts/999999/e4473', { token: await account(), body: {} })],
+  [
+    'putE4473',
+    404,
+    async () => control('PUT', '/_sandbox/receipts/999999/e4473', { token: await account(), body: {} }),
+  ],
   ['putE4473', 413, async () => control('PUT', '/_sandbox/receipts/1/e4473', { token: await account(), ...tooLarge })],
-  ['putE4473', 415, async () => control('PUT', '/_sandbox/receipts/1/e4473', { token: await account(), ...asText({ nics_result: 'proceed' }) })],
-  ['putE4473', 422, async () => { const t = await account(); return control('PUT', `/_sandbox/receipts/${await receipt(t)}/e4473`, { token: t, body: { nics_result: 'maybe' } }); }],
+  [
+    'putE4473',
+    415,
+    async () =>
+      control('PUT', '/_sandbox/receipts/1/e4473', { token: await account(), ...asText({ nics_result: 'proceed' }) }),
+  ],
+  [
+    'putE4473',
+    422,
+    async () => {
+      const t = await account();
+      return control('PUT', `/_sandbox/receipts/${await receipt(t)}/e4473`, {
+        token: t,
+        body: { nics_result: 'maybe' },
+      });
+    },
+  ],
   ['putE4473', 503, () => unsavedControl('PUT', `/_sandbox/receipts/${unsaved.receiptId}/e4473`, { body: e4473Body })],
   ['loadFixtures', 200, () => control('POST', '/_sandbox/fixtures', { body: fixturesFile() })],
   ['loadFixtures', 409, () => call(full.url, 'POST', '/_sandbox/fixtures', { body: fixturesFile() })],
   ['loadFixtures', 413, () => control('POST', '/_sandbox/fixtures', tooLarge)],
   ['loadFixtures', 415, () => control('POST', '/_sandbox/fixtures', asText(fixturesFile()))],
-  ['loadFixtures', 422, () => control('POST', '/_sandbox/fixtures', { body: { accounts: [{ tokens: [{ token: 'sbx_short' }] }] } })],
+  [
+    'loadFixtures',
+    422,
+    () => control('POST', '/_sandbox/fixtures', { body: { accounts: [{ tokens: [{ token: 'sbx_short' }] }] } }),
+  ],
   ['loadFixtures', 503, () => call(unsaved.sandbox.url, 'POST', '/_sandbox/fixtures', { body: fixturesFile() })],
-  ['exportFixtures', 200, async () => { const t = await accountWithBooks(); return control('GET', '/_sandbox/fixtures', { token: t }); }],
+  [
+    'exportFixtures',
+    200,
+    async () => {
+      const t = await accountWithBooks();
+      return control('GET', '/_sandbox/fixtures', { token: t });
+    },
+  ],
   ['exportFixtures', 401, () => control('GET', '/_sandbox/fixtures')],
-  ['listRequests', 200, async () => { const t = await account(); await api('GET', '/books', { token: t }); return control('GET', '/_sandbox/requests', { token: t }); }],
+  [
+    'listRequests',
+    200,
+    async () => {
+      const t = await account();
+      await api('GET', '/books', { token: t });
+      return control('GET', '/_sandbox/requests', { token: t });
+    },
+  ],
   ['listRequests', 401, () => control('GET', '/_sandbox/requests')],
-  ['listRequests', 422, async () => control('GET', '/_sandbox/requests', { token: await account(), query: { body: '[1]' } })],
-  ['listFaults', 200, async () => { const t = await account(); await fault(t, { operation: 'createReceipt', action: 'drop', after_acting: true, times: 1 }); await api('POST', '/receipts', { token: t, body: receiptBody() }).catch(() => undefined); return control('GET', '/_sandbox/faults', { token: t }); }],
+  [
+    'listRequests',
+    422,
+    async () => control('GET', '/_sandbox/requests', { token: await account(), query: { body: '[1]' } }),
+  ],
+  [
+    'listFaults',
+    200,
+    async () => {
+      const t = await account();
+      await fault(t, { operation: 'createReceipt', action: 'drop', after_acting: true, times: 1 });
+      await api('POST', '/receipts', { token: t, body: receiptBody() }).catch(() => undefined);
+      return control('GET', '/_sandbox/faults', { token: t });
+    },
+  ],
   ['listFaults', 401, () => control('GET', '/_sandbox/faults')],
-  ['createFault', 201, async () => fault(await account(), { method: 'POST', path: '/receipts/{id}/dispose', action: 'status', status: 503, retry_after: 2, probability: 0.33, seed: 42 })],
+  [
+    'createFault',
+    201,
+    async () =>
+      fault(await account(), {
+        method: 'POST',
+        path: '/receipts/{id}/dispose',
+        action: 'status',
+        status: 503,
+        retry_after: 2,
+        probability: 0.33,
+        seed: 42,
+      }),
+  ],
   ['createFault', 401, () => control('POST', '/_sandbox/faults', { body: { action: 'drop' } })],
-  ['createFault', 409, async () => { const t = await account(); for (let i = 0; i < 100; i += 1) await fault(t, { action: 'drop', probability: 0 }); return fault(t, { action: 'drop' }); }],
+  [
+    'createFault',
+    409,
+    async () => {
+      const t = await account();
+      for (let i = 0; i < 100; i += 1) await fault(t, { action: 'drop', probability: 0 });
+      return fault(t, { action: 'drop' });
+    },
+  ],
   ['createFault', 413, async () => control('POST', '/_sandbox/faults', { token: await account(), ...tooLarge })],
-  ['createFault', 415, async () => control('POST', '/_sandbox/faults', { token: await account(), ...asText({ action: 'drop' }) })],
-  ['createFault', 422, async () => fault(await account(), { operation: 'createReciept', action: 'status', status: 429, after_acting: true })],
-  ['clearFaults', 204, async () => { const t = await account(); await fault(t, { action: 'drop' }); return control('DELETE', '/_sandbox/faults', { token: t }); }],
+  [
+    'createFault',
+    415,
+    async () => control('POST', '/_sandbox/faults', { token: await account(), ...asText({ action: 'drop' }) }),
+  ],
+  [
+    'createFault',
+    422,
+    async () =>
+      fault(await account(), { operation: 'createReciept', action: 'status', status: 429, after_acting: true }),
+  ],
+  [
+    'clearFaults',
+    204,
+    async () => {
+      const t = await account();
+      await fault(t, { action: 'drop' });
+      return control('DELETE', '/_sandbox/faults', { token: t });
+    },
+  ],
   ['clearFaults', 401, () => control('DELETE', '/_sandbox/faults')],
-  ['deleteFault', 204, async () => { const t = await account(); const added = await fault(t, { action: 'drop' }); return control('DELETE', `/_sandbox/faults/${(added.body as { data: { id: number } }).data.id}`, { token: t }); }],
+  [
+    'deleteFault',
+    204,
+    async () => {
+      const t = await account();
+      const added = await fault(t, { action: 'drop' });
+      return control('DELETE', `/_sandbox/faults/${(added.body as { data: { id: number } }).data.id}`, { token: t });
+    },
+  ],
   ['deleteFault', 401, () => control('DELETE', '/_sandbox/faults/1')],
   ['deleteFault', 404, async () => control('DELETE', '/_sandbox/faults/999999', { token: await account() })],
-  ['resetAccount', 204, async () => { const t = await account(); await receipt(t); return control('POST', '/_sandbox/reset', { token: t }); }],
+  [
+    'resetAccount',
+    204,
+    async () => {
+      const t = await account();
+      await receipt(t);
+      return control('POST', '/_sandbox/reset', { token: t });
+    },
+  ],
   ['resetAccount', 401, () => control('POST', '/_sandbox/reset')],
   ['resetAccount', 503, () => unsavedControl('POST', '/_sandbox/reset')],
-  ['listDeliveries', 200, async () => { const t = await account(); await pinged(t); await receipt(t); return control('GET', '/_sandbox/deliveries', { token: t }); }],
-  ['listDeliveries', 200, async () => {
-    const t = await account();
-    const { webhookId } = await pinged(t);
-    return control('GET', '/_sandbox/deliveries', { token: t, query: { webhook_id: String(webhookId), state: 'pending' } });
-  }],
+  [
+    'listDeliveries',
+    200,
+    async () => {
+      const t = await account();
+      await pinged(t);
+      await receipt(t);
+      return control('GET', '/_sandbox/deliveries', { token: t });
+    },
+  ],
+  [
+    'listDeliveries',
+    200,
+    async () => {
+      const t = await account();
+      const { webhookId } = await pinged(t);
+      return control('GET', '/_sandbox/deliveries', {
+        token: t,
+        query: { webhook_id: String(webhookId), state: 'pending' },
+      });
+    },
+  ],
   ['listDeliveries', 401, () => control('GET', '/_sandbox/deliveries')],
-  ['listDeliveries', 422, async () => control('GET', '/_sandbox/deliveries', { token: await account(), query: { state: 'lost' } })],
-  ['getDelivery', 200, async () => { const t = await account(); const { deliveryId } = await pinged(t); return control('GET', `/_sandbox/deliveries/${deliveryId}`, { token: t }); }],
-  ['getDelivery', 200, async () => {
-    const t = await account();
-    const { webhookId, deliveryId } = await pinged(t);
-    await control('DELETE', `/_sandbox/webhooks/${webhookId}`, { token: t });
-    return control('GET', `/_sandbox/deliveries/${deliveryId}`, { token: t });
-  }],
+  [
+    'listDeliveries',
+    422,
+    async () => control('GET', '/_sandbox/deliveries', { token: await account(), query: { state: 'lost' } }),
+  ],
+  [
+    'getDelivery',
+    200,
+    async () => {
+      const t = await account();
+      const { deliveryId } = await pinged(t);
+      return control('GET', `/_sandbox/deliveries/${deliveryId}`, { token: t });
+    },
+  ],
+  [
+    'getDelivery',
+    200,
+    async () => {
+      const t = await account();
+      const { webhookId, deliveryId } = await pinged(t);
+      await control('DELETE', `/_sandbox/webhooks/${webhookId}`, { token: t });
+      return control('GET', `/_sandbox/deliveries/${deliveryId}`, { token: t });
+    },
+  ],
   ['getDelivery', 401, () => control('GET', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f')],
-  ['getDelivery', 404, async () => control('GET', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f', { token: await account() })],
-  ['addWebhookEndpoint', 201, async () => control('POST', '/_sandbox/webhooks', { token: await tokenWith(await account(), []), body: { url: 'http://127.0.0.1:9/hook', events: ['receipt.created', 'receipt.disposed'] } })],
-  ['addWebhookEndpoint', 401, () => control('POST', '/_sandbox/webhooks', { body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } })],
-  ['addWebhookEndpoint', 413, async () => control('POST', '/_sandbox/webhooks', { token: await account(), ...tooLarge })],
-  ['addWebhookEndpoint', 415, async () => control('POST', '/_sandbox/webhooks', { token: await account(), ...asText({ url: 'http://127.0.0.1:9/hook', events: ['*'] }) })],
-  ['addWebhookEndpoint', 422, async () => control('POST', '/_sandbox/webhooks', { token: await account(), body: { url: 'ftp://example.com', events: ['*', 'ping'] } })],
-  ['addWebhookEndpoint', 503, () => unsavedControl('POST', '/_sandbox/webhooks', { body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } })],
-  ['deleteWebhookEndpoint', 204, async () => { const t = await account(); return control('DELETE', `/_sandbox/webhooks/${await webhook(t)}`, { token: await tokenWith(t, ['read']) }); }],
+  [
+    'getDelivery',
+    404,
+    async () => control('GET', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f', { token: await account() }),
+  ],
+  [
+    'addWebhookEndpoint',
+    201,
+    async () =>
+      control('POST', '/_sandbox/webhooks', {
+        token: await tokenWith(await account(), []),
+        body: { url: 'http://127.0.0.1:9/hook', events: ['receipt.created', 'receipt.disposed'] },
+      }),
+  ],
+  [
+    'addWebhookEndpoint',
+    401,
+    () => control('POST', '/_sandbox/webhooks', { body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } }),
+  ],
+  [
+    'addWebhookEndpoint',
+    413,
+    async () => control('POST', '/_sandbox/webhooks', { token: await account(), ...tooLarge }),
+  ],
+  [
+    'addWebhookEndpoint',
+    415,
+    async () =>
+      control('POST', '/_sandbox/webhooks', {
+        token: await account(),
+        ...asText({ url: 'http://127.0.0.1:9/hook', events: ['*'] }),
+      }),
+  ],
+  [
+    'addWebhookEndpoint',
+    422,
+    async () =>
+      control('POST', '/_sandbox/webhooks', {
+        token: await account(),
+        body: { url: 'ftp://example.com', events: ['*', 'ping'] },
+      }),
+  ],
+  [
+    'addWebhookEndpoint',
+    503,
+    () => unsavedControl('POST', '/_sandbox/webhooks', { body: { url: 'http://127.0.0.1:9/hook', events: ['*'] } }),
+  ],
+  [
+    'deleteWebhookEndpoint',
+    204,
+    async () => {
+      const t = await account();
+      return control('DELETE', `/_sandbox/webhooks/${await webhook(t)}`, { token: await tokenWith(t, ['read']) });
+    },
+  ],
   ['deleteWebhookEndpoint', 401, () => control('DELETE', '/_sandbox/webhooks/1')],
-  ['deleteWebhookEndpoint', 404, async () => control('DELETE', '/_sandbox/webhooks/999999', { token: await account() })],
+  [
+    'deleteWebhookEndpoint',
+    404,
+    async () => control('DELETE', '/_sandbox/webhooks/999999', { token: await account() }),
+  ],
   ['deleteWebhookEndpoint', 503, () => unsavedControl('DELETE', `/_sandbox/webhooks/${unsaved.webhookId}`)],
-  ['viewReceipt', 200, async () => {
-    const t = await account();
-    const id = await receipt(t);
-    await control('PUT', `/_sandbox/receipts/${id}/e4473`, { token: t, body: e4473Body });
-    await control('POST', `/_sandbox/receipts/${id}/documents`, { token: t, body: { name: 'invoice.pdf', mime_type: 'application/pdf', size: 48213 } });
-    await api('POST', `/receipts/${id}/dispose`, { token: t, body: dispositionWithAddressBody({ form_4473_serial: `F-${id}` }) });
-    return control('GET', `/_sandbox/receipts/${id}`, { token: t });
-  }],
+  [
+    'viewReceipt',
+    200,
+    async () => {
+      const t = await account();
+      const id = await receipt(t);
+      await control('PUT', `/_sandbox/receipts/${id}/e4473`, { token: t, body: e4473Body });
+      await control('POST', `/_sandbox/receipts/${id}/documents`, {
+        token: t,
+        body: { name: 'invoice.pdf', mime_type: 'application/pdf', size: 48213 },
+      });
+      await api('POST', `/receipts/${id}/dispose`, {
+        token: t,
+        body: dispositionWithAddressBody({ form_4473_serial: `F-${id}` }),
+      });
+      return control('GET', `/_sandbox/receipts/${id}`, { token: t });
+    },
+  ],
   ['viewReceipt', 401, () => control('GET', '/_sandbox/receipts/1')],
-  ['viewReceipt', 404, async () => { const t = await account(); const id = await receipt(t); await api('DELETE', `/receipts/${id}`, { token: t }); return control('GET', `/_sandbox/receipts/${id}`, { token: t }); }],
-  ['followAccount', 200, async () => { const t = await account(); return follow(t, () => api('GET', '/books', { token: t })); }],
+  [
+    'viewReceipt',
+    404,
+    async () => {
+      const t = await account();
+      const id = await receipt(t);
+      await api('DELETE', `/receipts/${id}`, { token: t });
+      return control('GET', `/_sandbox/receipts/${id}`, { token: t });
+    },
+  ],
+  [
+    'followAccount',
+    200,
+    async () => {
+      const t = await account();
+      return follow(t, () => api('GET', '/books', { token: t }));
+    },
+  ],
   ['followAccount', 401, () => follow('sbx_unknown')],
-  ['followAccount', 429, async () => {
-    // The contract's limit: 64 streams at once; the 65th is refused.
-    const t = await account();
-    const aborts = Array.from({ length: 64 }, () => new AbortController());
-    await Promise.all(aborts.map((abort) => fetch(`${sandbox.url}/_sandbox/events`, { headers: { authorization: `Bearer ${t}` }, signal: abort.signal })));
-    try {
-      return await follow(t);
-    } finally {
-      for (const abort of aborts) abort.abort();
-    }
-  }],
-  ['redeliverDelivery', 200, async () => { const t = await account(); const { deliveryId } = await pinged(t); return control('POST', `/_sandbox/deliveries/${deliveryId}/redeliver`, { token: t }); }],
-  ['redeliverDelivery', 401, () => control('POST', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f/redeliver')],
-  ['redeliverDelivery', 404, async () => control('POST', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f/redeliver', { token: await account() })],
-  ['redeliverDelivery', 404, async () => control('POST', '/_sandbox/deliveries/not-a-delivery/redeliver', { token: await account() })],
-  ['redeliverDelivery', 422, async () => {
-    const t = await account();
-    const { webhookId, deliveryId } = await pinged(t);
-    await api('DELETE', `/webhooks/${webhookId}`, { token: t });
-    return control('POST', `/_sandbox/deliveries/${deliveryId}/redeliver`, { token: t });
-  }],
+  [
+    'followAccount',
+    429,
+    async () => {
+      // The contract's limit: 64 streams at once; the 65th is refused.
+      const t = await account();
+      const aborts = Array.from({ length: 64 }, () => new AbortController());
+      await Promise.all(
+        aborts.map((abort) =>
+          fetch(`${sandbox.url}/_sandbox/events`, { headers: { authorization: `Bearer ${t}` }, signal: abort.signal }),
+        ),
+      );
+      try {
+        return await follow(t);
+      } finally {
+        for (const abort of aborts) abort.abort();
+      }
+    },
+  ],
+  [
+    'redeliverDelivery',
+    200,
+    async () => {
+      const t = await account();
+      const { deliveryId } = await pinged(t);
+      return control('POST', `/_sandbox/deliveries/${deliveryId}/redeliver`, { token: t });
+    },
+  ],
+  [
+    'redeliverDelivery',
+    401,
+    () => control('POST', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f/redeliver'),
+  ],
+  [
+    'redeliverDelivery',
+    404,
+    async () =>
+      control('POST', '/_sandbox/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f/redeliver', {
+        token: await account(),
+      }),
+  ],
+  [
+    'redeliverDelivery',
+    404,
+    async () => control('POST', '/_sandbox/deliveries/not-a-delivery/redeliver', { token: await account() }),
+  ],
+  [
+    'redeliverDelivery',
+    422,
+    async () => {
+      const t = await account();
+      const { webhookId, deliveryId } = await pinged(t);
+      await api('DELETE', `/webhooks/${webhookId}`, { token: t });
+      return control('POST', `/_sandbox/deliveries/${deliveryId}/redeliver`, { token: t });
+    },
+  ],
   ['redeliverDelivery', 503, () => unsavedControl('POST', `/_sandbox/deliveries/${unsaved.deliveryId}/redeliver`)],
-  ['listWebhookStates', 200, async () => { const t = await account(); await pinged(t); await disabledWebhook(t); return control('GET', '/_sandbox/webhooks', { token: t }); }],
+  [
+    'listWebhookStates',
+    200,
+    async () => {
+      const t = await account();
+      await pinged(t);
+      await disabledWebhook(t);
+      return control('GET', '/_sandbox/webhooks', { token: t });
+    },
+  ],
   ['listWebhookStates', 401, () => control('GET', '/_sandbox/webhooks')],
-  ['pingWebhook', 200, async () => { const t = await account(); return control('POST', `/_sandbox/webhooks/${await webhook(t)}/ping`, { token: t }); }],
+  [
+    'pingWebhook',
+    200,
+    async () => {
+      const t = await account();
+      return control('POST', `/_sandbox/webhooks/${await webhook(t)}/ping`, { token: t });
+    },
+  ],
   ['pingWebhook', 401, () => control('POST', '/_sandbox/webhooks/1/ping')],
   ['pingWebhook', 404, async () => control('POST', '/_sandbox/webhooks/999999/ping', { token: await account() })],
-  ['pingWebhook', 422, async () => { const t = await account(); return control('POST', `/_sandbox/webhooks/${await disabledWebhook(t)}/ping`, { token: t }); }],
+  [
+    'pingWebhook',
+    422,
+    async () => {
+      const t = await account();
+      return control('POST', `/_sandbox/webhooks/${await disabledWebhook(t)}/ping`, { token: t });
+    },
+  ],
   ['pingWebhook', 503, () => unsavedControl('POST', `/_sandbox/webhooks/${unsaved.webhookId}/ping`)],
-  ['enableWebhook', 200, async () => { const t = await account(); return control('POST', `/_sandbox/webhooks/${await disabledWebhook(t)}/enable`, { token: t }); }],
+  [
+    'enableWebhook',
+    200,
+    async () => {
+      const t = await account();
+      return control('POST', `/_sandbox/webhooks/${await disabledWebhook(t)}/enable`, { token: t });
+    },
+  ],
   ['enableWebhook', 401, () => control('POST', '/_sandbox/webhooks/1/enable')],
   ['enableWebhook', 404, async () => control('POST', '/_sandbox/webhooks/999999/enable', { token: await account() })],
   ['enableWebhook', 503, () => unsavedControl('POST', `/_sandbox/webhooks/${unsaved.disabledWebhookId}/enable`)],
-  ['putWebhookChaos', 200, async () => { const t = await account(); return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, { token: t, body: { reorder: { window: 3 }, duplicate: 0.25, delay_ms: 500, seed: 42 } }); }],
-  ['putWebhookChaos', 200, async () => { const t = await account(); return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, { token: t, body: {} }); }],
+  [
+    'putWebhookChaos',
+    200,
+    async () => {
+      const t = await account();
+      return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, {
+        token: t,
+        body: { reorder: { window: 3 }, duplicate: 0.25, delay_ms: 500, seed: 42 },
+      });
+    },
+  ],
+  [
+    'putWebhookChaos',
+    200,
+    async () => {
+      const t = await account();
+      return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, { token: t, body: {} });
+    },
+  ],
   ['putWebhookChaos', 401, () => control('PUT', '/_sandbox/webhooks/1/chaos', { body: { duplicate: 1 } })],
-  ['putWebhookChaos', 404, async () => control('PUT', '/_sandbox/webhooks/999999/chaos', { token: await account(), body: { duplicate: 1 } })],
-  ['putWebhookChaos', 413, async () => { const t = await account(); return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, { token: t, ...tooLarge }); }],
-  ['putWebhookChaos', 415, async () => { const t = await account(); return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, { token: t, ...asText({ duplicate: 1 }) }); }],
-  ['putWebhookChaos', 422, async () => { const t = await account(); return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, { token: t, body: { reorder: { window: 1 }, dealy_ms: 5 } }); }],
-  ['putWebhookChaos', 503, () => unsavedControl('PUT', `/_sandbox/webhooks/${unsaved.webhookId}/chaos`, { body: { duplicate: 1 } })],
-  ['deleteWebhookChaos', 204, async () => {
-    const t = await account();
-    const webhookId = await webhook(t);
-    await control('PUT', `/_sandbox/webhooks/${webhookId}/chaos`, { token: t, body: { duplicate: 1 } });
-    return control('DELETE', `/_sandbox/webhooks/${webhookId}/chaos`, { token: t });
-  }],
+  [
+    'putWebhookChaos',
+    404,
+    async () => control('PUT', '/_sandbox/webhooks/999999/chaos', { token: await account(), body: { duplicate: 1 } }),
+  ],
+  [
+    'putWebhookChaos',
+    413,
+    async () => {
+      const t = await account();
+      return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, { token: t, ...tooLarge });
+    },
+  ],
+  [
+    'putWebhookChaos',
+    415,
+    async () => {
+      const t = await account();
+      return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, { token: t, ...asText({ duplicate: 1 }) });
+    },
+  ],
+  [
+    'putWebhookChaos',
+    422,
+    async () => {
+      const t = await account();
+      return control('PUT', `/_sandbox/webhooks/${await webhook(t)}/chaos`, {
+        token: t,
+        body: { reorder: { window: 1 }, dealy_ms: 5 },
+      });
+    },
+  ],
+  [
+    'putWebhookChaos',
+    503,
+    () => unsavedControl('PUT', `/_sandbox/webhooks/${unsaved.webhookId}/chaos`, { body: { duplicate: 1 } }),
+  ],
+  [
+    'deleteWebhookChaos',
+    204,
+    async () => {
+      const t = await account();
+      const webhookId = await webhook(t);
+      await control('PUT', `/_sandbox/webhooks/${webhookId}/chaos`, { token: t, body: { duplicate: 1 } });
+      return control('DELETE', `/_sandbox/webhooks/${webhookId}/chaos`, { token: t });
+    },
+  ],
   ['deleteWebhookChaos', 401, () => control('DELETE', '/_sandbox/webhooks/1/chaos')],
-  ['deleteWebhookChaos', 404, async () => control('DELETE', '/_sandbox/webhooks/999999/chaos', { token: await account() })],
+  [
+    'deleteWebhookChaos',
+    404,
+    async () => control('DELETE', '/_sandbox/webhooks/999999/chaos', { token: await account() }),
+  ],
   ['deleteWebhookChaos', 503, () => unsavedControl('DELETE', `/_sandbox/webhooks/${unsaved.webhookId}/chaos`)],
 ];
 
@@ -449,9 +1120,17 @@ it('HEAD on a GET operation answers as the GET does, checks and headers included
   const header = (response: ObservedResponse, name: string) => (response.headers as Headers).get(name);
   const get = await api('GET', '/books', { token: t });
   const head = await api('HEAD', '/books', { token: t });
-  expect([head.status, head.body, header(head, 'x-ratelimit-remaining')]).toEqual([200, undefined, String(Number(header(get, 'x-ratelimit-remaining')) - 1)]);
+  expect([head.status, head.body, header(head, 'x-ratelimit-remaining')]).toEqual([
+    200,
+    undefined,
+    String(Number(header(get, 'x-ratelimit-remaining')) - 1),
+  ]);
   const exported = await control('HEAD', '/_sandbox/receipts/export', { token: t });
-  expect([exported.status, exported.body, header(exported, 'content-type')]).toEqual([200, undefined, 'text/csv; charset=utf-8']);
+  expect([exported.status, exported.body, header(exported, 'content-type')]).toEqual([
+    200,
+    undefined,
+    'text/csv; charset=utf-8',
+  ]);
   expect((await api('HEAD', '/books', { token: await tokenWith(t, ['write']) })).status).toBe(403);
 });
 
@@ -472,28 +1151,39 @@ describe('fault rules on the service API (sandbox.yaml, "Faults")', () => {
   ];
 
   it('cover every operation of openapi.yaml, each at its method and path', () => {
-    const document = parse(readFileSync(new URL('../../openapi/openapi.yaml', import.meta.url), 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
+    const document = parse(readFileSync(new URL('../../openapi/openapi.yaml', import.meta.url), 'utf8')) as {
+      paths: Record<string, Record<string, { operationId?: string }>>;
+    };
     const documented = Object.values(document.paths).flatMap((item) =>
-      Object.entries(item).flatMap(([method, operation]) => (operation.operationId === undefined ? [] : [`${operation.operationId} ${method.toUpperCase()}`])),
+      Object.entries(item).flatMap(([method, operation]) =>
+        operation.operationId === undefined ? [] : [`${operation.operationId} ${method.toUpperCase()}`],
+      ),
     );
     expect(operations.map(([id, method]) => `${id} ${method}`).sort()).toEqual(documented.sort());
     for (const [id, method, path] of operations) expect(contract.operationFor(method, `/rest/v1${path}`)).toBe(id);
   });
 
-  it.each(operations)('fault %s by its operationId: the error shape, X-Sandbox-Fault and the rate-limit headers', async (operationId, method, path, body) => {
-    const t = await account();
-    const added = await fault(t, { operation: operationId, action: 'status', status: 503, retry_after: 3 });
-    expect(added.status).toBe(201);
-    const answer = await api(method, path, { token: t, body, query: path === '/search' ? { q: 'x' } : {} });
-    const header = (name: string) => (answer.headers as Headers).get(name);
-    expect([answer.status, header('x-sandbox-fault'), header('retry-after'), header('x-ratelimit-remaining')]).toEqual([
-      503,
-      String((added.body as { data: { id: number } }).data.id),
-      '3',
-      '59',
-    ]);
-    expect(answer.body).toEqual({ message: expect.stringMatching(/^Injected by the sandbox's fault rule \d+: 503 before acting, so the request changed nothing\./) });
-  });
+  it.each(operations)(
+    'fault %s by its operationId: the error shape, X-Sandbox-Fault and the rate-limit headers',
+    async (operationId, method, path, body) => {
+      const t = await account();
+      const added = await fault(t, { operation: operationId, action: 'status', status: 503, retry_after: 3 });
+      expect(added.status).toBe(201);
+      const answer = await api(method, path, { token: t, body, query: path === '/search' ? { q: 'x' } : {} });
+      const header = (name: string) => (answer.headers as Headers).get(name);
+      expect([
+        answer.status,
+        header('x-sandbox-fault'),
+        header('retry-after'),
+        header('x-ratelimit-remaining'),
+      ]).toEqual([503, String((added.body as { data: { id: number } }).data.id), '3', '59']);
+      expect(answer.body).toEqual({
+        message: expect.stringMatching(
+          /^Injected by the sandbox's fault rule \d+: 503 before acting, so the request changed nothing\./,
+        ),
+      });
+    },
+  );
 });
 
 it('every documented (operation, status) pair was produced and validated', () => {

@@ -43,7 +43,8 @@ function check(event: string, headers: IncomingHttpHeaders, body: string): strin
       return;
     }
     const validate = ajv.compile({ $ref: `${BASE}#${pointer}/schema` });
-    if (!validate(value)) problems.push(`header ${node['name']}: ${JSON.stringify(value)} ${validate.errors?.[0]?.message}`);
+    if (!validate(value))
+      problems.push(`header ${node['name']}: ${JSON.stringify(value)} ${validate.errors?.[0]?.message}`);
   });
   const { pointer } = resolve(operation['requestBody'] as Json, '');
   const validate = ajv.compile({ $ref: `${BASE}#${pointer}/content/application~1json/schema` });
@@ -107,7 +108,10 @@ it('delivers every webhook event of the contract, each request as the contract d
 it('sends, from the receiver check, deliveries that the contract documents, but for the signatures it forges or leaves out', async () => {
   received.length = 0;
   const { port } = receiver.address() as AddressInfo;
-  const report = await checkReceiver({ url: `http://127.0.0.1:${port}/hook`, secret: 'whsec_c0ntractCheck000000000000000000000000' });
+  const report = await checkReceiver({
+    url: `http://127.0.0.1:${port}/hook`,
+    secret: 'whsec_c0ntractCheck000000000000000000000000',
+  });
   expect(report.checks.map((check) => check.requests.length)).toEqual([1, 1, 1, 2, 2, 1]);
   expect(received).toHaveLength(8);
   for (const request of received) {

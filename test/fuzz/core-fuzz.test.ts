@@ -31,36 +31,95 @@ async function world(): Promise<World> {
   const { token: full } = core.createAccount({ books: ['Consignments'] });
   const { token: collector } = core.createAccount({ account_type: 'collector' });
   const send = (method: string, path: string, body?: unknown) =>
-    core.handle({ method, path, query: '', headers: { authorization: `Bearer ${full}`, host: 'sandbox.test' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  const tokenWith = async (permissions: string[]) => ((await send('POST', '/_sandbox/tokens', { permissions })).body as { token: string }).token;
+    core.handle({
+      method,
+      path,
+      query: '',
+      headers: { authorization: `Bearer ${full}`, host: 'sandbox.test' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const tokenWith = async (permissions: string[]) =>
+    ((await send('POST', '/_sandbox/tokens', { permissions })).body as { token: string }).token;
   const receiptIds: number[] = [];
-  for (let i = 0; i < 3; i += 1) receiptIds.push(((await send('POST', '/rest/v1/receipts', receiptBody())).body as { data: { id: number } }).data.id);
+  for (let i = 0; i < 3; i += 1)
+    receiptIds.push(
+      ((await send('POST', '/rest/v1/receipts', receiptBody())).body as { data: { id: number } }).data.id,
+    );
   await send('POST', `/rest/v1/receipts/${receiptIds[0]}/dispose`, dispositionWithAddressBody());
-  const webhookId = ((await send('POST', '/rest/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['*'] })).body as { data: { id: number } }).data.id;
+  const webhookId = (
+    (await send('POST', '/rest/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['*'] })).body as {
+      data: { id: number };
+    }
+  ).data.id;
   const logged: SandboxRequestLogEntry[] = [];
-  for (const token of [full, collector]) core.watch(`Bearer ${token}`, (event) => event.event === 'request' && logged.push(event.data));
-  return { core, logged, tokens: { full, read: await tokenWith(['read']), none: await tokenWith([]), collector }, receiptIds, webhookId };
+  for (const token of [full, collector])
+    core.watch(`Bearer ${token}`, (event) => event.event === 'request' && logged.push(event.data));
+  return {
+    core,
+    logged,
+    tokens: { full, read: await tokenWith(['read']), none: await tokenWith([]), collector },
+    receiptIds,
+    webhookId,
+  };
 }
 
 const ROUTES = [
-  ['GET', '/rest/v1/receipts'], ['POST', '/rest/v1/receipts'], ['GET', '/rest/v1/receipts/{id}'],
-  ['PUT', '/rest/v1/receipts/{id}'], ['DELETE', '/rest/v1/receipts/{id}'], ['POST', '/rest/v1/receipts/{id}/dispose'],
-  ['GET', '/rest/v1/books'], ['GET', '/rest/v1/inventory'], ['GET', '/rest/v1/search'],
-  ['GET', '/rest/v1/webhooks'], ['POST', '/rest/v1/webhooks'], ['DELETE', '/rest/v1/webhooks/{id}'],
-  ['POST', '/_sandbox/accounts'], ['POST', '/_sandbox/tokens'], ['DELETE', '/_sandbox/tokens/{id}'],
-  ['POST', '/_sandbox/books'], ['GET', '/_sandbox/clock'], ['POST', '/_sandbox/clock/advance'],
-  ['GET', '/_sandbox/receipts/{id}/audit'], ['POST', '/_sandbox/receipts/{id}/documents'],
-  ['PUT', '/_sandbox/receipts/{id}/e4473'], ['GET', '/_sandbox/requests'],
-  ['GET', '/_sandbox/deliveries'], ['POST', '/_sandbox/deliveries/{id}/redeliver'],
-  ['POST', '/_sandbox/webhooks/{id}/ping'], ['POST', '/_sandbox/webhooks/{id}/enable'],
-  ['PUT', '/_sandbox/webhooks/{id}/chaos'], ['DELETE', '/_sandbox/webhooks/{id}/chaos'],
-  ['GET', '/_sandbox/tokens'], ['GET', '/_sandbox/webhooks'], ['GET', '/_sandbox/receipts'],
-  ['GET', '/_sandbox/receipts/export'], ['POST', '/_sandbox/fixtures'], ['GET', '/_sandbox/fixtures'], ['GET', '/_sandbox/books'],
-  ['GET', '/_sandbox/faults'], ['POST', '/_sandbox/faults'], ['DELETE', '/_sandbox/faults'], ['DELETE', '/_sandbox/faults/{id}'],
+  ['GET', '/rest/v1/receipts'],
+  ['POST', '/rest/v1/receipts'],
+  ['GET', '/rest/v1/receipts/{id}'],
+  ['PUT', '/rest/v1/receipts/{id}'],
+  ['DELETE', '/rest/v1/receipts/{id}'],
+  ['POST', '/rest/v1/receipts/{id}/dispose'],
+  ['GET', '/rest/v1/books'],
+  ['GET', '/rest/v1/inventory'],
+  ['GET', '/rest/v1/search'],
+  ['GET', '/rest/v1/webhooks'],
+  ['POST', '/rest/v1/webhooks'],
+  ['DELETE', '/rest/v1/webhooks/{id}'],
+  ['POST', '/_sandbox/accounts'],
+  ['POST', '/_sandbox/tokens'],
+  ['DELETE', '/_sandbox/tokens/{id}'],
+  ['POST', '/_sandbox/books'],
+  ['GET', '/_sandbox/clock'],
+  ['POST', '/_sandbox/clock/advance'],
+  ['GET', '/_sandbox/receipts/{id}/audit'],
+  ['POST', '/_sandbox/receipts/{id}/documents'],
+  ['PUT', '/_sandbox/receipts/{id}/e4473'],
+  ['GET', '/_sandbox/requests'],
+  ['GET', '/_sandbox/deliveries'],
+  ['POST', '/_sandbox/deliveries/{id}/redeliver'],
+  ['POST', '/_sandbox/webhooks/{id}/ping'],
+  ['POST', '/_sandbox/webhooks/{id}/enable'],
+  ['PUT', '/_sandbox/webhooks/{id}/chaos'],
+  ['DELETE', '/_sandbox/webhooks/{id}/chaos'],
+  ['GET', '/_sandbox/tokens'],
+  ['GET', '/_sandbox/webhooks'],
+  ['GET', '/_sandbox/receipts'],
+  ['GET', '/_sandbox/receipts/export'],
+  ['POST', '/_sandbox/fixtures'],
+  ['GET', '/_sandbox/fixtures'],
+  ['GET', '/_sandbox/books'],
+  ['GET', '/_sandbox/faults'],
+  ['POST', '/_sandbox/faults'],
+  ['DELETE', '/_sandbox/faults'],
+  ['DELETE', '/_sandbox/faults/{id}'],
 ] as const;
 
 /** The operations of the service API, which fault rules name. */
-const OPERATIONS = ['listReceipts', 'createReceipt', 'getReceipt', 'updateReceipt', 'deleteReceipt', 'disposeReceipt', 'listBooks', 'listInventory', 'searchReceipts', 'listWebhooks', 'createWebhook', 'deleteWebhook'];
+const OPERATIONS = [
+  'listReceipts',
+  'createReceipt',
+  'getReceipt',
+  'updateReceipt',
+  'deleteReceipt',
+  'disposeReceipt',
+  'listBooks',
+  'listInventory',
+  'searchReceipts',
+  'listWebhooks',
+  'createWebhook',
+  'deleteWebhook',
+];
 
 /** A valid fault rule: any match, any action, fired every time, a few times, or by a seeded draw. */
 const faultRule = fc
@@ -73,19 +132,65 @@ const faultRule = fc
     // After acting weighs more: it fires only on an operation that succeeded.
     effect: fc.oneof(
       fc.record({ action: fc.constant('status'), status: fc.constantFrom(500, 502, 503, 504) }),
-      { arbitrary: fc.record({ action: fc.constant('status'), status: fc.constantFrom(500, 502, 503, 504), after_acting: fc.constant(true) }), weight: 3 },
-      fc.record({ action: fc.constant('status'), status: fc.constant(429), retry_after: fc.integer({ min: 0, max: 5 }) }),
+      {
+        arbitrary: fc.record({
+          action: fc.constant('status'),
+          status: fc.constantFrom(500, 502, 503, 504),
+          after_acting: fc.constant(true),
+        }),
+        weight: 3,
+      },
+      fc.record({
+        action: fc.constant('status'),
+        status: fc.constant(429),
+        retry_after: fc.integer({ min: 0, max: 5 }),
+      }),
       { arbitrary: fc.record({ action: fc.constant('drop') }), weight: 2 },
-      { arbitrary: fc.record({ action: fc.constant('drop'), after_acting: fc.constant(true), delay_ms: fc.integer({ min: 0, max: 10 }) }), weight: 3 },
-      { arbitrary: fc.record({ action: fc.constant('delay'), delay_ms: fc.integer({ min: 1, max: 300_000 }) }), weight: 2 },
+      {
+        arbitrary: fc.record({
+          action: fc.constant('drop'),
+          after_acting: fc.constant(true),
+          delay_ms: fc.integer({ min: 0, max: 10 }),
+        }),
+        weight: 3,
+      },
+      {
+        arbitrary: fc.record({ action: fc.constant('delay'), delay_ms: fc.integer({ min: 1, max: 300_000 }) }),
+        weight: 2,
+      },
     ),
     probability: fc.oneof(fc.constantFrom(0, 1), fc.double({ min: 0, max: 1, noNaN: true })),
     seed: fc.integer({ min: 0, max: 0xffff_ffff }),
     times: fc.option(fc.integer({ min: 1, max: 5 }), { nil: undefined }),
   })
-  .map(({ match, effect, probability, seed, times }) => ({ ...match, ...effect, probability, seed, ...(times === undefined ? {} : { times }) }));
+  .map(({ match, effect, probability, seed, times }) => ({
+    ...match,
+    ...effect,
+    probability,
+    seed,
+    ...(times === undefined ? {} : { times }),
+  }));
 
-const QUERY_NAMES = ['page', 'per_page', 'book', 'status', 'serial_number', 'manufacturer', 'since', 'q', 'field', 'method', 'path', 'operation', 'from', 'to', 'faulted', 'body', '__proto__', 'constructor'];
+const QUERY_NAMES = [
+  'page',
+  'per_page',
+  'book',
+  'status',
+  'serial_number',
+  'manufacturer',
+  'since',
+  'q',
+  'field',
+  'method',
+  'path',
+  'operation',
+  'from',
+  'to',
+  'faulted',
+  'body',
+  '__proto__',
+  'constructor',
+];
 
 const anyValue = fc.oneof(
   fc.string(),
@@ -106,25 +211,50 @@ const mutatedBody = (base: Record<string, unknown>) =>
   fc
     .record({
       drop: fc.subarray(Object.keys(base)),
-      replace: fc.dictionary(fc.constantFrom(...Object.keys(base), '__proto__', 'constructor', 'prototype'), anyValue, { maxKeys: 3 }),
+      replace: fc.dictionary(fc.constantFrom(...Object.keys(base), '__proto__', 'constructor', 'prototype'), anyValue, {
+        maxKeys: 3,
+      }),
     })
     .map(({ drop, replace }) => {
       const body: Record<string, unknown> = { ...base };
       for (const key of drop) delete body[key];
-      return JSON.stringify(body).slice(0, -1) + (Object.keys(body).length ? ',' : '') + JSON.stringify(replace).slice(1);
+      return (
+        JSON.stringify(body).slice(0, -1) + (Object.keys(body).length ? ',' : '') + JSON.stringify(replace).slice(1)
+      );
     });
 
 const rawBody = fc.oneof(
   mutatedBody(receiptBody() as Record<string, unknown>),
   mutatedBody(dispositionWithAddressBody() as Record<string, unknown>),
-  mutatedBody({ accounts: [{ tokens: [{ token: 'sbx_fuzz00000000000000000001' }], receipts: [receiptBody()] }], $schema: 'x' }),
+  mutatedBody({
+    accounts: [{ tokens: [{ token: 'sbx_fuzz00000000000000000001' }], receipts: [receiptBody()] }],
+    $schema: 'x',
+  }),
   mutatedBody({ url: 'https://hooks.example.com/x', events: ['*'], permissions: ['read'], name: 'Main', seconds: 60 }),
   mutatedBody({ reorder: { window: 3, hold_ms: 500 }, duplicate: 0.5, delay_ms: 100, seed: 7 }),
-  mutatedBody({ operation: 'createReceipt', action: 'status', status: 503, after_acting: true, times: 1, probability: 0.5, seed: 7, delay_ms: 0 }),
+  mutatedBody({
+    operation: 'createReceipt',
+    action: 'status',
+    status: 503,
+    after_acting: true,
+    times: 1,
+    probability: 0.5,
+    seed: 7,
+    delay_ms: 0,
+  }),
   faultRule.map((rule) => JSON.stringify(rule)),
   fc.json(),
   fc.string(),
-  fc.constantFrom('{', '{"a":', 'null', '[]', '"text"', '1e999', '{"__proto__":{"polluted":true}}', '{"constructor":{"prototype":{"polluted":true}}}'),
+  fc.constantFrom(
+    '{',
+    '{"a":',
+    'null',
+    '[]',
+    '"text"',
+    '1e999',
+    '{"__proto__":{"polluted":true}}',
+    '{"constructor":{"prototype":{"polluted":true}}}',
+  ),
   fc.integer({ min: 1, max: 2000 }).map((depth) => '['.repeat(depth) + ']'.repeat(depth)),
   fc.integer({ min: 1, max: 300 }).map((depth) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)),
   fc.constant(undefined),
@@ -135,10 +265,32 @@ function requestArbitrary(w: World): fc.Arbitrary<SandboxRequest> {
     .record({
       route: fc.constantFrom(...ROUTES),
       method: fc.option(fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'), { freq: 5 }),
-      id: fc.oneof(fc.constantFrom(...w.receiptIds, w.webhookId), fc.integer({ min: -5, max: 1e9 }).map(String), fc.uuid(), fc.constantFrom('abc', '1.5', '0x10', '%00', '1e3', '')),
-      query: fc.dictionary(fc.constantFrom(...QUERY_NAMES), fc.oneof(fc.string(), fc.integer().map(String), fc.constantFrom('on_hand', 'disposed', '2025-01-01T00:00:00+00:00', 'Main')), { maxKeys: 4 }),
+      id: fc.oneof(
+        fc.constantFrom(...w.receiptIds, w.webhookId),
+        fc.integer({ min: -5, max: 1e9 }).map(String),
+        fc.uuid(),
+        fc.constantFrom('abc', '1.5', '0x10', '%00', '1e3', ''),
+      ),
+      query: fc.dictionary(
+        fc.constantFrom(...QUERY_NAMES),
+        fc.oneof(
+          fc.string(),
+          fc.integer().map(String),
+          fc.constantFrom('on_hand', 'disposed', '2025-01-01T00:00:00+00:00', 'Main'),
+        ),
+        { maxKeys: 4 },
+      ),
       repeat: fc.boolean(),
-      auth: fc.constantFrom(`Bearer ${w.tokens.full}`, `Bearer ${w.tokens.read}`, `Bearer ${w.tokens.none}`, `Bearer ${w.tokens.collector}`, 'Bearer sbx_nope', 'Bearer', 'Basic Zm9vOmJhcg==', undefined),
+      auth: fc.constantFrom(
+        `Bearer ${w.tokens.full}`,
+        `Bearer ${w.tokens.read}`,
+        `Bearer ${w.tokens.none}`,
+        `Bearer ${w.tokens.collector}`,
+        'Bearer sbx_nope',
+        'Bearer',
+        'Basic Zm9vOmJhcg==',
+        undefined,
+      ),
       body: rawBody,
     })
     .map(({ route, method, id, query, repeat, auth, body }) => {
@@ -216,13 +368,20 @@ function expectSound(w: World, request: SandboxRequest, response: SandboxRespons
     }
   }
   if (response.status >= 400 && !afterActing(w, response)) expect(JSON.stringify(w.core.snapshot())).toBe(before);
-  if (response.status === 0 || response.status >= 500) expect(w.logged.at(-1)?.fault).toMatchObject({ rule: response.fault?.rule });
+  if (response.status === 0 || response.status >= 500)
+    expect(w.logged.at(-1)?.fault).toMatchObject({ rule: response.fault?.rule });
   expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
 }
 
 /** Sends a control call with the world's full token. */
 function control(w: World, method: string, path: string, body?: unknown) {
-  return w.core.handle({ method, path, query: '', headers: { authorization: `Bearer ${w.tokens.full}`, host: 'sandbox.test' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return w.core.handle({
+    method,
+    path,
+    query: '',
+    headers: { authorization: `Bearer ${w.tokens.full}`, host: 'sandbox.test' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 }
 
 /**
@@ -231,7 +390,10 @@ function control(w: World, method: string, path: string, body?: unknown) {
  * its account, which a caller counts, so that the check is seen to run.
  */
 async function expectConsistentBooks(w: World): Promise<boolean> {
-  const snapshot = w.core.snapshot() as unknown as { receipts: Array<{ user_id: number; book: string; record: number }>; deleted_receipts: Array<{ user_id: number; book: string; record: number }> };
+  const snapshot = w.core.snapshot() as unknown as {
+    receipts: Array<{ user_id: number; book: string; record: number }>;
+    deleted_receipts: Array<{ user_id: number; book: string; record: number }>;
+  };
   const records = new Map<string, number[]>();
   for (const receipt of [...snapshot.receipts, ...snapshot.deleted_receipts]) {
     const key = `${receipt.user_id}/${receipt.book}`;
@@ -244,7 +406,14 @@ async function expectConsistentBooks(w: World): Promise<boolean> {
   // The requests may have added fault rules; the reads that check the books must not meet them.
   await control(w, 'DELETE', '/_sandbox/faults');
   const read = async (path: string, query = '') =>
-    (await w.core.handle({ method: 'GET', path, query, headers: { authorization: `Bearer ${w.tokens.full}`, host: 'sandbox.test' } })).body as any;
+    (
+      await w.core.handle({
+        method: 'GET',
+        path,
+        query,
+        headers: { authorization: `Bearer ${w.tokens.full}`, host: 'sandbox.test' },
+      })
+    ).body as any;
   const books = await read('/rest/v1/books');
   if (books.data === undefined) return false;
   for (const book of books.data) {
@@ -293,21 +462,27 @@ describe('sandbox-core under random requests', () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(faultRule, { minLength: 1, maxLength: 4 }),
-        fc.array(fc.oneof({ arbitrary: apiRequestArbitrary(template), weight: 3 }, { arbitrary: requestArbitrary(template), weight: 1 }), { minLength: 5, maxLength: 25 }),
+        fc.array(
+          fc.oneof(
+            { arbitrary: apiRequestArbitrary(template), weight: 3 },
+            { arbitrary: requestArbitrary(template), weight: 1 },
+          ),
+          { minLength: 5, maxLength: 25 },
+        ),
         async (rules, requests) => {
-        const w = await world();
-        for (const rule of rules) expect((await control(w, 'POST', '/_sandbox/faults', rule)).status).toBe(201);
-        for (const request of requests) {
-          const before = JSON.stringify(w.core.snapshot());
-          const response = await w.core.handle(request);
-          expectSound(w, request, response, before);
-          const fault = response.fault === undefined ? undefined : w.logged.at(-1)?.fault;
-          if (fault) {
-            const kind = `${fault.action}${fault.after_acting ? ' after acting' : ''}`;
-            kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+          const w = await world();
+          for (const rule of rules) expect((await control(w, 'POST', '/_sandbox/faults', rule)).status).toBe(201);
+          for (const request of requests) {
+            const before = JSON.stringify(w.core.snapshot());
+            const response = await w.core.handle(request);
+            expectSound(w, request, response, before);
+            const fault = response.fault === undefined ? undefined : w.logged.at(-1)?.fault;
+            if (fault) {
+              const kind = `${fault.action}${fault.after_acting ? ' after acting' : ''}`;
+              kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+            }
           }
-        }
-        if (await expectConsistentBooks(w)) counted += 1;
+          if (await expectConsistentBooks(w)) counted += 1;
         },
       ),
       { numRuns: 150 },

@@ -19,10 +19,28 @@ beforeAll(async () => {
   faultedToken = (await sandbox.createAccount()).token;
   const seed = Number(process.env['FUZZ_SEED'] ?? 17);
   await sandbox.faults.add(faultedToken, { action: 'status', status: 503, retry_after: 1, probability: 0.2, seed });
-  await sandbox.faults.add(faultedToken, { method: 'POST', action: 'drop', after_acting: true, probability: 0.3, seed: seed + 1 });
+  await sandbox.faults.add(faultedToken, {
+    method: 'POST',
+    action: 'drop',
+    after_acting: true,
+    probability: 0.3,
+    seed: seed + 1,
+  });
   await sandbox.faults.add(faultedToken, { action: 'drop', probability: 0.15, seed: seed + 2 });
-  await sandbox.faults.add(faultedToken, { action: 'status', status: 502, after_acting: true, probability: 0.3, seed: seed + 3 });
-  await sandbox.faults.add(faultedToken, { method: 'GET', action: 'delay', delay_ms: 2, probability: 0.5, seed: seed + 4 });
+  await sandbox.faults.add(faultedToken, {
+    action: 'status',
+    status: 502,
+    after_acting: true,
+    probability: 0.3,
+    seed: seed + 3,
+  });
+  await sandbox.faults.add(faultedToken, {
+    method: 'GET',
+    action: 'delay',
+    delay_ms: 2,
+    probability: 0.5,
+    seed: seed + 4,
+  });
 });
 afterAll(async () => {
   await sandbox?.stop();
@@ -34,7 +52,12 @@ interface RawAnswer {
   text: string;
 }
 
-function send(method: string, path: string, headers: Record<string, string>, body: Buffer | undefined): Promise<RawAnswer> {
+function send(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+): Promise<RawAnswer> {
   return sendRaw(method, path, headers, body).then((answer) => {
     if (answer === 'dropped') throw new Error(`${method} ${path}: the connection closed without an answer`);
     return answer;
@@ -42,7 +65,12 @@ function send(method: string, path: string, headers: Record<string, string>, bod
 }
 
 /** Sends one request on a connection of its own; `'dropped'` when the connection closed without an answer. */
-function sendRaw(method: string, path: string, headers: Record<string, string>, body: Buffer | undefined): Promise<RawAnswer | 'dropped'> {
+function sendRaw(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+): Promise<RawAnswer | 'dropped'> {
   const { hostname, port } = new URL(sandbox.url);
   return new Promise((resolve, reject) => {
     let answered = false;
@@ -53,7 +81,13 @@ function sendRaw(method: string, path: string, headers: Record<string, string>, 
       answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'], text: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          contentType: res.headers['content-type'],
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
     });
     // A server may answer (413) and close before an oversized body is fully sent; the answer is
     // what counts, and the write error that follows it is expected.
@@ -79,9 +113,25 @@ function bodyBytes(spec: BodySpec): Buffer | undefined {
 }
 
 const paths = fc.oneof(
-  fc.constantFrom('/rest/v1/receipts', '/rest/v1/receipts/1', '/rest/v1/receipts/1/dispose', '/rest/v1/books', '/rest/v1/search?q=a',
-    '/rest/v1/webhooks', '/_sandbox/accounts', '/_sandbox/tokens', '/_sandbox/clock/advance', '/rest/v1', '/', '/rest/v2/receipts',
-    '/rest/v1/receipts/%00', '/rest/v1/receipts/..%2f..%2fetc', '/rest/v1//receipts', '/rest/v1/receipts?page[]=1', '/rest/v1/receipts?%zz'),
+  fc.constantFrom(
+    '/rest/v1/receipts',
+    '/rest/v1/receipts/1',
+    '/rest/v1/receipts/1/dispose',
+    '/rest/v1/books',
+    '/rest/v1/search?q=a',
+    '/rest/v1/webhooks',
+    '/_sandbox/accounts',
+    '/_sandbox/tokens',
+    '/_sandbox/clock/advance',
+    '/rest/v1',
+    '/',
+    '/rest/v2/receipts',
+    '/rest/v1/receipts/%00',
+    '/rest/v1/receipts/..%2f..%2fetc',
+    '/rest/v1//receipts',
+    '/rest/v1/receipts?page[]=1',
+    '/rest/v1/receipts?%zz',
+  ),
   fc.webPath().map((p) => `/rest/v1${p.startsWith('/') ? p : `/${p}`}`),
 );
 
@@ -100,14 +150,33 @@ it('never answers 5xx, and every error is a JSON body with a message', async () 
     fc.asyncProperty(
       fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'),
       paths,
-      fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/gzip', ''),
+      fc.constantFrom(
+        'application/json',
+        'application/json; charset=utf-8',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/gzip',
+        '',
+      ),
       fc.constantFrom(`Bearer ${token}`, 'Bearer', 'bearer  ' + 'x'.repeat(300), '', 'Basic x'),
-      fc.constantFrom({}, { 'content-encoding': 'gzip' }, { 'accept-encoding': 'gzip' }, { 'x-forwarded-proto': 'javascript' }, { host: 'bad host' }),
+      fc.constantFrom(
+        {},
+        { 'content-encoding': 'gzip' },
+        { 'accept-encoding': 'gzip' },
+        { 'x-forwarded-proto': 'javascript' },
+        { host: 'bad host' },
+      ),
       bodies,
       async (method, path, contentType, authorization, extra, body) => {
         const headers: Record<string, string> = { ...extra, authorization };
         if (contentType !== '') headers['content-type'] = contentType;
-        const answer = await send(method, path, headers, method === 'GET' || method === 'HEAD' ? undefined : bodyBytes(body));
+        const answer = await send(
+          method,
+          path,
+          headers,
+          method === 'GET' || method === 'HEAD' ? undefined : bodyBytes(body),
+        );
         expect(answer.status).toBeGreaterThanOrEqual(200);
         expect(answer.status).toBeLessThan(500);
         if (answer.status >= 400 && method !== 'HEAD') {
@@ -128,12 +197,22 @@ it('with fault rules on the account: only a faulted request fails or is dropped,
       fc.oneof({ arbitrary: fc.constant('POST'), weight: 3 }, fc.constantFrom('GET', 'PUT', 'DELETE', 'HEAD')),
       fc.oneof({ arbitrary: fc.constantFrom('/rest/v1/receipts', '/rest/v1/books'), weight: 3 }, paths),
       fc.oneof({ arbitrary: fc.constant(`Bearer ${faultedToken}`), weight: 4 }, fc.constantFrom('Bearer sbx_nope', '')),
-      fc.oneof({ arbitrary: fc.constant({ text: JSON.stringify(receiptBody()) }), weight: 3 }, { arbitrary: bodies, weight: 1 }),
+      fc.oneof(
+        { arbitrary: fc.constant({ text: JSON.stringify(receiptBody()) }), weight: 3 },
+        { arbitrary: bodies, weight: 1 },
+      ),
       async (method, path, authorization, body) => {
         const headers: Record<string, string> = { authorization, 'content-type': 'application/json' };
-        const answer = await sendRaw(method, path, headers, method === 'GET' || method === 'HEAD' ? undefined : bodyBytes(body));
+        const answer = await sendRaw(
+          method,
+          path,
+          headers,
+          method === 'GET' || method === 'HEAD' ? undefined : bodyBytes(body),
+        );
         // Requests go one at a time, so the newest entry of the account's log is this request's, if it reached the core.
-        const log = await fetch(`${sandbox.url}/_sandbox/requests`, { headers: { authorization: `Bearer ${faultedToken}` } });
+        const log = await fetch(`${sandbox.url}/_sandbox/requests`, {
+          headers: { authorization: `Bearer ${faultedToken}` },
+        });
         const [latest] = ((await log.json()) as { data: SandboxRequestLogEntry[] }).data;
         if (answer === 'dropped') {
           expect(latest).toMatchObject({ method, status: 0, fault: { action: 'drop' } });
@@ -144,10 +223,14 @@ it('with fault rules on the account: only a faulted request fails or is dropped,
         if (answer.status >= 500) {
           expect(authorization).toBe(`Bearer ${faultedToken}`);
           expect(latest).toMatchObject({ status: answer.status, fault: { action: 'status' } });
-          if (method !== 'HEAD') expect(JSON.parse(answer.text)).toEqual({ message: expect.stringMatching(/^Injected by the sandbox's fault rule \d+: /) });
+          if (method !== 'HEAD')
+            expect(JSON.parse(answer.text)).toEqual({
+              message: expect.stringMatching(/^Injected by the sandbox's fault rule \d+: /),
+            });
           kinds.add(`${answer.status}${latest?.fault?.after_acting ? ' after acting' : ''}`);
         }
-        if (answer.status >= 400 && method !== 'HEAD') expect(JSON.parse(answer.text)).toEqual(expect.objectContaining({ message: expect.any(String) }));
+        if (answer.status >= 400 && method !== 'HEAD')
+          expect(JSON.parse(answer.text)).toEqual(expect.objectContaining({ message: expect.any(String) }));
       },
     ),
     { numRuns: 300 },

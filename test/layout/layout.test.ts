@@ -62,7 +62,10 @@ function packageOf(specifier: string): string {
 }
 
 function manifestOf(name: string): Record<string, Record<string, string> | undefined> {
-  return JSON.parse(readFileSync(join(ROOT, 'packages', name, 'package.json'), 'utf8')) as Record<string, Record<string, string> | undefined>;
+  return JSON.parse(readFileSync(join(ROOT, 'packages', name, 'package.json'), 'utf8')) as Record<
+    string,
+    Record<string, string> | undefined
+  >;
 }
 
 /** The top folder of a path inside `src/` ('.' for the files at its root). */
@@ -90,7 +93,9 @@ describe.each(Object.keys(MAY_IMPORT))('the sources of @fflkit/%s', (name) => {
 
   it('import only the workspace packages ARCHITECTURE.md allows', () => {
     const workspace = files.flatMap(({ path, imports }) =>
-      imports.filter((specifier) => specifier.startsWith('@fflkit/')).map((specifier) => ({ path, imported: packageOf(specifier) })),
+      imports
+        .filter((specifier) => specifier.startsWith('@fflkit/'))
+        .map((specifier) => ({ path, imported: packageOf(specifier) })),
     );
     const refused = workspace.filter(({ imported }) => imported !== self && !MAY_IMPORT[name]!.includes(imported));
     expect(refused).toEqual([]);
@@ -118,7 +123,9 @@ describe.each(Object.keys(MAY_IMPORT))('the sources of @fflkit/%s', (name) => {
     const edges = folderImports(files);
     // A folder that reaches itself through the edges is on a cycle.
     const reaches = (from: string, target: string, seen = new Set<string>()): boolean =>
-      [...(edges.get(from) ?? [])].some((next) => next === target || (!seen.has(next) && (seen.add(next), reaches(next, target, seen))));
+      [...(edges.get(from) ?? [])].some(
+        (next) => next === target || (!seen.has(next) && (seen.add(next), reaches(next, target, seen))),
+      );
     expect([...edges.keys()].filter((folder) => reaches(folder, folder))).toEqual([]);
   });
 });
@@ -129,20 +136,33 @@ describe.each(Object.keys(MAY_IMPORT))('the sources of @fflkit/%s', (name) => {
  */
 const CORE_FOLDERS = ['support', 'state', 'webhooks', 'accounts', 'receipts', 'fixtures', 'routing'];
 /** Folders of one rank, which ARCHITECTURE.md lists together: neither imports the other. */
-const CORE_RANK: Record<string, number> = { support: 0, state: 1, webhooks: 2, accounts: 3, receipts: 3, fixtures: 4, routing: 5, '.': 6 };
+const CORE_RANK: Record<string, number> = {
+  support: 0,
+  state: 1,
+  webhooks: 2,
+  accounts: 3,
+  receipts: 3,
+  fixtures: 4,
+  routing: 5,
+  '.': 6,
+};
 
 describe('the sandbox core', () => {
-  it("has the folders ARCHITECTURE.md lists, each importing only the folders before it", () => {
+  it('has the folders ARCHITECTURE.md lists, each importing only the folders before it', () => {
     const edges = folderImports(sourcesOf('sandbox-core'));
     const folders = new Set([...edges.keys(), ...[...edges.values()].flatMap((to) => [...to])]);
     expect([...folders].filter((folder) => folder !== '.').sort()).toEqual([...CORE_FOLDERS].sort());
-    const upward = [...edges].flatMap(([from, to]) => [...to].filter((target) => CORE_RANK[target]! >= CORE_RANK[from]!).map((target) => `${from} -> ${target}`));
+    const upward = [...edges].flatMap(([from, to]) =>
+      [...to].filter((target) => CORE_RANK[target]! >= CORE_RANK[from]!).map((target) => `${from} -> ${target}`),
+    );
     expect(upward).toEqual([]);
   });
 
   it('imports no Node module (no transport, no storage) outside its Node-only fixtures-file entry', () => {
     const nodeImports = sourcesOf('sandbox-core').flatMap(({ path, imports }) =>
-      imports.filter((specifier) => specifier.startsWith('node:') && path !== CORE_NODE_ENTRY).map((imported) => ({ path, imported })),
+      imports
+        .filter((specifier) => specifier.startsWith('node:') && path !== CORE_NODE_ENTRY)
+        .map((imported) => ({ path, imported })),
     );
     expect(nodeImports).toEqual([]);
     // The exception is real: were the entry moved, this rule would silently cover nothing.

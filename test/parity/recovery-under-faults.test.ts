@@ -55,7 +55,11 @@ function controlOf(face: Face, token: string) {
   return async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${face.origin}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const response = await fetch(`${face.origin}${path}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
     const text = await response.text();
     return { status: response.status, body: (text === '' ? undefined : JSON.parse(text)) as T };
   };
@@ -80,7 +84,14 @@ async function run(face: Face, seed: number, tally: Tally): Promise<RunOutcome> 
   const { token } = await face.createAccount();
   const control = controlOf(face, token);
   for (const rule of rulesFor(random)) expect((await control('POST', '/_sandbox/faults', rule)).status).toBe(201);
-  const logbook = new LogbookClient({ token, baseUrl: face.apiUrl, rateLimit: false, timeout: Infinity, clock: immediate, random: () => 0 });
+  const logbook = new LogbookClient({
+    token,
+    baseUrl: face.apiUrl,
+    rateLimit: false,
+    timeout: Infinity,
+    clock: immediate,
+    random: () => 0,
+  });
   const calls: string[] = [];
   const where = (call: string) => `${face.name}, seed ${seed}, ${call}`;
   const settle = async <T>(call: string, action: () => Promise<T>): Promise<T | undefined> => {
@@ -96,8 +107,11 @@ async function run(face: Face, seed: number, tally: Tally): Promise<RunOutcome> 
     }
   };
   const held = async (serial: string) =>
-    (await control<{ data: Receipt[] }>('GET', `/_sandbox/receipts?serial_number=${serial}&per_page=1000`)).body.data.filter((receipt) => receipt.serial_number === serial);
-  const audit = async (id: number) => (await control<{ data: AuditEntry[] }>('GET', `/_sandbox/receipts/${id}/audit`)).body.data;
+    (
+      await control<{ data: Receipt[] }>('GET', `/_sandbox/receipts?serial_number=${serial}&per_page=1000`)
+    ).body.data.filter((receipt) => receipt.serial_number === serial);
+  const audit = async (id: number) =>
+    (await control<{ data: AuditEntry[] }>('GET', `/_sandbox/receipts/${id}/audit`)).body.data;
 
   const created: Receipt[] = [];
   for (let n = 1; n <= 6; n += 1) {
@@ -113,12 +127,21 @@ async function run(face: Face, seed: number, tally: Tally): Promise<RunOutcome> 
   }
 
   for (const receipt of created.filter((_, index) => index % 2 === 0)) {
-    const disposition = { disposition_date: '2025-03-14', disposed_to: 'Jordan Example', form_4473_serial: `F-${seed}-${receipt.id}` };
-    const disposed = await settle(`dispose ${receipt.serial_number}`, () => logbook.receipts.dispose(receipt.id, disposition));
+    const disposition = {
+      disposition_date: '2025-03-14',
+      disposed_to: 'Jordan Example',
+      form_4473_serial: `F-${seed}-${receipt.id}`,
+    };
+    const disposed = await settle(`dispose ${receipt.serial_number}`, () =>
+      logbook.receipts.dispose(receipt.id, disposition),
+    );
     const current = (await control<{ data: Receipt }>('GET', `/_sandbox/receipts/${receipt.id}`)).body.data;
     const dispositions = (await audit(receipt.id)).filter((entry) => entry.action === 'disposed');
     if (disposed === undefined) {
-      expect([current.status, dispositions], where(`a rejected dispose of ${receipt.id} left it on hand`)).toEqual(['on_hand', []]);
+      expect([current.status, dispositions], where(`a rejected dispose of ${receipt.id} left it on hand`)).toEqual([
+        'on_hand',
+        [],
+      ]);
     } else {
       expect(current, where(`dispose of ${receipt.id} as returned`)).toEqual(disposed);
       expect(dispositions, where(`dispose of ${receipt.id} recorded once`)).toHaveLength(1);
@@ -136,11 +159,16 @@ async function run(face: Face, seed: number, tally: Tally): Promise<RunOutcome> 
   for (let n = 1; n <= 2; n += 1) {
     const url = `https://hooks.example.com/${seed}/${n}`;
     const made = await settle(`webhooks.create ${n}`, () => logbook.webhooks.create({ url, events: ['*'] }));
-    const endpoints = (await control<{ data: WebhookEndpoint[] }>('GET', '/_sandbox/webhooks')).body.data.filter((endpoint) => endpoint.url === url);
+    const endpoints = (await control<{ data: WebhookEndpoint[] }>('GET', '/_sandbox/webhooks')).body.data.filter(
+      (endpoint) => endpoint.url === url,
+    );
     if (made === undefined) {
       expect(endpoints, where(`a rejected webhooks.create ${n} left no endpoint`)).toEqual([]);
     } else {
-      expect(endpoints.map((endpoint) => endpoint.id), where(`webhooks.create ${n} made one endpoint`)).toEqual([made.endpoint.id]);
+      expect(
+        endpoints.map((endpoint) => endpoint.id),
+        where(`webhooks.create ${n} made one endpoint`),
+      ).toEqual([made.endpoint.id]);
       secrets.set(made.endpoint.id, made.secret);
     }
   }
@@ -153,9 +181,13 @@ async function run(face: Face, seed: number, tally: Tally): Promise<RunOutcome> 
   // No endpoint whose secret nobody saw: every one the service holds was returned, with its secret.
   const fixtures = (await control<SandboxFixtures>('GET', '/_sandbox/fixtures')).body;
   const heldSecrets = (fixtures.accounts[0]?.webhooks ?? []).map((webhook) => webhook.secret).sort();
-  expect(heldSecrets, where('the endpoints held are those returned, with their secrets')).toEqual([...secrets.values()].sort());
+  expect(heldSecrets, where('the endpoints held are those returned, with their secrets')).toEqual(
+    [...secrets.values()].sort(),
+  );
 
-  const fired = (await control<{ data: SandboxFault[] }>('GET', '/_sandbox/faults')).body.data.map((rule) => rule.fired);
+  const fired = (await control<{ data: SandboxFault[] }>('GET', '/_sandbox/faults')).body.data.map(
+    (rule) => rule.fired,
+  );
   tally.fired += fired.reduce((sum, count) => sum + count, 0);
   return { calls, fired };
 }
@@ -181,21 +213,47 @@ describe.each(faces)('the SDK recovers without duplicates on the %s face', (name
     // The faults did act, and recovery had work to do: most calls still resolve.
     expect(tally.fired).toBeGreaterThan(RUNS * 5);
     expect(tally.resolved).toBeGreaterThan(tally.rejected * 4);
-    console.info(`${name}: ${RUNS} runs, ${tally.fired} faults fired, ${tally.resolved} calls resolved, ${tally.rejected} rejected`);
+    console.info(
+      `${name}: ${RUNS} runs, ${tally.fired} faults fired, ${tally.resolved} calls resolved, ${tally.rejected} rejected`,
+    );
   }, 120_000);
 
-  it('under a delay past the client\'s time-out: the receipt made on arrival is found, not recorded again', async () => {
+  it("under a delay past the client's time-out: the receipt made on arrival is found, not recorded again", async () => {
     const { token } = await face.createAccount();
     const control = controlOf(face, token);
-    expect((await control('POST', '/_sandbox/faults', { operation: 'createReceipt', action: 'delay', delay_ms: 300_000, times: 1 })).status).toBe(201);
+    expect(
+      (
+        await control('POST', '/_sandbox/faults', {
+          operation: 'createReceipt',
+          action: 'delay',
+          delay_ms: 300_000,
+          times: 1,
+        })
+      ).status,
+    ).toBe(201);
     const timeout = 50;
     // The time-out runs on the real clock; the back-off before the look-up ends at once.
-    const clock: Clock = { ...systemClock, setTimeout: (callback, ms) => systemClock.setTimeout(callback, ms === timeout ? ms : 0) };
-    const logbook = new LogbookClient({ token, baseUrl: face.apiUrl, rateLimit: false, timeout, clock, random: () => 0 });
+    const clock: Clock = {
+      ...systemClock,
+      setTimeout: (callback, ms) => systemClock.setTimeout(callback, ms === timeout ? ms : 0),
+    };
+    const logbook = new LogbookClient({
+      token,
+      baseUrl: face.apiUrl,
+      rateLimit: false,
+      timeout,
+      clock,
+      random: () => 0,
+    });
     const receipt = await logbook.receipts.create(receiptBody({ serial_number: 'DELAYED-1' }));
     const listed = (await control<{ data: Receipt[] }>('GET', '/_sandbox/receipts?serial_number=DELAYED-1')).body.data;
     expect(listed).toEqual([receipt]);
-    const requests = (await control<{ data: Array<{ method: string; operation: string; fault: { action: string } | null }> }>('GET', '/_sandbox/requests')).body.data;
+    const requests = (
+      await control<{ data: Array<{ method: string; operation: string; fault: { action: string } | null }> }>(
+        'GET',
+        '/_sandbox/requests',
+      )
+    ).body.data;
     expect(requests.map((entry) => [entry.method, entry.operation, entry.fault?.action ?? null]).reverse()).toEqual([
       ['POST', 'createReceipt', 'delay'],
       ['GET', 'listReceipts', null],

@@ -124,15 +124,17 @@ export class ScenarioContext {
    */
   async noteReceived(secrets: Readonly<Record<string, string>>): Promise<void> {
     const value = await Promise.all(
-      [...this.#receiver.received].sort((a, b) => orderKey(a).localeCompare(orderKey(b))).map(async (request) => ({
-        path: request.path,
-        content_type: request.headers['content-type'],
-        user_agent: request.headers['user-agent'],
-        event: request.headers['x-svc-event'],
-        delivery: request.headers['x-svc-delivery'],
-        signature_valid: await signatureValid(secrets[request.path], request),
-        body: JSON.parse(request.body) as unknown,
-      })),
+      [...this.#receiver.received]
+        .sort((a, b) => orderKey(a).localeCompare(orderKey(b)))
+        .map(async (request) => ({
+          path: request.path,
+          content_type: request.headers['content-type'],
+          user_agent: request.headers['user-agent'],
+          event: request.headers['x-svc-event'],
+          delivery: request.headers['x-svc-delivery'],
+          signature_valid: await signatureValid(secrets[request.path], request),
+          body: JSON.parse(request.body) as unknown,
+        })),
     );
     this.#transcript.record({ note: 'received webhooks', value });
   }
@@ -146,7 +148,9 @@ export class ScenarioContext {
 /** Whether the request's `X-SVC-Signature` verifies with `secret`; `null` without a secret. */
 async function signatureValid(secret: string | undefined, request: ReceivedWebhook): Promise<boolean | null> {
   const signature = request.headers['x-svc-signature'];
-  return secret === undefined ? null : verifySignature(secret, request.body, typeof signature === 'string' ? signature : null);
+  return secret === undefined
+    ? null
+    : verifySignature(secret, request.body, typeof signature === 'string' ? signature : null);
 }
 
 function describeError(error: unknown): unknown {

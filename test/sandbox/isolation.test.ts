@@ -14,8 +14,10 @@ afterAll(async () => {
 it("one account's token gets 404 for another's ids and sees none of its data anywhere", async () => {
   const owner = (await sandbox.createAccount({ books: ['Consignments'] })).token;
   const stranger = (await sandbox.createAccount()).token;
-  const api = (token: string, method: string, path: string, body?: unknown) => call(sandbox.apiUrl, method, path, { token, body });
-  const control = (token: string, method: string, path: string, body?: unknown) => call(sandbox.url, method, path, { token, body });
+  const api = (token: string, method: string, path: string, body?: unknown) =>
+    call(sandbox.apiUrl, method, path, { token, body });
+  const control = (token: string, method: string, path: string, body?: unknown) =>
+    call(sandbox.url, method, path, { token, body });
 
   const serial = 'ISOLATED-0001';
   const created = await api(owner, 'POST', '/receipts', receiptBody({ serial_number: serial, model: 'Model 1' }));
@@ -32,7 +34,11 @@ it("one account's token gets 404 for another's ids and sees none of its data any
     await api(stranger, 'DELETE', `/receipts/${id}`),
     await api(stranger, 'DELETE', `/webhooks/${hookId}`),
     await control(stranger, 'GET', `/_sandbox/receipts/${id}/audit`),
-    await control(stranger, 'POST', `/_sandbox/receipts/${id}/documents`, { name: 'a.pdf', mime_type: 'application/pdf', size: 1 }),
+    await control(stranger, 'POST', `/_sandbox/receipts/${id}/documents`, {
+      name: 'a.pdf',
+      mime_type: 'application/pdf',
+      size: 1,
+    }),
     await control(stranger, 'DELETE', `/_sandbox/tokens/${tokenId}`),
   ];
   for (const response of byId) expect(response.status).toBe(404);
@@ -57,9 +63,14 @@ it("one account's token gets 404 for another's ids and sees none of its data any
   const log = await control(stranger, 'GET', '/_sandbox/requests');
   const entries = (log.body as { data: Array<{ method: string; path: string }> }).data;
   expect(entries.length).toBeGreaterThan(0);
-  expect(entries.filter((entry) => entry.method === 'POST')).toEqual([expect.objectContaining({ path: `/rest/v1/receipts/${id}/dispose` })]);
+  expect(entries.filter((entry) => entry.method === 'POST')).toEqual([
+    expect.objectContaining({ path: `/rest/v1/receipts/${id}/dispose` }),
+  ]);
 
   const still = await api(owner, 'GET', `/receipts/${id}`);
   expect(still.status).toBe(200);
-  expect((still.body as { data: { model: string; status: string } }).data).toMatchObject({ model: 'Model 1', status: 'on_hand' });
+  expect((still.body as { data: { model: string; status: string } }).data).toMatchObject({
+    model: 'Model 1',
+    status: 'on_hand',
+  });
 });

@@ -13,7 +13,9 @@ afterAll(async () => {
 it('200 concurrent requests on one token get exactly 60 answers that are not 429', async () => {
   const { token } = await sandbox.createAccount();
   const { token: other } = await sandbox.createAccount();
-  const responses = await Promise.all(Array.from({ length: 200 }, () => call(sandbox.apiUrl, 'GET', '/books', { token })));
+  const responses = await Promise.all(
+    Array.from({ length: 200 }, () => call(sandbox.apiUrl, 'GET', '/books', { token })),
+  );
 
   const accepted = responses.filter((r) => r.status !== 429);
   const limited = responses.filter((r) => r.status === 429);
@@ -21,7 +23,9 @@ it('200 concurrent requests on one token get exactly 60 answers that are not 429
   expect(accepted.every((r) => r.status === 200)).toBe(true);
   expect(limited).toHaveLength(140);
 
-  const remaining = accepted.map((r) => Number((r.headers as Headers).get('x-ratelimit-remaining'))).sort((a, b) => a - b);
+  const remaining = accepted
+    .map((r) => Number((r.headers as Headers).get('x-ratelimit-remaining')))
+    .sort((a, b) => a - b);
   expect(remaining).toEqual(Array.from({ length: 60 }, (_, i) => i));
   for (const r of responses) expect((r.headers as Headers).get('x-ratelimit-limit')).toBe('60');
 

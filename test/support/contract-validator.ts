@@ -88,7 +88,11 @@ export class ContractValidator {
     this.seen.add(`${operationId} ${key}`);
 
     const problems: string[] = [];
-    const declared = this.#resolve(entry.document, responses[key], `${BASE}${entry.document}#${entry.pointer}/responses/${key}`);
+    const declared = this.#resolve(
+      entry.document,
+      responses[key],
+      `${BASE}${entry.document}#${entry.pointer}/responses/${key}`,
+    );
     const headers = normaliseHeaders(response.headers);
     const content = declared['content'] as Json | undefined;
     const hasBody = response.body !== undefined && response.body !== '';
@@ -98,15 +102,26 @@ export class ContractValidator {
       const sent = headers.get('content-type');
       // An answer without a Content-Type is JSON: the core hands its answers to a transport,
       // which sets the type; a type other than JSON is always carried.
-      const mediaType = sent === undefined ? (JSON_MEDIA_TYPE in content ? JSON_MEDIA_TYPE : undefined) : declaredMediaType(Object.keys(content), sent);
+      const mediaType =
+        sent === undefined
+          ? JSON_MEDIA_TYPE in content
+            ? JSON_MEDIA_TYPE
+            : undefined
+          : declaredMediaType(Object.keys(content), sent);
       if (mediaType === undefined) {
-        problems.push(`${operationId} ${status} answered Content-Type ${sent ?? '(none)'}; the contract declares ${Object.keys(content).join(', ')}`);
+        problems.push(
+          `${operationId} ${status} answered Content-Type ${sent ?? '(none)'}; the contract declares ${Object.keys(content).join(', ')}`,
+        );
       } else if (mediaType !== JSON_MEDIA_TYPE && typeof response.body !== 'string') {
         problems.push(`${operationId} ${status} answered ${mediaType} without a text body`);
       } else {
-        const validate = this.#validator(`${declared.ref}/content/${encodeURIComponent(escapePointer(mediaType))}/schema`);
+        const validate = this.#validator(
+          `${declared.ref}/content/${encodeURIComponent(escapePointer(mediaType))}/schema`,
+        );
         if (!validate(response.body)) {
-          problems.push(...(validate.errors ?? []).map((e) => `body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`));
+          problems.push(
+            ...(validate.errors ?? []).map((e) => `body${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`),
+          );
         }
       }
     }
@@ -164,10 +179,20 @@ function parseMediaType(text: string): { essence: string; parameters: Map<string
   const [essence = '', ...parameters] = text.split(';').map((part) => part.trim().toLowerCase());
   return {
     essence,
-    parameters: new Map(parameters.filter((part) => part.includes('=')).map((part) => {
-      const equals = part.indexOf('=');
-      return [part.slice(0, equals).trim(), part.slice(equals + 1).trim().replace(/^"(.*)"$/, '$1')] as const;
-    })),
+    parameters: new Map(
+      parameters
+        .filter((part) => part.includes('='))
+        .map((part) => {
+          const equals = part.indexOf('=');
+          return [
+            part.slice(0, equals).trim(),
+            part
+              .slice(equals + 1)
+              .trim()
+              .replace(/^"(.*)"$/, '$1'),
+          ] as const;
+        }),
+    ),
   };
 }
 

@@ -15,7 +15,12 @@ export interface CallOptions {
  * Calls `origin + path` and returns status, headers and the body: parsed when it is JSON (or
  * comes without a Content-Type), as text otherwise (a CSV export), `undefined` when empty.
  */
-export async function call(origin: string, method: string, path: string, options: CallOptions = {}): Promise<ObservedResponse> {
+export async function call(
+  origin: string,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<ObservedResponse> {
   const query = typeof options.query === 'string' ? options.query : new URLSearchParams(options.query ?? {}).toString();
   const headers: Record<string, string> = { ...options.headers };
   if (options.token !== undefined) headers['authorization'] = `Bearer ${options.token}`;
@@ -26,5 +31,9 @@ export async function call(origin: string, method: string, path: string, options
   const text = await response.text();
   const type = response.headers.get('content-type');
   const json = type === null || /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type);
-  return { status: response.status, headers: response.headers, body: text === '' ? undefined : json ? JSON.parse(text) : text };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text === '' ? undefined : json ? JSON.parse(text) : text,
+  };
 }

@@ -80,7 +80,9 @@ function checkBaseUrl(text: string): string {
     throw new UsageError(`the base URL ${JSON.stringify(text)} is not a URL: pass --base-url like ${DEFAULT_BASE_URL}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`the base URL ${JSON.stringify(text)} is not http(s): pass --base-url like ${DEFAULT_BASE_URL}`);
+    throw new UsageError(
+      `the base URL ${JSON.stringify(text)} is not http(s): pass --base-url like ${DEFAULT_BASE_URL}`,
+    );
   }
   const normalised = text.replace(/\/+$/, '');
   if (!normalised.endsWith('/rest/v1') || url.search !== '' || url.hash !== '') {

@@ -55,7 +55,12 @@ export async function pullChanges(input: PullChangesInput): Promise<PulledChange
     created += applied.created;
     updated += applied.updated;
     pending = [];
-    state = { ...state, userId, checkpoint: last.checkpoint, receipts: [...mirror.values()].sort((a, b) => a.id - b.id) };
+    state = {
+      ...state,
+      userId,
+      checkpoint: last.checkpoint,
+      receipts: [...mirror.values()].sort((a, b) => a.id - b.id),
+    };
     await input.save(state);
   };
 

@@ -24,7 +24,9 @@ export async function readSyncState(path: string): Promise<SyncState | null> {
   try {
     state = JSON.parse(text);
   } catch {
-    throw new SyncStateError(`${path} is not valid JSON: pass another --checkpoint, or delete it to sync everything again`);
+    throw new SyncStateError(
+      `${path} is not valid JSON: pass another --checkpoint, or delete it to sync everything again`,
+    );
   }
   if (!isSyncState(state)) {
     throw new SyncStateError(

@@ -41,6 +41,9 @@ describe('the inventory-sync command in its own process', { timeout: PROCESS_TIM
       (error: unknown) => error,
     );
 
-    expect(failure).toMatchObject({ code: 2, stderr: expect.stringContaining("inventory-sync: Unknown option '--nope'") });
+    expect(failure).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("inventory-sync: Unknown option '--nope'"),
+    });
   });
 });

@@ -20,8 +20,14 @@ function answer(status: number, message: string): ApiErrorInit {
 
 describe('describeFailure(error, baseUrl)', () => {
   it.each([
-    [new AuthenticationError(answer(401, 'Unauthenticated.')), 'the service refused the token (401): check FFLKIT_TOKEN or --token'],
-    [new PermissionDeniedError(answer(403, 'This token lacks the read permission.')), '403: This token lacks the read permission.'],
+    [
+      new AuthenticationError(answer(401, 'Unauthenticated.')),
+      'the service refused the token (401): check FFLKIT_TOKEN or --token',
+    ],
+    [
+      new PermissionDeniedError(answer(403, 'This token lacks the read permission.')),
+      '403: This token lacks the read permission.',
+    ],
     [new NotFoundError(answer(404, 'Not Found')), `${baseUrl} answered 404: check --base-url`],
     [new RateLimitError({ ...answer(429, 'Too Many Attempts.'), retryAfter: 42 }), 'run again in 42 seconds'],
     [new TimeoutError('no answer in 30000 ms'), `${baseUrl} did not answer in time`],
@@ -35,7 +41,10 @@ describe('describeFailure(error, baseUrl)', () => {
   });
 
   it('passes a usage error on with exit code 2', () => {
-    expect(describeFailure(new UsageError('--out needs a value'), baseUrl)).toEqual({ message: '--out needs a value', exitCode: 2 });
+    expect(describeFailure(new UsageError('--out needs a value'), baseUrl)).toEqual({
+      message: '--out needs a value',
+      exitCode: 2,
+    });
   });
 
   it('passes any other error message on, with exit code 1', () => {

@@ -23,7 +23,8 @@ function fakeService(existing: readonly Receipt[], listed: readonly Receipt[] = 
     get: async (id) => {
       requests.push(`get ${id}`);
       const found = existing.find((receipt) => receipt.id === id);
-      if (found === undefined) throw new NotFoundError({ status: 404, headers: new Headers(), body: undefined, message: '404' });
+      if (found === undefined)
+        throw new NotFoundError({ status: 404, headers: new Headers(), body: undefined, message: '404' });
       return found;
     },
   };

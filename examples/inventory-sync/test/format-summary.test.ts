@@ -3,9 +3,9 @@ import { formatSummary } from '../src/format-summary';
 
 describe('formatSummary(report, out, book)', () => {
   it('counts the changes, the deletions and the rows', () => {
-    expect(formatSummary({ pulled: 3, created: 1, updated: 2, deleted: 2, receipts: 5, rows: 5 }, 'book.csv', undefined)).toBe(
-      'inventory-sync: pulled 3 changes (1 new, 2 updated), removed 2 deleted receipts; wrote 5 rows to book.csv',
-    );
+    expect(
+      formatSummary({ pulled: 3, created: 1, updated: 2, deleted: 2, receipts: 5, rows: 5 }, 'book.csv', undefined),
+    ).toBe('inventory-sync: pulled 3 changes (1 new, 2 updated), removed 2 deleted receipts; wrote 5 rows to book.csv');
   });
 
   it('says when nothing changed, and names the book and stdout', () => {

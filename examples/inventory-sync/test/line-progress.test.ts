@@ -12,6 +12,8 @@ describe('lineProgress(stream)', () => {
     progress.advance();
     progress.end();
 
-    expect(stream.text()).toBe('inventory-sync: pulling changes (up to 3)...\ninventory-sync: pulling changes: 2 done\n');
+    expect(stream.text()).toBe(
+      'inventory-sync: pulling changes (up to 3)...\ninventory-sync: pulling changes: 2 done\n',
+    );
   });
 });

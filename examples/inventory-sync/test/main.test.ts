@@ -57,11 +57,14 @@ describe('main(args, context): the inventory-sync command', () => {
     const stdout = captureStream();
     const stderr = captureStream();
 
-    const code = await main(['--base-url', baseUrl, '--out', '-', '--checkpoint', join(await temporaryFolder(), 'state.json')], {
-      env: { FFLKIT_TOKEN: token },
-      stdout,
-      stderr,
-    });
+    const code = await main(
+      ['--base-url', baseUrl, '--out', '-', '--checkpoint', join(await temporaryFolder(), 'state.json')],
+      {
+        env: { FFLKIT_TOKEN: token },
+        stdout,
+        stderr,
+      },
+    );
 
     expect(code).toBe(0);
     expect(stdout.text()).toMatch(/^Manufacturer,Importer,Model,.*\nExample Arms Co\.,,EX-9 Compact,EXA0000001,/);
@@ -79,7 +82,9 @@ describe('main(args, context): the inventory-sync command', () => {
     });
 
     expect(code).toBe(1);
-    expect(stderr.text()).toContain('inventory-sync: the service refused the token (401): check FFLKIT_TOKEN or --token');
+    expect(stderr.text()).toContain(
+      'inventory-sync: the service refused the token (401): check FFLKIT_TOKEN or --token',
+    );
   });
 
   it('exits with 2 and says what to set when there is no token', async () => {
@@ -113,6 +118,8 @@ describe('main(args, context): the inventory-sync command', () => {
     });
 
     expect(code).toBe(130);
-    expect(stderr.text()).toContain('inventory-sync: interrupted; what was pulled is saved, and the next run resumes from there');
+    expect(stderr.text()).toContain(
+      'inventory-sync: interrupted; what was pulled is saved, and the next run resumes from there',
+    );
   });
 });

@@ -18,7 +18,18 @@ describe('parseArgs(args, env)', () => {
 
   it('prefers the flags to the environment', () => {
     const command = parseArgs(
-      ['--base-url', 'https://logbook.example.com/rest/v1/', '--token', 'sbx_flag', '--out', '-', '--checkpoint', 'c.json', '--book', 'Main'],
+      [
+        '--base-url',
+        'https://logbook.example.com/rest/v1/',
+        '--token',
+        'sbx_flag',
+        '--out',
+        '-',
+        '--checkpoint',
+        'c.json',
+        '--book',
+        'Main',
+      ],
       { ...env, FFLKIT_BASE_URL: 'http://127.0.0.1:9/rest/v1' },
     );
 

@@ -45,10 +45,22 @@ describe('runSync(options) against the sandbox', () => {
       }),
     );
     const shotgun = await logbook.receipts.create(
-      receiptBody({ serial_number: 'EXA0000002', model: 'EX-12 Field', type: 'Shotgun', caliber: '12 Gauge', receipt_date: '2025-03-05' }),
+      receiptBody({
+        serial_number: 'EXA0000002',
+        model: 'EX-12 Field',
+        type: 'Shotgun',
+        caliber: '12 Gauge',
+        receipt_date: '2025-03-05',
+      }),
     );
     const rimfire = await logbook.receipts.create(
-      receiptBody({ serial_number: 'EXA0000003', model: 'EX-22', type: 'Rifle', caliber: '.22 LR', receipt_date: '2025-03-06' }),
+      receiptBody({
+        serial_number: 'EXA0000003',
+        model: 'EX-22',
+        type: 'Rifle',
+        caliber: '.22 LR',
+        receipt_date: '2025-03-06',
+      }),
     );
 
     expect(await sync()).toEqual({ pulled: 4, created: 4, updated: 0, deleted: 0, receipts: 4, rows: 4 });
@@ -64,7 +76,11 @@ describe('runSync(options) against the sandbox', () => {
     );
 
     await logbook.receipts.update(pistol.id, { model: 'EX-9 Compact OR' });
-    await logbook.receipts.dispose(shotgun.id, { disposition_date: '2025-04-02', disposed_to: 'John Q. Example', form_4473_serial: '2025-000123' });
+    await logbook.receipts.dispose(shotgun.id, {
+      disposition_date: '2025-04-02',
+      disposed_to: 'John Q. Example',
+      form_4473_serial: '2025-000123',
+    });
     await logbook.receipts.dispose(rifle.id, {
       disposition_date: '2025-04-03',
       disposed_to: 'Sam Sample',
@@ -74,7 +90,9 @@ describe('runSync(options) against the sandbox', () => {
       zip: '62701',
     });
     await logbook.receipts.delete(rimfire.id);
-    await logbook.receipts.create(receiptBody({ serial_number: 'EXA0000004', model: 'EX-45', caliber: '.45 ACP', receipt_date: '2025-04-01' }));
+    await logbook.receipts.create(
+      receiptBody({ serial_number: 'EXA0000004', model: 'EX-45', caliber: '.45 ACP', receipt_date: '2025-04-01' }),
+    );
 
     expect(await sync()).toEqual({ pulled: 4, created: 1, updated: 3, deleted: 1, receipts: 4, rows: 4 });
     const book = [
@@ -104,7 +122,13 @@ describe('runSync(options) against the sandbox', () => {
       },
     });
 
-    const report = await runSync({ receipts: logbook.receipts, baseUrl, ...(await syncPaths()), output, book: 'Consignment' });
+    const report = await runSync({
+      receipts: logbook.receipts,
+      baseUrl,
+      ...(await syncPaths()),
+      output,
+      book: 'Consignment',
+    });
 
     expect(report).toMatchObject({ pulled: 2, receipts: 2, rows: 1 });
     expect(chunks.join('').split('\n').slice(1, -1)).toEqual([
@@ -129,19 +153,25 @@ describe('runSync(options) against the sandbox', () => {
       },
     };
 
-    await expect(runSync({ receipts: failingAfterThree, baseUrl, ...paths, batchSize: 2 })).rejects.toThrow('connection lost');
+    await expect(runSync({ receipts: failingAfterThree, baseUrl, ...paths, batchSize: 2 })).rejects.toThrow(
+      'connection lost',
+    );
     const saved = await readSyncState(paths.checkpointPath);
     expect(saved?.receipts.map((receipt) => receipt.serial_number)).toEqual(['EXA0000001', 'EXA0000002', 'EXA0000003']);
 
-    expect(await runSync({ receipts: logbook.receipts, baseUrl, ...paths })).toMatchObject({ pulled: 2, created: 2, updated: 0, rows: 5 });
+    expect(await runSync({ receipts: logbook.receipts, baseUrl, ...paths })).toMatchObject({
+      pulled: 2,
+      created: 2,
+      updated: 0,
+      rows: 5,
+    });
     const csv = await readFile(paths.output as string, 'utf8');
-    expect(csv.split('\n').slice(1, -1).map((line) => line.split(',')[3])).toEqual([
-      'EXA0000001',
-      'EXA0000002',
-      'EXA0000003',
-      'EXA0000004',
-      'EXA0000005',
-    ]);
+    expect(
+      csv
+        .split('\n')
+        .slice(1, -1)
+        .map((line) => line.split(',')[3]),
+    ).toEqual(['EXA0000001', 'EXA0000002', 'EXA0000003', 'EXA0000004', 'EXA0000005']);
   });
 
   it('refuses a checkpoint file of another account or another service', async () => {
@@ -155,8 +185,8 @@ describe('runSync(options) against the sandbox', () => {
     await expect(runSync({ receipts: second.logbook.receipts, baseUrl: second.baseUrl, ...paths })).rejects.toThrow(
       /holds the receipts of account \d+, but the token is of account \d+/,
     );
-    await expect(runSync({ receipts: first.logbook.receipts, baseUrl: 'https://logbook.example.com/rest/v1', ...paths })).rejects.toThrow(
-      `holds the bound book of ${first.baseUrl}, not of https://logbook.example.com/rest/v1`,
-    );
+    await expect(
+      runSync({ receipts: first.logbook.receipts, baseUrl: 'https://logbook.example.com/rest/v1', ...paths }),
+    ).rejects.toThrow(`holds the bound book of ${first.baseUrl}, not of https://logbook.example.com/rest/v1`);
   });
 });

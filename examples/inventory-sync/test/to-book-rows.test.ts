@@ -87,7 +87,13 @@ describe('toBookRows(receipts)', () => {
   });
 
   it('fills the Form 4473 serial number of a disposition recorded by its form', () => {
-    const disposition = makeDisposition({ address: null, city: null, state: null, zip: null, form_4473_serial: '2025-000123' });
+    const disposition = makeDisposition({
+      address: null,
+      city: null,
+      state: null,
+      zip: null,
+      form_4473_serial: '2025-000123',
+    });
     const [row] = toBookRows([makeReceipt({ status: 'disposed', disposition })]);
 
     expect(column(row, 'Disposed To (Address)')).toBe('');
@@ -97,7 +103,12 @@ describe('toBookRows(receipts)', () => {
   it('leaves the disposition columns of a firearm on hand blank', () => {
     const [row] = toBookRows([makeReceipt()]);
 
-    expect(row?.slice(BOUND_BOOK_HEADER.indexOf('Date of Disposition'), BOUND_BOOK_HEADER.indexOf('Book'))).toEqual(['', '', '', '']);
+    expect(row?.slice(BOUND_BOOK_HEADER.indexOf('Date of Disposition'), BOUND_BOOK_HEADER.indexOf('Book'))).toEqual([
+      '',
+      '',
+      '',
+      '',
+    ]);
   });
 
   it('orders the rows by book, then by record number within the book', () => {

@@ -9,8 +9,20 @@ const shipment: Shipment = {
   supplierName: 'Example Firearms Wholesale LLC',
   supplierLicense: '9-99-999-01-6A-00001',
   items: [
-    { serialNumber: 'EXA-100001', manufacturer: 'Example Arms Co.', model: 'EX-9 Compact', type: 'Pistol', caliber: '9mm Luger' },
-    { serialNumber: 'EXA-100002', manufacturer: 'Example Arms Co.', model: 'EX-15', type: 'Rifle', caliber: '5.56 NATO' },
+    {
+      serialNumber: 'EXA-100001',
+      manufacturer: 'Example Arms Co.',
+      model: 'EX-9 Compact',
+      type: 'Pistol',
+      caliber: '9mm Luger',
+    },
+    {
+      serialNumber: 'EXA-100002',
+      manufacturer: 'Example Arms Co.',
+      model: 'EX-15',
+      type: 'Rifle',
+      caliber: '5.56 NATO',
+    },
   ],
 };
 
@@ -56,7 +68,10 @@ describe('receiveShipment(logbook, shipment)', () => {
       body: JSON.stringify({ permissions: ['read', 'write'], name: 'Point of sale' }),
     });
     const { data: record, token: posToken } = (await pos.json()) as { data: { id: number }; token: string };
-    await fetch(new URL(`/_sandbox/tokens/${record.id}`, BASE_URL), { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
+    await fetch(new URL(`/_sandbox/tokens/${record.id}`, BASE_URL), {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}` },
+    });
 
     await expect(receiveShipment(newClient(posToken), shipment)).rejects.toBeInstanceOf(AuthenticationError);
     expect((await newClient(token).receipts.list()).meta.total).toBe(0);
@@ -74,11 +89,15 @@ describe('receiveShipment(logbook, shipment)', () => {
     ]);
     // One POST per firearm: the SDK looked the lost one up rather than send it again.
     const posts = await mock.requests(token, { operation: 'createReceipt' });
-    expect(posts.map((request) => [request.body?.serial_number, request.status, request.fault?.after_acting ?? null])).toEqual([
+    expect(
+      posts.map((request) => [request.body?.serial_number, request.status, request.fault?.after_acting ?? null]),
+    ).toEqual([
       ['EXA-100002', 201, null],
       ['EXA-100001', 0, true],
     ]);
-    expect(await mock.requests(token, { operation: 'createReceipt', body: { serial_number: 'EXA-100001' } })).toHaveLength(1);
+    expect(
+      await mock.requests(token, { operation: 'createReceipt', body: { serial_number: 'EXA-100001' } }),
+    ).toHaveLength(1);
   });
 
   it('stops when the service fails, keeping what was recorded before', async () => {

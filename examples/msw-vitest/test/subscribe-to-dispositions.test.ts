@@ -13,14 +13,26 @@ it('subscribeToDispositions(logbook, url) gets one signed receipt.disposed deliv
     receivedOn: '2025-03-14',
     supplierName: 'Example Firearms Wholesale LLC',
     supplierLicense: '9-99-999-01-6A-00001',
-    items: [{ serialNumber: 'EXA-300001', manufacturer: 'Example Arms Co.', model: 'EX-9', type: 'Pistol', caliber: '9mm Luger' }],
+    items: [
+      {
+        serialNumber: 'EXA-300001',
+        manufacturer: 'Example Arms Co.',
+        model: 'EX-9',
+        type: 'Pistol',
+        caliber: '9mm Luger',
+      },
+    ],
   });
   // Receiving made no delivery: the endpoint listens to dispositions only.
   expect(mock.deliveries).toEqual([]);
 
   const [pistol] = recorded;
   if (pistol === undefined) throw new Error('the pistol was recorded');
-  await logbook.receipts.dispose(pistol.id, { disposition_date: '2025-03-20', disposed_to: 'Jordan Example', form_4473_serial: 'F4473-0002' });
+  await logbook.receipts.dispose(pistol.id, {
+    disposition_date: '2025-03-20',
+    disposed_to: 'Jordan Example',
+    form_4473_serial: 'F4473-0002',
+  });
 
   expect(mock.deliveries.map((delivery) => delivery.url)).toEqual([POS_URL]);
   const [delivery] = mock.deliveries;

@@ -39,7 +39,11 @@ function toReceipt(firearm: IncomingFirearm, book: string): ReceiptCreate {
  * const { record } = await receiveFirearm(logbook, firearm); // record 1042 of the book Main
  * ```
  */
-export async function receiveFirearm(logbook: LogbookClient, firearm: IncomingFirearm, book = 'Main'): Promise<RecordedAcquisition> {
+export async function receiveFirearm(
+  logbook: LogbookClient,
+  firearm: IncomingFirearm,
+  book = 'Main',
+): Promise<RecordedAcquisition> {
   const receipt = await logbook.receipts.create(toReceipt(firearm, book));
   return { receiptId: receipt.id, book: receipt.book, record: receipt.record };
 }

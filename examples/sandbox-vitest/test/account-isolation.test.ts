@@ -8,7 +8,10 @@ import { sandboxAccount } from './support/sandbox-account';
 // test's own account is what keeps the others' records out of its assertions.
 
 it('an account sees only its own firearms in the shared sandbox', async () => {
-  const [store, otherStore] = await Promise.all([sandboxAccount(), sandboxAccount({ name: 'Another Example Store LLC' })]);
+  const [store, otherStore] = await Promise.all([
+    sandboxAccount(),
+    sandboxAccount({ name: 'Another Example Store LLC' }),
+  ]);
   await receiveFirearm(store.logbook, incoming({ serialNumber: 'EXA0050001' }));
 
   await expect(listOnHand(store.logbook)).resolves.toMatchObject([{ serialNumber: 'EXA0050001', record: 1 }]);

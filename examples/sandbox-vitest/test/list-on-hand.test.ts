@@ -10,7 +10,8 @@ describe('listOnHand(logbook, pageSize)', () => {
     const { logbook, requests } = await sandboxAccount();
     await receiveFirearm(logbook, incoming({ serialNumber: 'EXA0040001' }));
     const sold = await receiveFirearm(logbook, incoming({ serialNumber: 'EXA0040002' }));
-    for (const serialNumber of ['EXA0040003', 'EXA0040004', 'EXA0040005']) await receiveFirearm(logbook, incoming({ serialNumber }));
+    for (const serialNumber of ['EXA0040003', 'EXA0040004', 'EXA0040005'])
+      await receiveFirearm(logbook, incoming({ serialNumber }));
     await sellFirearm(logbook, {
       receiptId: sold.receiptId,
       soldOn: '2025-04-02',

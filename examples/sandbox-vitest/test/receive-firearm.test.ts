@@ -28,9 +28,15 @@ describe('receiveFirearm(logbook, firearm)', () => {
     });
   });
 
-  it('records a firearm bought from a private seller with the seller\'s address instead of a license', async () => {
+  it("records a firearm bought from a private seller with the seller's address instead of a license", async () => {
     const { logbook } = await sandboxAccount();
-    const from = { name: 'Casey R. Example', street: '742 Example Ave', city: 'Springfield', state: 'IL', zip: '62704' } as const;
+    const from = {
+      name: 'Casey R. Example',
+      street: '742 Example Ave',
+      city: 'Springfield',
+      state: 'IL',
+      zip: '62704',
+    } as const;
 
     const { receiptId } = await receiveFirearm(logbook, incoming({ kind: 'Rifle', caliber: '.308 Win', from }));
 
@@ -47,14 +53,25 @@ describe('receiveFirearm(logbook, firearm)', () => {
   it('records into another book of the account when told which', async () => {
     const { logbook } = await sandboxAccount({ books: ['Consignment'] });
 
-    await expect(receiveFirearm(logbook, incoming(), 'Consignment')).resolves.toMatchObject({ book: 'Consignment', record: 1 });
+    await expect(receiveFirearm(logbook, incoming(), 'Consignment')).resolves.toMatchObject({
+      book: 'Consignment',
+      record: 1,
+    });
   });
 
-  it('surfaces the service\'s 422 as the SDK\'s ValidationError, keyed by the service\'s fields, and records nothing', async () => {
+  it("surfaces the service's 422 as the SDK's ValidationError, keyed by the service's fields, and records nothing", async () => {
     const { logbook } = await sandboxAccount();
-    const from = { name: 'Casey R. Example', street: '742 Example Ave', city: 'Springfield', state: 'IL', zip: '6270' } as const;
+    const from = {
+      name: 'Casey R. Example',
+      street: '742 Example Ave',
+      city: 'Springfield',
+      state: 'IL',
+      zip: '6270',
+    } as const;
 
-    const refused = await receiveFirearm(logbook, incoming({ receivedOn: '2999-01-01', from })).catch((error: unknown) => error);
+    const refused = await receiveFirearm(logbook, incoming({ receivedOn: '2999-01-01', from })).catch(
+      (error: unknown) => error,
+    );
 
     expect(refused).toBeInstanceOf(ValidationError);
     const { status, errors } = refused as ValidationError;

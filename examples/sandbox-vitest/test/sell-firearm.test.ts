@@ -18,7 +18,7 @@ function sale(receiptId: number, overrides: Partial<CounterSale> = {}): CounterS
 }
 
 describe('sellFirearm(logbook, sale)', () => {
-  it('records the disposition with the Form 4473 serial in place of the buyer\'s address', async () => {
+  it("records the disposition with the Form 4473 serial in place of the buyer's address", async () => {
     const { logbook } = await sandboxAccount();
     const { receiptId } = await receiveFirearm(logbook, incoming());
 
@@ -42,7 +42,9 @@ describe('sellFirearm(logbook, sale)', () => {
     const { receiptId } = await receiveFirearm(logbook, incoming());
     await sellFirearm(logbook, sale(receiptId));
 
-    const refused = await sellFirearm(logbook, sale(receiptId, { form4473Serial: 'EX-2025-000124' })).catch((error: unknown) => error);
+    const refused = await sellFirearm(logbook, sale(receiptId, { form4473Serial: 'EX-2025-000124' })).catch(
+      (error: unknown) => error,
+    );
 
     expect(refused).toBeInstanceOf(ValidationError);
     expect(Object.keys((refused as ValidationError).errors)).toEqual(['status']);

@@ -1,4 +1,9 @@
-import { createMemoryDeliveryStore, createWebhookHandler, type DeliveryStore, type WebhookHandler } from '@fflkit/webhooks';
+import {
+  createMemoryDeliveryStore,
+  createWebhookHandler,
+  type DeliveryStore,
+  type WebhookHandler,
+} from '@fflkit/webhooks';
 import { createEventRoutes } from './create-event-routes';
 import type { FirearmLog } from './firearm-log';
 import { createInventory, type Inventory } from './inventory';

@@ -1,7 +1,9 @@
 import type { WebhookEventOf } from '@fflkit/webhooks';
 
 /** An event about one receipt. */
-export type ReceiptEvent = WebhookEventOf<'receipt.created' | 'receipt.updated' | 'receipt.disposed' | 'receipt.deleted'>;
+export type ReceiptEvent = WebhookEventOf<
+  'receipt.created' | 'receipt.updated' | 'receipt.disposed' | 'receipt.deleted'
+>;
 
 /** What the receiver knows of one firearm, from the newest event it applied. */
 export interface InventoryItem {
@@ -59,6 +61,7 @@ export function createInventory(): Inventory {
       return true;
     },
     get: (receiptId) => items.get(receiptId),
-    onHand: () => [...items.values()].filter((item) => item.status === 'on_hand').sort((a, b) => a.receiptId - b.receiptId),
+    onHand: () =>
+      [...items.values()].filter((item) => item.status === 'on_hand').sort((a, b) => a.receiptId - b.receiptId),
   };
 }

@@ -38,6 +38,11 @@ describe.each([
     ]);
     expect(report.ok).toBe(true);
     // What the check cannot see from outside, the log shows: the duplicate was processed once.
-    expect(log.entries.map((entry) => entry.event)).toEqual(['receipt.created', 'receipt.deleted', 'receipt.created', 'receipt.updated']);
+    expect(log.entries.map((entry) => entry.event)).toEqual([
+      'receipt.created',
+      'receipt.deleted',
+      'receipt.created',
+      'receipt.updated',
+    ]);
   });
 });

@@ -35,7 +35,12 @@ function tapped(listener: RequestListener, arrivals: Arrival[]): RequestListener
     request.on('end', () => {
       const event = String(request.headers['x-svc-event']);
       const deliveryId = String(request.headers['x-svc-delivery']);
-      const arrival: Arrival = { event, deliveryId, timestampMs: Date.parse((JSON.parse(body) as { timestamp: string }).timestamp), arrivedMs };
+      const arrival: Arrival = {
+        event,
+        deliveryId,
+        timestampMs: Date.parse((JSON.parse(body) as { timestamp: string }).timestamp),
+        arrivedMs,
+      };
       arrivals.push(arrival);
       response.on('finish', () => (arrival.status = response.statusCode));
     });
@@ -75,14 +80,19 @@ describe.each([
 
     const receipt = await logbook.receipts.create(acquisition());
     await logbook.receipts.update(receipt.id, { model: 'EX-9 Compact OR' });
-    await logbook.receipts.dispose(receipt.id, { disposition_date: '2025-04-02', disposed_to: 'Jordan Q. Example', form_4473_serial: `F-${receipt.id}` });
+    await logbook.receipts.dispose(receipt.id, {
+      disposition_date: '2025-04-02',
+      disposed_to: 'Jordan Q. Example',
+      form_4473_serial: `F-${receipt.id}`,
+    });
     await logbook.receipts.delete(receipt.id);
     await watched.entries(4);
     const deliveries = await vi.waitFor(
       async () => {
         const list = await sandbox.deliveries.list(token);
         const made = list.reduce((sum, delivery) => sum + delivery.attempts.length, 0);
-        if (made !== attempts || arrivals.some((arrival) => arrival.status === undefined)) throw new Error(`waiting for ${attempts} attempts`);
+        if (made !== attempts || arrivals.some((arrival) => arrival.status === undefined))
+          throw new Error(`waiting for ${attempts} attempts`);
         return list;
       },
       { timeout: 4000, interval: 10 },
@@ -92,7 +102,9 @@ describe.each([
 
   /** Every delivery processed once, every answer a 200, and the receipt deleted, with no ghost left on hand. */
   function expectCorrect(world: Awaited<ReturnType<typeof live>>, deliveries: readonly SandboxDelivery[]) {
-    expect(world.log.entries.map((entry) => entry.deliveryId).sort()).toEqual(deliveries.map((delivery) => delivery.id).sort());
+    expect(world.log.entries.map((entry) => entry.deliveryId).sort()).toEqual(
+      deliveries.map((delivery) => delivery.id).sort(),
+    );
     expect(world.log.entries.map((entry) => entry.event).sort()).toEqual([...LIFE].sort());
     expect(world.arrivals.every((arrival) => arrival.status === 200)).toBe(true);
     expect(world.inventory.onHand()).toEqual([]);
@@ -100,12 +112,19 @@ describe.each([
     expect(deliveries.every((delivery) => delivery.state === 'succeeded')).toBe(true);
   }
 
-  it('gets a receipt\'s life shuffled, deleted before created, one at a time, and ends where the life ended', async () => {
+  it("gets a receipt's life shuffled, deleted before created, one at a time, and ends where the life ended", async () => {
     const world = await live({ reorder: { window: 4, hold_ms: 30_000 }, seed: 5 }, 4);
-    expect(world.arrivals.map((arrival) => arrival.event)).toEqual(['receipt.disposed', 'receipt.deleted', 'receipt.updated', 'receipt.created']);
+    expect(world.arrivals.map((arrival) => arrival.event)).toEqual([
+      'receipt.disposed',
+      'receipt.deleted',
+      'receipt.updated',
+      'receipt.created',
+    ]);
     expectCorrect(world, world.deliveries);
     // What came after a newer event was acknowledged without being applied.
-    expect(world.log.entries.map((entry) => entry.summary.endsWith('(older than what is known: not applied)'))).toEqual([false, false, true, true]);
+    expect(world.log.entries.map((entry) => entry.summary.endsWith('(older than what is known: not applied)'))).toEqual(
+      [false, false, true, true],
+    );
   });
 
   it('gets every delivery twice with the same X-SVC-Delivery, answers both 200 and processes each once', async () => {

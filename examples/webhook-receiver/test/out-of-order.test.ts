@@ -37,7 +37,11 @@ beforeAll(async () => {
   await logbook.webhooks.create({ url: `http://127.0.0.1:${(capture.address() as AddressInfo).port}/`, events: ['*'] });
   const receipt = await logbook.receipts.create(acquisition());
   await logbook.receipts.update(receipt.id, { model: 'EX-9 Compact OR' });
-  await logbook.receipts.dispose(receipt.id, { disposition_date: '2025-03-14', disposed_to: 'John Q. Example', form_4473_serial: 'F-1' });
+  await logbook.receipts.dispose(receipt.id, {
+    disposition_date: '2025-03-14',
+    disposed_to: 'John Q. Example',
+    form_4473_serial: 'F-1',
+  });
   await logbook.receipts.delete(receipt.id);
   await vi.waitFor(() => expect(received).toHaveLength(4), { timeout: 4000, interval: 10 });
   capture.closeAllConnections();
@@ -76,41 +80,49 @@ async function deliver(listener: RequestListener, body: string, id: number): Pro
 describe.each([
   ['Express', createExpressReceiver],
   ['node:http', createNodeReceiver],
-] as const)('the %s receiver, fed a receipt\'s events in reverse order', (_name, create: (options: ReceiverOptions) => RequestListener) => {
-  it('ends with the receipt deleted, leaving no ghost item, and applies only the newest event', async () => {
-    expect(bodies.map((body) => (JSON.parse(body) as { event: string }).event)).toEqual([
-      'receipt.created',
-      'receipt.updated',
-      'receipt.disposed',
-      'receipt.deleted',
-    ]);
-    const inventory = createInventory();
-    const log = createFirearmLog();
-    const listener = create({ secret: SECRET, log, inventory });
-    const reversed = [...bodies].reverse();
-    for (const [index, body] of reversed.entries()) expect(await deliver(listener, body, index)).toBe(200);
-    expect(inventory.onHand()).toEqual([]);
-    expect(inventory.get(1)).toMatchObject({ status: 'deleted' });
-    expect(log.entries.map((entry) => entry.summary.endsWith('(older than what is known: not applied)'))).toEqual([false, true, true, true]);
-  });
+] as const)(
+  "the %s receiver, fed a receipt's events in reverse order",
+  (_name, create: (options: ReceiverOptions) => RequestListener) => {
+    it('ends with the receipt deleted, leaving no ghost item, and applies only the newest event', async () => {
+      expect(bodies.map((body) => (JSON.parse(body) as { event: string }).event)).toEqual([
+        'receipt.created',
+        'receipt.updated',
+        'receipt.disposed',
+        'receipt.deleted',
+      ]);
+      const inventory = createInventory();
+      const log = createFirearmLog();
+      const listener = create({ secret: SECRET, log, inventory });
+      const reversed = [...bodies].reverse();
+      for (const [index, body] of reversed.entries()) expect(await deliver(listener, body, index)).toBe(200);
+      expect(inventory.onHand()).toEqual([]);
+      expect(inventory.get(1)).toMatchObject({ status: 'deleted' });
+      expect(log.entries.map((entry) => entry.summary.endsWith('(older than what is known: not applied)'))).toEqual([
+        false,
+        true,
+        true,
+        true,
+      ]);
+    });
 
-  it('in the order they happened, goes through every state', async () => {
-    const inventory = createInventory();
-    const listener = create({ secret: SECRET, log: createFirearmLog(), inventory });
-    const states: (string | undefined)[] = [];
-    for (const [index, body] of bodies.entries()) {
-      await deliver(listener, body, index);
-      states.push(inventory.get(1)?.status);
-    }
-    expect(states).toEqual(['on_hand', 'on_hand', 'disposed', 'deleted']);
-  });
+    it('in the order they happened, goes through every state', async () => {
+      const inventory = createInventory();
+      const listener = create({ secret: SECRET, log: createFirearmLog(), inventory });
+      const states: (string | undefined)[] = [];
+      for (const [index, body] of bodies.entries()) {
+        await deliver(listener, body, index);
+        states.push(inventory.get(1)?.status);
+      }
+      expect(states).toEqual(['on_hand', 'on_hand', 'disposed', 'deleted']);
+    });
 
-  it('keeps the newer state when a correction arrives after the disposition it preceded', async () => {
-    const inventory = createInventory();
-    const listener = create({ secret: SECRET, log: createFirearmLog(), inventory });
-    const [created, updated, disposed] = bodies;
-    for (const [index, body] of [created!, disposed!, updated!].entries()) await deliver(listener, body, index);
-    expect(inventory.onHand()).toEqual([]);
-    expect(inventory.get(1)).toMatchObject({ status: 'disposed' });
-  });
-});
+    it('keeps the newer state when a correction arrives after the disposition it preceded', async () => {
+      const inventory = createInventory();
+      const listener = create({ secret: SECRET, log: createFirearmLog(), inventory });
+      const [created, updated, disposed] = bodies;
+      for (const [index, body] of [created!, disposed!, updated!].entries()) await deliver(listener, body, index);
+      expect(inventory.onHand()).toEqual([]);
+      expect(inventory.get(1)).toMatchObject({ status: 'disposed' });
+    });
+  },
+);

@@ -15,7 +15,9 @@ describe('readReceiverConfig(env)', () => {
   });
 
   it('reads RECEIVER, HOST and PORT', () => {
-    expect(readReceiverConfig({ FFLKIT_WEBHOOK_SECRET: SECRET, RECEIVER: 'node', HOST: '0.0.0.0', PORT: '8080' })).toEqual({
+    expect(
+      readReceiverConfig({ FFLKIT_WEBHOOK_SECRET: SECRET, RECEIVER: 'node', HOST: '0.0.0.0', PORT: '8080' }),
+    ).toEqual({
       secret: SECRET,
       framework: 'node',
       host: '0.0.0.0',

@@ -73,7 +73,7 @@ describe.each(RECEIVERS)('the %s receiver, driven by the sandbox', (_name, creat
     expect(delivery).toMatchObject({ state: 'succeeded', attempts: [{ status_code: 200 }] });
   });
 
-  it('routes each event of a receipt\'s life to its handler', async () => {
+  it("routes each event of a receipt's life to its handler", async () => {
     const { logbook, server, secret, watched } = await setUp();
     server.use(create({ secret, log: watched.log }));
 
@@ -134,7 +134,7 @@ describe.each(RECEIVERS)('the %s receiver, driven by the sandbox', (_name, creat
     expect(watched.log.entries).toMatchObject([{ deliveryId: refused.id, serialNumber: 'EXA0012347' }]);
   });
 
-  it('answers the dashboard\'s ping with a 200 and logs nothing', async () => {
+  it("answers the dashboard's ping with a 200 and logs nothing", async () => {
     const { token, server, endpoint, secret, watched } = await setUp();
     server.use(create({ secret, log: watched.log }));
 

@@ -1,7 +1,9 @@
 import type { WebhookContext, WebhookEventHandlers, WebhookEventOf } from '@fflkit/webhooks/web';
 
 /** An event about one receipt: every event but the dashboard's `ping`. */
-export type ReceiptEvent = WebhookEventOf<'receipt.created' | 'receipt.updated' | 'receipt.disposed' | 'receipt.deleted'>;
+export type ReceiptEvent = WebhookEventOf<
+  'receipt.created' | 'receipt.updated' | 'receipt.disposed' | 'receipt.deleted'
+>;
 
 /**
  * A receipt event as queued: the verified delivery body without the receipt's `documents`. A
@@ -12,7 +14,9 @@ export type ReceiptEvent = WebhookEventOf<'receipt.created' | 'receipt.updated' 
 export type QueuedReceiptEvent = WithoutDocuments<ReceiptEvent>;
 
 /** Each event of a union, its `data` without `documents`. */
-type WithoutDocuments<Event> = Event extends { readonly data: infer Data } ? Omit<Event, 'data'> & { readonly data: Omit<Data, 'documents'> } : never;
+type WithoutDocuments<Event> = Event extends { readonly data: infer Data }
+  ? Omit<Event, 'data'> & { readonly data: Omit<Data, 'documents'> }
+  : never;
 
 /** What the queue's consumer gets for each verified receipt event. */
 export interface ReceiptEventMessage {

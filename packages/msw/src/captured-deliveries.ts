@@ -64,7 +64,8 @@ export function createCapturingSender(
     // sandbox's is once the headers are in; the time-out still cuts off a body that never ends.
     await response.arrayBuffer().catch(() => undefined);
     // Browsers hide a redirect's status behind an opaque answer (status 0).
-    if (response.type === 'opaqueredirect') return { error: 'The endpoint answered with a redirect, which is not followed.' };
+    if (response.type === 'opaqueredirect')
+      return { error: 'The endpoint answered with a redirect, which is not followed.' };
     return { status: response.status };
   };
 }

@@ -1,5 +1,11 @@
 import type { paths } from '@fflkit/types';
-import { http, type DefaultBodyType, type HttpHandler, type HttpResponseResolver, type RequestHandlerOptions } from 'msw';
+import {
+  http,
+  type DefaultBodyType,
+  type HttpHandler,
+  type HttpResponseResolver,
+  type RequestHandlerOptions,
+} from 'msw';
 
 // MSW's `http` narrowed to the contract's operations at a base URL, and the base URL itself: the
 // mock's handlers and the typed overrides both answer at an origin followed by `/rest/v1`.
@@ -16,7 +22,9 @@ export type ContractPath<M extends ContractMethod> = {
 export type ContractOperation<P extends keyof paths, M extends ContractMethod> = NonNullable<paths[P][M]>;
 
 /** The `application/json` body of a request or response object of the generated types; `never` without one. */
-export type ContractJsonBody<T> = T extends { content: { 'application/json': infer Body extends DefaultBodyType } } ? Body : never;
+export type ContractJsonBody<T> = T extends { content: { 'application/json': infer Body extends DefaultBodyType } }
+  ? Body
+  : never;
 
 /** The path parameters of an operation, as MSW gives them: strings. */
 export type ContractPathParams<P extends keyof paths, M extends ContractMethod> =
@@ -36,7 +44,9 @@ export type ContractRequestBody<P extends keyof paths, M extends ContractMethod>
  * bodies), plus `undefined` for answers without a body such as a 204.
  */
 export type ContractResponseBody<P extends keyof paths, M extends ContractMethod> =
-  | { [S in keyof ContractOperation<P, M>['responses']]: ContractJsonBody<ContractOperation<P, M>['responses'][S]> }[keyof ContractOperation<P, M>['responses']]
+  | {
+      [S in keyof ContractOperation<P, M>['responses']]: ContractJsonBody<ContractOperation<P, M>['responses'][S]>;
+    }[keyof ContractOperation<P, M>['responses']]
   | undefined;
 
 /**
@@ -106,8 +116,7 @@ export type ContractHttp = { readonly [M in ContractMethod]: ContractHandlerFact
 export function createContractHttp(baseUrl: string): ContractHttp {
   const { apiUrl } = readBaseUrl(baseUrl, 'createContractHttp');
   const factory =
-    (method: ContractMethod) =>
-    (path: string, resolver: HttpResponseResolver, options?: RequestHandlerOptions) =>
+    (method: ContractMethod) => (path: string, resolver: HttpResponseResolver, options?: RequestHandlerOptions) =>
       http[method](`${apiUrl}${path.replace(/\{(\w+)\}/g, ':$1')}`, resolver, options);
   return { get: factory('get'), post: factory('post'), put: factory('put'), delete: factory('delete') } as ContractHttp;
 }

@@ -1,4 +1,9 @@
-import { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE, type SandboxRequest, type SandboxResponse } from '@fflkit/sandbox-core';
+import {
+  MAX_BODY_BYTES,
+  PAYLOAD_TOO_LARGE_MESSAGE,
+  type SandboxRequest,
+  type SandboxResponse,
+} from '@fflkit/sandbox-core';
 import { http, HttpResponse, type HttpHandler } from 'msw';
 import type { MockEndpoints } from './contract-http';
 
@@ -132,10 +137,14 @@ function toHttpResponse(answer: SandboxResponse, method = 'GET'): HttpResponse<s
     return new HttpResponse(null, { status: answer.status, headers: answer.headers });
   }
   if (method === 'HEAD') {
-    return new HttpResponse(null, { status: answer.status, headers: { 'content-type': 'application/json; charset=utf-8', ...answer.headers } });
+    return new HttpResponse(null, {
+      status: answer.status,
+      headers: { 'content-type': 'application/json; charset=utf-8', ...answer.headers },
+    });
   }
   // A text body (a CSV export) comes with its own Content-Type and is sent as it is.
-  if (typeof answer.body === 'string') return new HttpResponse(answer.body, { status: answer.status, headers: answer.headers });
+  if (typeof answer.body === 'string')
+    return new HttpResponse(answer.body, { status: answer.status, headers: answer.headers });
   return new HttpResponse(jsonText(answer.body), {
     status: answer.status,
     headers: { 'content-type': 'application/json; charset=utf-8', ...answer.headers },

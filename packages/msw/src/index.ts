@@ -46,6 +46,9 @@ const oneShotHash = crypto.hash as typeof crypto.hash | undefined;
  */
 const NODE_RUNTIME: MockRuntime = {
   readFixturesFile,
-  sha256Hex: (text) => (oneShotHash === undefined ? crypto.createHash('sha256').update(text, 'utf8').digest('hex') : oneShotHash('sha256', text, 'hex')),
+  sha256Hex: (text) =>
+    oneShotHash === undefined
+      ? crypto.createHash('sha256').update(text, 'utf8').digest('hex')
+      : oneShotHash('sha256', text, 'hex'),
   hmacSha256Hex: (key, message) => crypto.createHmac('sha256', key).update(message, 'utf8').digest('hex'),
 };

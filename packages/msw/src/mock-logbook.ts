@@ -169,7 +169,10 @@ export interface MockLogbook {
    * (it keeps 1,000 requests and 1 MiB per account), so that an assertion never counts a log cut
    * short: narrow it with `from`.
    */
-  requests<O extends ServiceOperationId>(token: string, filter: SandboxRequestFilter<O> & { operation: O }): Promise<SandboxLoggedRequest<O>[]>;
+  requests<O extends ServiceOperationId>(
+    token: string,
+    filter: SandboxRequestFilter<O> & { operation: O },
+  ): Promise<SandboxLoggedRequest<O>[]>;
   requests(token: string, filter?: SandboxRequestFilter): Promise<SandboxRequestLogEntry[]>;
   /**
    * Goes back to the state the mock was made with: the accounts and records of `fixtures`
@@ -259,7 +262,8 @@ export function makeMockLogbook(options: MockLogbookOptions, runtime: MockRuntim
       },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    if (response.status < 200 || response.status > 299) throw refusal(`${method} ${path}`, response.status, response.body);
+    if (response.status < 200 || response.status > 299)
+      throw refusal(`${method} ${path}`, response.status, response.body);
     return response.body as T;
   }
 
@@ -281,7 +285,8 @@ export function makeMockLogbook(options: MockLogbookOptions, runtime: MockRuntim
     },
     webhooks: {
       setChaos: async (token, id, settings) =>
-        (await control<{ data: SandboxWebhookEndpointState }>(token, 'PUT', `/_sandbox/webhooks/${id}/chaos`, settings)).data,
+        (await control<{ data: SandboxWebhookEndpointState }>(token, 'PUT', `/_sandbox/webhooks/${id}/chaos`, settings))
+          .data,
       clearChaos: async (token, id) => {
         await control(token, 'DELETE', `/_sandbox/webhooks/${id}/chaos`);
       },
@@ -324,7 +329,10 @@ interface FixturesSource {
  * The `fixtures` option: an object as it is, a path read by `readFixturesFile`; anything else is
  * a `TypeError`. Whether the content is a fixtures file is the core's to say.
  */
-function readFixturesOption(fixtures: unknown, readFixturesFile: MockRuntime['readFixturesFile']): FixturesSource | undefined {
+function readFixturesOption(
+  fixtures: unknown,
+  readFixturesFile: MockRuntime['readFixturesFile'],
+): FixturesSource | undefined {
   if (fixtures === undefined) return undefined;
   if (typeof fixtures === 'string') return { file: readFixturesFile(fixtures), from: `file ${fixtures}` };
   if (typeof fixtures === 'object' && fixtures !== null) return { file: fixtures, from: 'object' };
@@ -366,10 +374,19 @@ function readMockOptions(options: MockLogbookOptions | undefined): MockSettings 
     return fail("pass the options, at least { baseUrl: 'https://logbook.example.test/rest/v1' }");
   }
   const { deliverWebhooks, rateLimit, now } = options;
-  if (deliverWebhooks !== undefined && typeof deliverWebhooks !== 'boolean') fail('deliverWebhooks must be true or false');
+  if (deliverWebhooks !== undefined && typeof deliverWebhooks !== 'boolean')
+    fail('deliverWebhooks must be true or false');
   if (rateLimit !== undefined && !(Number.isSafeInteger(rateLimit) && rateLimit >= 0)) {
-    fail(`rateLimit must be a whole number of requests per minute per token, or 0 to lift the limit; got ${String(rateLimit)}`);
+    fail(
+      `rateLimit must be a whole number of requests per minute per token, or 0 to lift the limit; got ${String(rateLimit)}`,
+    );
   }
-  if (now !== undefined && typeof now !== 'function') fail('now must be a function returning epoch milliseconds, such as () => Date.now()');
-  return { ...readBaseUrl(options.baseUrl, 'createMockLogbook'), deliverWebhooks: deliverWebhooks ?? false, rateLimit, now };
+  if (now !== undefined && typeof now !== 'function')
+    fail('now must be a function returning epoch milliseconds, such as () => Date.now()');
+  return {
+    ...readBaseUrl(options.baseUrl, 'createMockLogbook'),
+    deliverWebhooks: deliverWebhooks ?? false,
+    rateLimit,
+    now,
+  };
 }

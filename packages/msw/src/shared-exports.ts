@@ -3,7 +3,14 @@
 // on Node its `fixtures` may also be the path of a file.
 
 // The mock and its options.
-export type { MockLogbook, MockLogbookOptions, MockClock, MockClockState, MockFaults, MockWebhooks } from './mock-logbook';
+export type {
+  MockLogbook,
+  MockLogbookOptions,
+  MockClock,
+  MockClockState,
+  MockFaults,
+  MockWebhooks,
+} from './mock-logbook';
 export type { CapturedDelivery } from './captured-deliveries';
 export type {
   SandboxFault,

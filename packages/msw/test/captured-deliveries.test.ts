@@ -43,7 +43,9 @@ describe('createCapturingSender(captured, deliver, timeoutMs)', () => {
   });
 
   it('words a receiver that does not answer in time as the sandbox does', async () => {
-    expect(await createCapturingSender([], true, 50)(attempt(`${origin}/hang`))).toEqual({ error: 'No answer within 0.05 seconds.' });
+    expect(await createCapturingSender([], true, 50)(attempt(`${origin}/hang`))).toEqual({
+      error: 'No answer within 0.05 seconds.',
+    });
   });
 
   it('words a refused connection as the sandbox does', async () => {
@@ -51,6 +53,8 @@ describe('createCapturingSender(captured, deliver, timeoutMs)', () => {
     await new Promise<void>((listening) => closed.listen(0, '127.0.0.1', listening));
     const { port } = closed.address() as AddressInfo;
     await new Promise((done) => closed.close(done));
-    expect(await createCapturingSender([], true)(attempt(`http://127.0.0.1:${port}/in`))).toEqual({ error: 'Connection refused.' });
+    expect(await createCapturingSender([], true)(attempt(`http://127.0.0.1:${port}/in`))).toEqual({
+      error: 'Connection refused.',
+    });
   });
 });

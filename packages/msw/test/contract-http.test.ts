@@ -42,6 +42,8 @@ it('mock.http.post(path, resolver) can answer with a network error', async () =>
 });
 
 it('createContractHttp(baseUrl) throws a TypeError for a base URL its handlers would never match', () => {
-  expect(() => createContractHttp('logbook.example.test/rest/v1')).toThrow(/^\[@fflkit\/msw\] createContractHttp\(\): baseUrl must be/);
+  expect(() => createContractHttp('logbook.example.test/rest/v1')).toThrow(
+    /^\[@fflkit\/msw\] createContractHttp\(\): baseUrl must be/,
+  );
   expect(createContractHttp(`${BASE_URL}/`).get('/books', () => undefined).info.header).toBe(`GET ${BASE_URL}/books`);
 });

@@ -21,7 +21,11 @@ afterAll(() => server.close());
 it('createMockLogbook({ deliverWebhooks: true }) POSTs each attempt to the endpoint with fetch and captures it', async () => {
   const { token } = mock.createAccount();
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  await fetch(`${BASE_URL}/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: HOOK_URL, events: ['*'] }) });
+  await fetch(`${BASE_URL}/webhooks`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ url: HOOK_URL, events: ['*'] }),
+  });
   const ping = await fetch('https://logbook.example.test/_sandbox/webhooks/1/ping', { method: 'POST', headers });
   expect(ping.status).toBe(200);
   expect(received).toHaveLength(1);

@@ -17,7 +17,11 @@ const server = setupServer(
   ...mock.handlers,
   http.post(HOOK_URL, async ({ request }) => {
     const body = (await request.json()) as { event: string; data: { serial_number?: string } };
-    received.push({ event: body.event, serial: body.data.serial_number, delivery: request.headers.get('x-svc-delivery') ?? '' });
+    received.push({
+      event: body.event,
+      serial: body.data.serial_number,
+      delivery: request.headers.get('x-svc-delivery') ?? '',
+    });
     return new HttpResponse(null, { status: 200 });
   }),
 );
@@ -33,10 +37,18 @@ beforeEach(() => {
 async function endpoint() {
   const { token } = mock.createAccount();
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const created = await fetch(`${BASE_URL}/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: HOOK_URL, events: ['*'] }) });
+  const created = await fetch(`${BASE_URL}/webhooks`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ url: HOOK_URL, events: ['*'] }),
+  });
   const { data } = (await created.json()) as { data: { id: number } };
   const receipt = async (serial: string) => {
-    const response = await fetch(`${BASE_URL}/receipts`, { method: 'POST', headers, body: JSON.stringify(receiptBody({ serial_number: serial })) });
+    const response = await fetch(`${BASE_URL}/receipts`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(receiptBody({ serial_number: serial })),
+    });
     expect(response.status).toBe(201);
   };
   return { token, id: data.id, headers, receipt };
@@ -52,7 +64,12 @@ describe('mock.webhooks: delivery chaos on the MSW face', () => {
     await receipt('SN4');
     // The order the sandbox sends for the same seed and events.
     expect(received.map((arrival) => arrival.serial)).toEqual(['SN3', 'SN4', 'SN2', 'SN1']);
-    expect(mock.deliveries.map((delivery) => JSON.parse(delivery.body).data.serial_number)).toEqual(['SN3', 'SN4', 'SN2', 'SN1']);
+    expect(mock.deliveries.map((delivery) => JSON.parse(delivery.body).data.serial_number)).toEqual([
+      'SN3',
+      'SN4',
+      'SN2',
+      'SN1',
+    ]);
   });
 
   it('delivers a window that its hold released at the first request answered after it fell due', async () => {
@@ -70,7 +87,9 @@ describe('mock.webhooks: delivery chaos on the MSW face', () => {
     const { token, id, headers } = await endpoint();
     await mock.webhooks.setChaos(token, id, { duplicate: 1 });
     const ping = await fetch(`${ORIGIN}/_sandbox/webhooks/${id}/ping`, { method: 'POST', headers });
-    const { data } = (await ping.json()) as { data: { id: string; attempts: { status_code: number; duplicate?: true }[] } };
+    const { data } = (await ping.json()) as {
+      data: { id: string; attempts: { status_code: number; duplicate?: true }[] };
+    };
     expect(data.attempts).toEqual([
       expect.objectContaining({ status_code: 200 }),
       expect.objectContaining({ status_code: 200, duplicate: true }),
@@ -89,7 +108,7 @@ describe('mock.webhooks: delivery chaos on the MSW face', () => {
     expect(received.map((arrival) => arrival.serial)).toEqual(['SN1']);
   });
 
-  it('clearChaos clears it; a refused setting or an unknown endpoint rejects with the control API\'s answer', async () => {
+  it("clearChaos clears it; a refused setting or an unknown endpoint rejects with the control API's answer", async () => {
     const { token, id, receipt } = await endpoint();
     await mock.webhooks.setChaos(token, id, { delay_ms: 60_000 });
     await expect(mock.webhooks.clearChaos(token, id)).resolves.toBeUndefined();
@@ -98,7 +117,10 @@ describe('mock.webhooks: delivery chaos on the MSW face', () => {
 
     const refused = await mock.webhooks.setChaos(token, id, { delay_ms: -1 }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(MockLogbookError);
-    expect(refused).toMatchObject({ status: 422, body: { errors: { delay_ms: ['The delay ms field must be at least 0.'] } } });
+    expect(refused).toMatchObject({
+      status: 422,
+      body: { errors: { delay_ms: ['The delay ms field must be at least 0.'] } },
+    });
     await expect(mock.webhooks.clearChaos(token, id + 100)).rejects.toMatchObject({ status: 404 });
   });
 });

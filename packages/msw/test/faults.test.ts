@@ -43,10 +43,21 @@ describe('a fault rule on the mock', () => {
 
   it("a status answers the rule's error with X-Sandbox-Fault and Retry-After", async () => {
     const { token } = mock.createAccount();
-    const rule = await mock.faults.add(token, { operation: 'createReceipt', action: 'status', status: 503, retry_after: 4 });
+    const rule = await mock.faults.add(token, {
+      operation: 'createReceipt',
+      action: 'status',
+      status: 503,
+      retry_after: 4,
+    });
     const answer = await post(token, 'MSW-4');
-    expect([answer.status, answer.headers.get('x-sandbox-fault'), answer.headers.get('retry-after')]).toEqual([503, String(rule.id), '4']);
-    expect(await answer.json()).toEqual({ message: expect.stringMatching(/^Injected by the sandbox's fault rule \d+: 503 before acting/) });
+    expect([answer.status, answer.headers.get('x-sandbox-fault'), answer.headers.get('retry-after')]).toEqual([
+      503,
+      String(rule.id),
+      '4',
+    ]);
+    expect(await answer.json()).toEqual({
+      message: expect.stringMatching(/^Injected by the sandbox's fault rule \d+: 503 before acting/),
+    });
   });
 
   it('a delay holds the answer back until the client gives up, and the receipt is made on arrival', async () => {
@@ -72,19 +83,29 @@ describe('a fault rule on the mock', () => {
     expect((await mock.faults.list(token)).map((rule) => rule.method)).toEqual(['GET']);
     await mock.faults.clear(token);
     expect(await mock.faults.list(token)).toEqual([]);
-    const refused = await mock.faults.add(token, { operation: 'advanceClock', action: 'drop' }).catch((error: unknown) => error);
+    const refused = await mock.faults
+      .add(token, { operation: 'advanceClock', action: 'drop' })
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(MockLogbookError);
-    expect(refused).toMatchObject({ status: 422, body: { errors: { operation: [expect.stringContaining('control calls are never faulted')] } } });
+    expect(refused).toMatchObject({
+      status: 422,
+      body: { errors: { operation: [expect.stringContaining('control calls are never faulted')] } },
+    });
   });
 });
 
 describe('mock.requests(token, filter)', () => {
   it('rejects when the log dropped entries the filter could match', async () => {
     const { token } = mock.createAccount();
-    for (let count = 0; count < 1001; count += 1) await fetch(`${BASE_URL}/books`, { headers: { authorization: `Bearer ${token}` } });
+    for (let count = 0; count < 1001; count += 1)
+      await fetch(`${BASE_URL}/books`, { headers: { authorization: `Bearer ${token}` } });
     const cut = await mock.requests(token, { method: 'GET' }).catch((error: unknown) => error);
     expect(cut).toBeInstanceOf(MockLogbookError);
-    expect(cut).toMatchObject({ status: 200, body: { truncated: true, dropped: 1 }, message: expect.stringMatching(/^\[@fflkit\/msw\] requests\(\): the request log dropped entries/) });
+    expect(cut).toMatchObject({
+      status: 200,
+      body: { truncated: true, dropped: 1 },
+      message: expect.stringMatching(/^\[@fflkit\/msw\] requests\(\): the request log dropped entries/),
+    });
     await expect(mock.requests(token, { from: '2999-01-01T00:00:00Z' })).resolves.toEqual([]);
   });
 });

@@ -50,17 +50,26 @@ function serve(mock: MockLogbook): MockLogbook {
   return mock;
 }
 
-async function call(token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> {
+async function call(
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: unknown }> {
   const response = await fetch(path.startsWith('/_sandbox') ? `${ORIGIN}${path}` : `${BASE_URL}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
   return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
 }
 
-const names = (body: unknown): unknown[] => (body as { data: { name: string; record_count: number }[] }).data.map((book) => [book.name, book.record_count]);
+const names = (body: unknown): unknown[] =>
+  (body as { data: { name: string; record_count: number }[] }).data.map((book) => [book.name, book.record_count]);
 
 /** The error `make` throws. */
 function thrownBy(make: () => unknown): unknown {
@@ -135,7 +144,9 @@ describe('createMockLogbook({ fixtures })', () => {
     const [retail] = file.accounts;
     const [first, second] = retail?.receipts ?? [];
     const broken: SandboxFixtures = {
-      accounts: [{ ...retail!, receipts: [first!, { ...second!, zip: 'not-a-zip' }], tokens: [{ token: 'sbx_short' }] }],
+      accounts: [
+        { ...retail!, receipts: [first!, { ...second!, zip: 'not-a-zip' }], tokens: [{ token: 'sbx_short' }] },
+      ],
     };
     const error = thrownBy(() => createMockLogbook({ baseUrl: BASE_URL, fixtures: broken }));
     expect(error).toBeInstanceOf(MockLogbookError);
@@ -150,7 +161,10 @@ describe('createMockLogbook({ fixtures })', () => {
     );
 
     // With valid tokens, the receipt's fault alone, under the receipt's path, from a file too.
-    const path = scratchFile('broken.json', JSON.stringify({ accounts: [{ ...broken.accounts[0], tokens: [{ token: TOKEN }] }] }));
+    const path = scratchFile(
+      'broken.json',
+      JSON.stringify({ accounts: [{ ...broken.accounts[0], tokens: [{ token: TOKEN }] }] }),
+    );
     const refused = thrownBy(() => createMockLogbook({ baseUrl: BASE_URL, fixtures: path })) as MockLogbookError;
     expect(refused).toBeInstanceOf(MockLogbookError);
     expect(refused.body).toMatchObject({ errors: { 'accounts[0].receipts[1].zip': [expect.any(String)] } });
@@ -158,10 +172,22 @@ describe('createMockLogbook({ fixtures })', () => {
   });
 
   it.each([
-    ['YAML', 'broken.yaml', 'accounts:\n  - tokens: [\n', /^\[@fflkit\/msw\] createMockLogbook\(\): the fixtures file .*broken\.yaml is not valid YAML: /],
-    ['JSON', 'broken.json', '{"accounts": [', /^\[@fflkit\/msw\] createMockLogbook\(\): the fixtures file .*broken\.json is not valid JSON: /],
+    [
+      'YAML',
+      'broken.yaml',
+      'accounts:\n  - tokens: [\n',
+      /^\[@fflkit\/msw\] createMockLogbook\(\): the fixtures file .*broken\.yaml is not valid YAML: /,
+    ],
+    [
+      'JSON',
+      'broken.json',
+      '{"accounts": [',
+      /^\[@fflkit\/msw\] createMockLogbook\(\): the fixtures file .*broken\.json is not valid JSON: /,
+    ],
   ])('throws a MockLogbookError (422, errors.body) for a file that is not valid %s', (format, name, text, message) => {
-    const error = thrownBy(() => createMockLogbook({ baseUrl: BASE_URL, fixtures: scratchFile(name, text) })) as MockLogbookError;
+    const error = thrownBy(() =>
+      createMockLogbook({ baseUrl: BASE_URL, fixtures: scratchFile(name, text) }),
+    ) as MockLogbookError;
     expect(error).toBeInstanceOf(MockLogbookError);
     expect(error.status).toBe(422);
     expect(error.message).toMatch(message);
@@ -195,7 +221,11 @@ describe('createMockLogbook({ fixtures })', () => {
   });
 
   it.each([
-    ['a number', 42, /fixtures must be a fixtures object \(SandboxFixtures\) or, on Node, the path of a \.json, \.yaml or \.yml file; got 42/],
+    [
+      'a number',
+      42,
+      /fixtures must be a fixtures object \(SandboxFixtures\) or, on Node, the path of a \.json, \.yaml or \.yml file; got 42/,
+    ],
     ['null', null, /fixtures must be a fixtures object .*; got null/],
   ])('throws a TypeError for %s', (_case, fixtures, message) => {
     const make = () => createMockLogbook({ baseUrl: BASE_URL, fixtures: fixtures as never });
@@ -236,9 +266,18 @@ describe('exportFixtures(token)', () => {
     expect((await call(TOKEN, 'POST', '/receipts', receiptCreate)).status).toBe(201);
     const exported = await first.exportFixtures(TOKEN);
     expect(exported.accounts).toHaveLength(1);
-    expect(exported.accounts[0]?.tokens).toEqual([{ token: TOKEN, name: 'CI', permissions: ['read', 'write', 'delete'] }]);
-    expect(exported.accounts[0]?.webhooks).toEqual([{ url: 'https://hooks.example.test/in', events: ['*'], secret: SECRET }]);
-    expect(exported.accounts[0]?.receipts?.map((receipt) => receipt.serial_number)).toEqual(['FIX-000001', 'FIX-000002', 'FIX-000003', 'EXA-000123']);
+    expect(exported.accounts[0]?.tokens).toEqual([
+      { token: TOKEN, name: 'CI', permissions: ['read', 'write', 'delete'] },
+    ]);
+    expect(exported.accounts[0]?.webhooks).toEqual([
+      { url: 'https://hooks.example.test/in', events: ['*'], secret: SECRET },
+    ]);
+    expect(exported.accounts[0]?.receipts?.map((receipt) => receipt.serial_number)).toEqual([
+      'FIX-000001',
+      'FIX-000002',
+      'FIX-000003',
+      'EXA-000123',
+    ]);
     const books = await call(TOKEN, 'GET', '/books');
 
     const second = serve(createMockLogbook({ baseUrl: BASE_URL, now: () => NOW, fixtures: exported }));
@@ -264,6 +303,8 @@ describe('createMockLogbook({ fixtures }) of the web build', () => {
   it('throws a TypeError for a path, which only the Node build reads', () => {
     const make = () => createWebMockLogbook({ baseUrl: BASE_URL, fixtures: FIXTURES_PATH });
     expect(make).toThrow(TypeError);
-    expect(make).toThrow(/^\[@fflkit\/msw\] createMockLogbook\(\): fixtures is a path \(".*fixtures\.yaml"\), which only the Node build reads; in a browser, pass the fixtures object itself/);
+    expect(make).toThrow(
+      /^\[@fflkit\/msw\] createMockLogbook\(\): fixtures is a path \(".*fixtures\.yaml"\), which only the Node build reads; in a browser, pass the fixtures object itself/,
+    );
   });
 });

@@ -15,7 +15,6 @@ beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => mock.reset());
 afterAll(() => server.close());
 
-
 function call(token: string | undefined, method: string, path: string, body?: unknown): Promise<Response> {
   return fetch(`${BASE_URL}${path}`, {
     method,
@@ -29,12 +28,28 @@ function call(token: string | undefined, method: string, path: string, body?: un
 
 describe('createMockLogbook(options)', () => {
   it.each([
-    ['a base URL that does not end in /rest/v1', { baseUrl: 'https://logbook.example.test/v1' }, /baseUrl must be an http\(s\) origin followed by \/rest\/v1/],
-    ['a base URL with a path before /rest/v1', { baseUrl: 'https://logbook.example.test/api/rest/v1' }, /baseUrl must be/],
+    [
+      'a base URL that does not end in /rest/v1',
+      { baseUrl: 'https://logbook.example.test/v1' },
+      /baseUrl must be an http\(s\) origin followed by \/rest\/v1/,
+    ],
+    [
+      'a base URL with a path before /rest/v1',
+      { baseUrl: 'https://logbook.example.test/api/rest/v1' },
+      /baseUrl must be/,
+    ],
     ['a base URL that is not http(s)', { baseUrl: 'ftp://logbook.example.test/rest/v1' }, /baseUrl must be/],
-    ['a rateLimit that is not a whole number', { baseUrl: BASE_URL, rateLimit: 1.5 }, /rateLimit must be a whole number/],
+    [
+      'a rateLimit that is not a whole number',
+      { baseUrl: BASE_URL, rateLimit: 1.5 },
+      /rateLimit must be a whole number/,
+    ],
     ['a negative rateLimit', { baseUrl: BASE_URL, rateLimit: -1 }, /rateLimit must be a whole number/],
-    ['a deliverWebhooks that is not a boolean', { baseUrl: BASE_URL, deliverWebhooks: 'yes' }, /deliverWebhooks must be true or false/],
+    [
+      'a deliverWebhooks that is not a boolean',
+      { baseUrl: BASE_URL, deliverWebhooks: 'yes' },
+      /deliverWebhooks must be true or false/,
+    ],
     ['a now that is not a function', { baseUrl: BASE_URL, now: 0 }, /now must be a function/],
     ['no options at all', undefined, /pass the options/],
   ])('throws a TypeError naming the package for %s', (_case, options, message) => {
@@ -60,7 +75,9 @@ describe('createMockLogbook(options)', () => {
     expect(head.status).toBe(200);
     expect(head.headers.get('x-ratelimit-remaining')).toBe('59');
     expect(await head.text()).toBe('');
-    expect((await fetch(`${BASE_URL}/receipts/9`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
+    expect(
+      (await fetch(`${BASE_URL}/receipts/9`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(404);
   });
 
   it('createAccount() returns an account and a token the handlers accept', async () => {
@@ -125,28 +142,31 @@ describe('createMockLogbook(options)', () => {
 
   // A body of 100 MB, made as it is read: the mock must not read it all before its 413, whatever
   // Content-Length says (none, or a small one that lies).
-  it.each([undefined, '10', '0', '-5', ''])('stops reading a streamed body once it passes 1 MB (Content-Length %j)', async (length) => {
-    const { token } = mock.createAccount();
-    const chunk = new Uint8Array(64 * 1024).fill(0x78);
-    let pulled = 0;
-    const body = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        pulled += 1;
-        if (pulled > 1600) controller.close();
-        else controller.enqueue(chunk);
-      },
-    });
-    const request = new Request(`${BASE_URL}/receipts`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body,
-      duplex: 'half',
-    } as RequestInit);
-    if (length !== undefined) request.headers.set('content-length', length);
-    const response = await fetch(request);
-    expect(response.status).toBe(413);
-    expect(pulled).toBeLessThan(100);
-  });
+  it.each([undefined, '10', '0', '-5', ''])(
+    'stops reading a streamed body once it passes 1 MB (Content-Length %j)',
+    async (length) => {
+      const { token } = mock.createAccount();
+      const chunk = new Uint8Array(64 * 1024).fill(0x78);
+      let pulled = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          pulled += 1;
+          if (pulled > 1600) controller.close();
+          else controller.enqueue(chunk);
+        },
+      });
+      const request = new Request(`${BASE_URL}/receipts`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      if (length !== undefined) request.headers.set('content-length', length);
+      const response = await fetch(request);
+      expect(response.status).toBe(413);
+      expect(pulled).toBeLessThan(100);
+    },
+  );
 
   it('answers a 204 without a body', async () => {
     const { token } = mock.createAccount();

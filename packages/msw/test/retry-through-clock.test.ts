@@ -7,7 +7,11 @@ const ORIGIN = 'https://logbook.example.test';
 const BASE_URL = `${ORIGIN}/rest/v1`;
 const HOOK_URL = 'https://hooks.example.test/retry';
 // A wall clock that stands still, so that the retry falls due exactly 60 s after the first attempt.
-const mock = createMockLogbook({ baseUrl: BASE_URL, deliverWebhooks: true, now: () => Date.parse('2025-03-14T15:00:00.250Z') });
+const mock = createMockLogbook({
+  baseUrl: BASE_URL,
+  deliverWebhooks: true,
+  now: () => Date.parse('2025-03-14T15:00:00.250Z'),
+});
 
 // The receiver fails while `receiverDown` is true, as a real one might during a deploy.
 let receiverDown = true;
@@ -37,7 +41,11 @@ async function listDeliveries(token: string): Promise<DeliveryView[]> {
 it('clock.advance(token, 60) makes the first retry of a failed delivery, with the same X-SVC-Delivery', async () => {
   const { token } = mock.createAccount();
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  await fetch(`${BASE_URL}/webhooks`, { method: 'POST', headers, body: JSON.stringify({ url: HOOK_URL, events: ['*'] }) });
+  await fetch(`${BASE_URL}/webhooks`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ url: HOOK_URL, events: ['*'] }),
+  });
   const ping = await fetch(`${ORIGIN}/_sandbox/webhooks/1/ping`, { method: 'POST', headers });
   expect(ping.status).toBe(200);
 

@@ -244,7 +244,9 @@ export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore
       const record = findToken(store, `Bearer ${token}`, env);
       const account = record?.revoked_at === null ? store.accounts.get(record.account_id) : undefined;
       if (account === undefined) {
-        throw new TypeError('[@fflkit/sandbox-core] exportFixtures needs a token of an account of this core, not revoked.');
+        throw new TypeError(
+          '[@fflkit/sandbox-core] exportFixtures needs a token of an account of this core, not revoked.',
+        );
       }
       return exportFixtures(account, record!, token);
     },

@@ -1,5 +1,3 @@
-
-
 // The core and its options.
 export { createSandboxCore, DEFAULT_MAX_ACCOUNTS } from './core';
 export type { ActivityEvent, SandboxCore, SandboxCoreOptions } from './core';

@@ -77,7 +77,7 @@ describe('core.createAccount(input)', () => {
     expect(books.map((book) => book.name)).toEqual(['Main', 'Consignment']);
   });
 
-  it('throws the control API\'s 422, status and body, for input it would refuse', () => {
+  it("throws the control API's 422, status and body, for input it would refuse", () => {
     const { core } = harness();
     let refusal: unknown;
     try {
@@ -128,12 +128,16 @@ describe('core.handle(request)', () => {
 });
 
 describe('core.watch(authorization, listener)', () => {
-  it('tells of the account\'s requests and deliveries as they happen, and of nothing else', async () => {
+  it("tells of the account's requests and deliveries as they happen, and of nothing else", async () => {
     const { api, call, core, token } = await withAccount();
     const other = (await call('POST', '/_sandbox/accounts')).body as { token: string };
     const heard: string[] = [];
     const stop = core.watch(`Bearer ${token}`, (activity) => {
-      heard.push(activity.event === 'request' ? `request ${activity.data.method} ${activity.data.path} ${activity.data.status}` : `delivery ${activity.data.event} ${activity.data.state}`);
+      heard.push(
+        activity.event === 'request'
+          ? `request ${activity.data.method} ${activity.data.path} ${activity.data.status}`
+          : `delivery ${activity.data.event} ${activity.data.state}`,
+      );
     });
     expect(stop).toBeTypeOf('function');
     await api('POST', '/webhooks', { body: { url: 'https://hooks.example.com/a', events: ['receipt.created'] } });

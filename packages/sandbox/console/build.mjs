@@ -33,7 +33,8 @@ export async function buildConsole() {
   const outputs = Object.keys(result.metafile.outputs).map((path) => basename(path));
   const script = outputs.find((name) => name.startsWith('main-') && name.endsWith('.js'));
   const style = outputs.find((name) => name.startsWith('style-') && name.endsWith('.css'));
-  if (script === undefined || style === undefined) throw new Error(`[@fflkit/sandbox] the console build made no script or style: ${outputs.join(', ')}`);
+  if (script === undefined || style === undefined)
+    throw new Error(`[@fflkit/sandbox] the console build made no script or style: ${outputs.join(', ')}`);
   const page = (await readFile(join(here, 'index.html'), 'utf8')).replace('%SCRIPT%', script).replace('%STYLE%', style);
   await mkdir(out, { recursive: true });
   await writeFile(join(out, 'index.html'), page);
@@ -42,5 +43,6 @@ export async function buildConsole() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const files = await buildConsole();
-  if (!process.argv.includes('--quiet')) console.log(`console: ${files.map((file) => `dist/console/${file}`).join(', ')}`);
+  if (!process.argv.includes('--quiet'))
+    console.log(`console: ${files.map((file) => `dist/console/${file}`).join(', ')}`);
 }

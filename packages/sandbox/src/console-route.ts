@@ -94,7 +94,11 @@ export function consoleRoutes(folder: string | undefined): ServerRoute[] {
         if (built === undefined) return notBuilt(h);
         const asset = built.assets.get(String(request.params['file']));
         if (asset === undefined) {
-          return errorReply(h, 404, 'The console has no such asset: reload the page, as a newer build of the console names its assets anew.');
+          return errorReply(
+            h,
+            404,
+            'The console has no such asset: reload the page, as a newer build of the console names its assets anew.',
+          );
         }
         return answer(h, asset, IMMUTABLE);
       },

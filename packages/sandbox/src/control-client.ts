@@ -185,7 +185,10 @@ export interface SandboxControl {
    * keeps 1,000 requests and 1 MiB per account), so that an assertion never counts a log cut
    * short: narrow it with `from`.
    */
-  requests<O extends ServiceOperationId>(token: string, filter: SandboxRequestFilter<O> & { operation: O }): Promise<SandboxLoggedRequest<O>[]>;
+  requests<O extends ServiceOperationId>(
+    token: string,
+    filter: SandboxRequestFilter<O> & { operation: O },
+  ): Promise<SandboxLoggedRequest<O>[]>;
   requests(token: string, filter?: SandboxRequestFilter): Promise<SandboxRequestLogEntry[]>;
   /**
    * `GET /_sandbox/events`: the account's service API requests and webhook deliveries as they
@@ -272,16 +275,31 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
   const origin = readOrigin(url);
 
   /** Sends one control call; rejects with status 0 when nothing answers. */
-  async function send(method: string, path: string, token: string | undefined, accept: string, body?: unknown): Promise<{ response: Response; text: string }> {
+  async function send(
+    method: string,
+    path: string,
+    token: string | undefined,
+    accept: string,
+    body?: unknown,
+  ): Promise<{ response: Response; text: string }> {
     const headers: Record<string, string> = { accept };
     if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     const fetcher = options.fetch ?? globalThis.fetch;
     let response: Response;
     try {
-      response = await fetcher(`${origin}${path}`, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      response = await fetcher(`${origin}${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
     } catch (error) {
-      throw new SandboxControlError(0, undefined, `[@fflkit/sandbox] ${method} ${path}: no answer from ${origin}; is the sandbox running?`, { cause: error });
+      throw new SandboxControlError(
+        0,
+        undefined,
+        `[@fflkit/sandbox] ${method} ${path}: no answer from ${origin}; is the sandbox running?`,
+        { cause: error },
+      );
     }
     const text = await response.text();
     if (!response.ok) {
@@ -315,7 +333,13 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
     return text;
   }
 
-  function notSandbox(method: string, path: string, status: number, body: unknown, expected: string): SandboxControlError {
+  function notSandbox(
+    method: string,
+    path: string,
+    status: number,
+    body: unknown,
+    expected: string,
+  ): SandboxControlError {
     return new SandboxControlError(
       status,
       body,
@@ -326,21 +350,36 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
   const data = async <T>(answer: Promise<{ data: T }>): Promise<T> => (await answer).data;
 
   /** Follows the event stream of `token`'s account, one parsed event at a time. */
-  async function* follow(token: string, signal: AbortSignal | undefined): AsyncGenerator<ActivityEvent, void, undefined> {
+  async function* follow(
+    token: string,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<ActivityEvent, void, undefined> {
     const path = '/_sandbox/events';
     const fetcher = options.fetch ?? globalThis.fetch;
     let response: Response;
     try {
-      response = await fetcher(`${origin}${path}`, { headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` }, signal: signal ?? null });
+      response = await fetcher(`${origin}${path}`, {
+        headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` },
+        signal: signal ?? null,
+      });
     } catch (error) {
       if (signal?.aborted === true) return;
-      throw new SandboxControlError(0, undefined, `[@fflkit/sandbox] GET ${path}: no answer from ${origin}; is the sandbox running?`, { cause: error });
+      throw new SandboxControlError(
+        0,
+        undefined,
+        `[@fflkit/sandbox] GET ${path}: no answer from ${origin}; is the sandbox running?`,
+        { cause: error },
+      );
     }
     if (!response.ok || response.body === null) {
       const text = await response.text();
       const parsed: unknown = text === '' ? undefined : parseJson(text);
       const message = (parsed as { message?: unknown } | undefined)?.message;
-      throw new SandboxControlError(response.status, parsed, `[@fflkit/sandbox] GET ${path} answered ${response.status}: ${typeof message === 'string' ? message : text}`);
+      throw new SandboxControlError(
+        response.status,
+        parsed,
+        `[@fflkit/sandbox] GET ${path} answered ${response.status}: ${typeof message === 'string' ? message : text}`,
+      );
     }
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffered = '';
@@ -351,7 +390,12 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
           chunk = await reader.read();
         } catch (error) {
           if (signal?.aborted === true) return;
-          throw new SandboxControlError(0, undefined, `[@fflkit/sandbox] GET ${path}: the connection to ${origin} was lost`, { cause: error });
+          throw new SandboxControlError(
+            0,
+            undefined,
+            `[@fflkit/sandbox] GET ${path}: the connection to ${origin} was lost`,
+            { cause: error },
+          );
         }
         if (chunk.done) return;
         buffered += chunk.value.replace(/\r\n?/g, '\n');
@@ -371,7 +415,12 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
     apiUrl: `${origin}/rest/v1`,
     health: () => data(call('GET', '/_sandbox/health', undefined)),
     async createAccount(input = {}) {
-      const { data: account, token } = await call<{ data: SandboxAccount; token: string }>('POST', '/_sandbox/accounts', undefined, input);
+      const { data: account, token } = await call<{ data: SandboxAccount; token: string }>(
+        'POST',
+        '/_sandbox/accounts',
+        undefined,
+        input,
+      );
       return { account, token };
     },
     deleteAccount: (token) => call('DELETE', '/_sandbox/account', token),
@@ -379,7 +428,12 @@ export function connectSandbox(url: string, options: ConnectSandboxOptions = {})
     tokens: {
       list: (token) => data(call('GET', '/_sandbox/tokens', token)),
       async create(token, input) {
-        const { data: record, token: created } = await call<{ data: SandboxToken; token: string }>('POST', '/_sandbox/tokens', token, input);
+        const { data: record, token: created } = await call<{ data: SandboxToken; token: string }>(
+          'POST',
+          '/_sandbox/tokens',
+          token,
+          input,
+        );
         return { record, token: created };
       },
       revoke: (token, id) => call('DELETE', `/_sandbox/tokens/${id}`, token),
@@ -490,7 +544,9 @@ function readOrigin(url: string): string {
     parsed = undefined;
   }
   if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-    throw new TypeError(`[@fflkit/sandbox] connectSandbox(): url must be the sandbox's http(s) origin, such as http://127.0.0.1:4010; got ${JSON.stringify(url)}`);
+    throw new TypeError(
+      `[@fflkit/sandbox] connectSandbox(): url must be the sandbox's http(s) origin, such as http://127.0.0.1:4010; got ${JSON.stringify(url)}`,
+    );
   }
   return parsed.origin;
 }

@@ -36,7 +36,12 @@ export class FixturesError extends Error {
   /** Each fault by its path in the file, as the sandbox's loader names them. */
   readonly errors: Readonly<Record<string, readonly string[]>>;
 
-  constructor(file: string | undefined, message: string, errors: Readonly<Record<string, readonly string[]>> = {}, options?: ErrorOptions) {
+  constructor(
+    file: string | undefined,
+    message: string,
+    errors: Readonly<Record<string, readonly string[]>> = {},
+    options?: ErrorOptions,
+  ) {
     super(`[@fflkit/sandbox] ${message}`, options);
     this.file = file;
     this.errors = errors;
@@ -87,7 +92,14 @@ export function refusedFixtures(error: ApiError, file: string | undefined): Fixt
     return new FixturesError(file, `${where} could not be loaded: ${error.body.message}`, {}, { cause: error });
   }
   const errors = error.body.errors ?? {};
-  const faults = Object.entries(errors).flatMap(([path, messages]) => messages.map((message) => `  ${path}: ${message}`));
+  const faults = Object.entries(errors).flatMap(([path, messages]) =>
+    messages.map((message) => `  ${path}: ${message}`),
+  );
   const count = faults.length === 1 ? 'a fault' : `${faults.length} faults`;
-  return new FixturesError(file, `${where} ${file === undefined ? 'have' : 'has'} ${count}, so nothing was loaded; fix ${faults.length === 1 ? 'it' : 'them'} and start again:\n${faults.join('\n')}`, errors, { cause: error });
+  return new FixturesError(
+    file,
+    `${where} ${file === undefined ? 'have' : 'has'} ${count}, so nothing was loaded; fix ${faults.length === 1 ? 'it' : 'them'} and start again:\n${faults.join('\n')}`,
+    errors,
+    { cause: error },
+  );
 }

@@ -70,7 +70,8 @@ export function corsHeaders(headers: Headers, options: GuardOptions): Record<str
   };
   if (single(headers['access-control-request-method']) !== undefined) {
     answer['Access-Control-Allow-Methods'] = 'GET, HEAD, POST, PUT, DELETE';
-    answer['Access-Control-Allow-Headers'] = single(headers['access-control-request-headers']) ?? 'authorization, content-type';
+    answer['Access-Control-Allow-Headers'] =
+      single(headers['access-control-request-headers']) ?? 'authorization, content-type';
     answer['Access-Control-Max-Age'] = '600';
   }
   return answer;
@@ -78,7 +79,11 @@ export function corsHeaders(headers: Headers, options: GuardOptions): Record<str
 
 /** Whether a request is a CORS preflight. */
 export function isPreflight(method: string, headers: Headers): boolean {
-  return method.toUpperCase() === 'OPTIONS' && single(headers['origin']) !== undefined && single(headers['access-control-request-method']) !== undefined;
+  return (
+    method.toUpperCase() === 'OPTIONS' &&
+    single(headers['origin']) !== undefined &&
+    single(headers['access-control-request-method']) !== undefined
+  );
 }
 
 function allowsOrigin(origin: string, options: GuardOptions): boolean {

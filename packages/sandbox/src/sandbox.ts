@@ -16,7 +16,14 @@ import { formatOrigin } from './control-client';
 import { DeliveryDispatcher } from './deliveries/delivery-dispatcher';
 import { readFixturesFile, refusedFixtures } from './fixtures-file';
 import { createNodeDeliverySender, type NodeDeliverySender } from './deliveries/node-delivery-sender';
-import { DataFileError, type FileSystem, makeFolder, nodeFileSystem, openDatabase, type SnapshotDatabase } from './persistence/data-file';
+import {
+  DataFileError,
+  type FileSystem,
+  makeFolder,
+  nodeFileSystem,
+  openDatabase,
+  type SnapshotDatabase,
+} from './persistence/data-file';
 import { Journal, replayJournal } from './persistence/journal';
 import { DataFileLock } from './persistence/lock';
 import { CorePersister, DEFAULT_COMPACT_AT_BYTES, DEFAULT_COMPACT_AT_DATA_FILE_SHARE } from './persistence/persister';
@@ -112,7 +119,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       : options.fixtures === undefined
         ? undefined
         : { file: options.fixtures, path: undefined };
-  const opened = options.data === undefined ? undefined : await openDataFile(options.data, options.files ?? nodeFileSystem);
+  const opened =
+    options.data === undefined ? undefined : await openDataFile(options.data, options.files ?? nodeFileSystem);
   const sender = createNodeDeliverySender({ timeoutMs: options.webhookTimeoutMs });
   try {
     return await assemble(options, opened, fixtures, sender);
@@ -135,7 +143,11 @@ interface StartFixtures {
  * Loads fixtures into the core and saves them. A file the core refuses is a `FixturesError`
  * naming its faults, and changes nothing (the load is one transaction).
  */
-async function loadFixtures(core: SandboxCore, persister: CorePersister, fixtures: StartFixtures): Promise<SandboxFixturesLoaded> {
+async function loadFixtures(
+  core: SandboxCore,
+  persister: CorePersister,
+  fixtures: StartFixtures,
+): Promise<SandboxFixturesLoaded> {
   const mark = persister.mark();
   let loaded: SandboxFixturesLoaded;
   try {
@@ -290,11 +302,16 @@ function createCore(options: SandboxCoreOptions, file: string | undefined): Sand
   try {
     return createSandboxCore(options);
   } catch (error) {
-    if (file === undefined || !(error instanceof TypeError) || !error.message.includes('cannot restore the snapshot')) throw error;
+    if (file === undefined || !(error instanceof TypeError) || !error.message.includes('cannot restore the snapshot'))
+      throw error;
     const reason = error.message.replace('[@fflkit/sandbox-core] ', '');
-    throw new DataFileError(file, `the data file ${file} is damaged: ${reason}; move the data file and its journal files away to start afresh`, {
-      cause: error,
-    });
+    throw new DataFileError(
+      file,
+      `the data file ${file} is damaged: ${reason}; move the data file and its journal files away to start afresh`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 

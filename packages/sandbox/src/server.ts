@@ -140,7 +140,11 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
     const cors = corsHeaders(headers, options);
     if (cors === undefined) {
       const origin = String(headers['origin']);
-      return errorReply(h, 403, `This sandbox answers no cross-origin requests from ${origin}: start it with --cors ${origin} to allow that origin.`).takeover();
+      return errorReply(
+        h,
+        403,
+        `This sandbox answers no cross-origin requests from ${origin}: start it with --cors ${origin} to allow that origin.`,
+      ).takeover();
     }
     const reply = h.response().code(204);
     for (const [name, value] of Object.entries(cors)) reply.header(name, value);
@@ -372,7 +376,9 @@ function notSaved(error: DataFileError, answered: Record<string, string>): Sandb
   return {
     status: 503,
     headers: { ...rateLimit, 'Retry-After': '1' },
-    body: { message: `The sandbox could not save its data, so this request changed nothing: ${cause}. Retry once that is fixed.` },
+    body: {
+      message: `The sandbox could not save its data, so this request changed nothing: ${cause}. Retry once that is fixed.`,
+    },
   };
 }
 

@@ -68,8 +68,15 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     throw new TypeError('[@fflkit/sandbox] startSandbox(): data must be a file path; omit it to stay in memory');
   }
   const { fixtures } = options;
-  if (fixtures !== undefined && (typeof fixtures === 'string' ? fixtures === '' : typeof fixtures !== 'object' || fixtures === null || Array.isArray(fixtures))) {
-    throw new TypeError('[@fflkit/sandbox] startSandbox(): fixtures must be a fixtures file as an object ({ accounts: [...] }) or the path of a JSON or YAML file');
+  if (
+    fixtures !== undefined &&
+    (typeof fixtures === 'string'
+      ? fixtures === ''
+      : typeof fixtures !== 'object' || fixtures === null || Array.isArray(fixtures))
+  ) {
+    throw new TypeError(
+      '[@fflkit/sandbox] startSandbox(): fixtures must be a fixtures file as an object ({ accounts: [...] }) or the path of a JSON or YAML file',
+    );
   }
   const sandbox = await createSandbox({
     host: options.host ?? '127.0.0.1',
@@ -100,6 +107,10 @@ function assertWholeNumber(name: string, value: number | undefined, max: number)
 }
 
 function assertNames(name: string, value: readonly string[] | undefined): void {
-  if (value === undefined || (Array.isArray(value) && value.every((entry) => typeof entry === 'string' && entry !== ''))) return;
+  if (
+    value === undefined ||
+    (Array.isArray(value) && value.every((entry) => typeof entry === 'string' && entry !== ''))
+  )
+    return;
   throw new TypeError(`[@fflkit/sandbox] startSandbox(): ${name} must be a list of names, such as ['ci-sandbox']`);
 }

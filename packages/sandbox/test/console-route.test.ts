@@ -62,7 +62,11 @@ describe('GET / serves the console page', () => {
 
   it('answers 304 without a body to a request that holds the page already', async () => {
     const first = await serve(folder).inject({ method: 'GET', url: '/' });
-    const again = await server.inject({ method: 'GET', url: '/', headers: { 'if-none-match': String(first.headers['etag']) } });
+    const again = await server.inject({
+      method: 'GET',
+      url: '/',
+      headers: { 'if-none-match': String(first.headers['etag']) },
+    });
     expect(again.statusCode).toBe(304);
     expect(again.payload).toBe('');
   });
@@ -75,11 +79,19 @@ describe('GET / serves the console page', () => {
 
   it('answers HEAD with the headers of GET and no body', async () => {
     const response = await serve(folder).inject({ method: 'HEAD', url: '/' });
-    expect([response.statusCode, response.payload, response.headers['content-type']]).toEqual([200, '', 'text/html; charset=utf-8']);
+    expect([response.statusCode, response.payload, response.headers['content-type']]).toEqual([
+      200,
+      '',
+      'text/html; charset=utf-8',
+    ]);
   });
 
   it('refuses a foreign Host, as every other path (DNS rebinding)', async () => {
-    const response = await serve(folder).inject({ method: 'GET', url: '/', headers: { host: 'attacker.example:4010' } });
+    const response = await serve(folder).inject({
+      method: 'GET',
+      url: '/',
+      headers: { host: 'attacker.example:4010' },
+    });
     expect(response.statusCode).toBe(403);
     expect(JSON.parse(response.payload).message).toContain('does not answer to the host name attacker.example');
   });
@@ -100,23 +112,31 @@ describe('GET /assets/{file} serves the hashed assets', () => {
     });
   });
 
-  it.each(['main-OLD000.js', '..%2Findex.html', 'index.html'])('answers %s, which the build did not make, with 404', async (name) => {
-    const response = await serve(folder).inject({ method: 'GET', url: `/assets/${name}` });
-    expect(response.statusCode).toBe(404);
-    expect(JSON.parse(response.payload)).toEqual({
-      message: 'The console has no such asset: reload the page, as a newer build of the console names its assets anew.',
-    });
-  });
+  it.each(['main-OLD000.js', '..%2Findex.html', 'index.html'])(
+    'answers %s, which the build did not make, with 404',
+    async (name) => {
+      const response = await serve(folder).inject({ method: 'GET', url: `/assets/${name}` });
+      expect(response.statusCode).toBe(404);
+      expect(JSON.parse(response.payload)).toEqual({
+        message:
+          'The console has no such asset: reload the page, as a newer build of the console names its assets anew.',
+      });
+    },
+  );
 });
 
 describe('a sandbox without a built console', () => {
-  it.each([undefined, join(tmpdir(), 'fflkit-no-console')])('answers / and its assets from %s with 404 saying how to build it', async (consoleDir) => {
-    for (const url of ['/', '/assets/main-ABC123.js']) {
-      const response = await serve(consoleDir).inject({ method: 'GET', url });
-      expect(response.statusCode).toBe(404);
-      expect(JSON.parse(response.payload)).toEqual({
-        message: 'The console is not built: run pnpm --filter @fflkit/sandbox build (the package as published includes it).',
-      });
-    }
-  });
+  it.each([undefined, join(tmpdir(), 'fflkit-no-console')])(
+    'answers / and its assets from %s with 404 saying how to build it',
+    async (consoleDir) => {
+      for (const url of ['/', '/assets/main-ABC123.js']) {
+        const response = await serve(consoleDir).inject({ method: 'GET', url });
+        expect(response.statusCode).toBe(404);
+        expect(JSON.parse(response.payload)).toEqual({
+          message:
+            'The console is not built: run pnpm --filter @fflkit/sandbox build (the package as published includes it).',
+        });
+      }
+    },
+  );
 });

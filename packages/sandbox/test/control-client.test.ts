@@ -1,6 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectSandbox, SandboxControlError, startSandbox, type RunningSandbox, type SandboxControl } from '../src/index';
+import {
+  connectSandbox,
+  SandboxControlError,
+  startSandbox,
+  type RunningSandbox,
+  type SandboxControl,
+} from '../src/index';
 import { startReceiver } from './support/local-receiver';
 import { receiptBody } from './support/receipt-body';
 
@@ -62,7 +68,9 @@ describe('connectSandbox(url)', () => {
     expect(failure).toBeInstanceOf(SandboxControlError);
     expect((failure as SandboxControlError).status).toBe(422);
     expect((failure as SandboxControlError).body).toMatchObject({ errors: { name: expect.any(Array) } });
-    expect((failure as SandboxControlError).message).toMatch(/^\[@fflkit\/sandbox\] POST \/_sandbox\/books answered 422: /);
+    expect((failure as SandboxControlError).message).toMatch(
+      /^\[@fflkit\/sandbox\] POST \/_sandbox\/books answered 422: /,
+    );
   });
 
   it('clock.now(token) and clock.advance(token, seconds) read and move the account clock', async () => {
@@ -76,7 +84,12 @@ describe('connectSandbox(url)', () => {
     const receiver = await startReceiver();
     try {
       const { token } = await sandbox.createAccount();
-      const created = await api(token, 'POST', '/webhooks', JSON.stringify({ url: `${receiver.url}/in`, events: ['*'] }));
+      const created = await api(
+        token,
+        'POST',
+        '/webhooks',
+        JSON.stringify({ url: `${receiver.url}/in`, events: ['*'] }),
+      );
       const { data: endpoint } = (await created.json()) as { data: { id: number } };
 
       const pinged = await sandbox.webhooks.ping(token, endpoint.id);
@@ -94,7 +107,9 @@ describe('connectSandbox(url)', () => {
 
   it('receipts.audit, attachDocument and putE4473 act on a receipt; requests(token) lists the API calls', async () => {
     const { token } = await sandbox.createAccount();
-    const { data: receipt } = (await (await api(token, 'POST', '/receipts', receiptBody(2))).json()) as { data: { id: number } };
+    const { data: receipt } = (await (await api(token, 'POST', '/receipts', receiptBody(2))).json()) as {
+      data: { id: number };
+    };
 
     const document = await sandbox.receipts.attachDocument(token, receipt.id, {
       name: 'invoice-2.pdf',
@@ -127,25 +142,48 @@ describe('connectSandbox(url)', () => {
   it('webhooks.list(token) lists the endpoints with their consecutive failures', async () => {
     const { token } = await sandbox.createAccount();
     // Port 9 (discard) refuses the connection on the loopback interface: every attempt fails.
-    const created = await api(token, 'POST', '/webhooks', JSON.stringify({ url: 'http://127.0.0.1:9/in', events: ['*'] }));
+    const created = await api(
+      token,
+      'POST',
+      '/webhooks',
+      JSON.stringify({ url: 'http://127.0.0.1:9/in', events: ['*'] }),
+    );
     const { data: endpoint } = (await created.json()) as { data: { id: number } };
-    expect(await sandbox.webhooks.list(token)).toEqual([expect.objectContaining({ id: endpoint.id, enabled: true, consecutive_failures: 0 })]);
+    expect(await sandbox.webhooks.list(token)).toEqual([
+      expect.objectContaining({ id: endpoint.id, enabled: true, consecutive_failures: 0 }),
+    ]);
     await sandbox.webhooks.ping(token, endpoint.id);
     await sandbox.webhooks.ping(token, endpoint.id);
-    expect(await sandbox.webhooks.list(token)).toEqual([expect.objectContaining({ id: endpoint.id, enabled: true, consecutive_failures: 2 })]);
+    expect(await sandbox.webhooks.list(token)).toEqual([
+      expect.objectContaining({ id: endpoint.id, enabled: true, consecutive_failures: 2 }),
+    ]);
   });
 
   it('webhooks.setChaos(token, id, settings) sets the delivery chaos, and webhooks.clearChaos(token, id) clears it', async () => {
     const { token } = await sandbox.createAccount();
-    const created = await api(token, 'POST', '/webhooks', JSON.stringify({ url: 'http://127.0.0.1:9/in', events: ['*'] }));
+    const created = await api(
+      token,
+      'POST',
+      '/webhooks',
+      JSON.stringify({ url: 'http://127.0.0.1:9/in', events: ['*'] }),
+    );
     const { data: endpoint } = (await created.json()) as { data: { id: number } };
-    const state = await sandbox.webhooks.setChaos(token, endpoint.id, { reorder: { window: 3 }, duplicate: 0.5, seed: 11 });
+    const state = await sandbox.webhooks.setChaos(token, endpoint.id, {
+      reorder: { window: 3 },
+      duplicate: 0.5,
+      seed: 11,
+    });
     const chaos = { reorder: { window: 3, hold_ms: 1000 }, duplicate: 0.5, delay_ms: 0, seed: 11 };
     expect(state).toEqual(expect.objectContaining({ id: endpoint.id, chaos }));
     expect(await sandbox.webhooks.list(token)).toEqual([state]);
-    const refused = await sandbox.webhooks.setChaos(token, endpoint.id, { reorder: { window: 1 } }).catch((error: unknown) => error);
+    const refused = await sandbox.webhooks
+      .setChaos(token, endpoint.id, { reorder: { window: 1 } })
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(SandboxControlError);
-    expect(refused).toMatchObject({ status: 422, body: { errors: { 'reorder.window': ['The reorder.window field must be at least 2.'] } } });
+    expect(refused).toMatchObject({
+      status: 422,
+      body: { errors: { 'reorder.window': ['The reorder.window field must be at least 2.'] } },
+    });
     await expect(sandbox.webhooks.clearChaos(token, endpoint.id)).resolves.toBeUndefined();
     expect(await sandbox.webhooks.list(token)).toEqual([expect.objectContaining({ chaos: null })]);
     await expect(sandbox.webhooks.clearChaos(token, endpoint.id + 1000)).rejects.toMatchObject({ status: 404 });
@@ -161,7 +199,11 @@ describe('connectSandbox(url)', () => {
     expect((await sandbox.receipts.browse(token)).meta.per_page).toBe(50);
     expect((await sandbox.receipts.browse(token, { book: 'Consignment' })).data).toEqual([]);
     const failure = await sandbox.receipts.browse(token, { per_page: 1001 }).catch((error: unknown) => error);
-    expect(failure).toMatchObject({ name: 'SandboxControlError', status: 422, body: { errors: { per_page: ['The per page field must be between 1 and 1000.'] } } });
+    expect(failure).toMatchObject({
+      name: 'SandboxControlError',
+      status: 422,
+      body: { errors: { per_page: ['The per page field must be between 1 and 1000.'] } },
+    });
     // Browsing is not an API request: the request log holds only the three POSTs.
     expect((await sandbox.requests(token)).map((entry) => entry.method)).toEqual(['POST', 'POST', 'POST']);
   });
@@ -180,7 +222,10 @@ describe('connectSandbox(url)', () => {
       '"Example Arms Co., ""Ltd.""",,EX-9 Compact,SBX0000022,Pistol,9mm Luger,2025-03-14,Example Firearms Wholesale LLC,,9-99-999-01-6A-00001,,,,,Main,2,,on_hand',
       '',
     ]);
-    await expect(sandbox.receipts.export(token, { status: 'lost' as never })).rejects.toMatchObject({ status: 422, body: { errors: { status: expect.any(Array) } } });
+    await expect(sandbox.receipts.export(token, { status: 'lost' as never })).rejects.toMatchObject({
+      status: 422,
+      body: { errors: { status: expect.any(Array) } },
+    });
   });
 
   it('deleteAccount(token) deletes the account, and frees its place under the account limit', async () => {
@@ -189,7 +234,12 @@ describe('connectSandbox(url)', () => {
       const { token } = await limited.createAccount();
       const refused = await limited.createAccount().catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(SandboxControlError);
-      expect(refused).toMatchObject({ status: 409, message: expect.stringMatching(/^\[@fflkit\/sandbox\] POST \/_sandbox\/accounts answered 409: This sandbox is at its limit of 1 accounts: /) as unknown });
+      expect(refused).toMatchObject({
+        status: 409,
+        message: expect.stringMatching(
+          /^\[@fflkit\/sandbox\] POST \/_sandbox\/accounts answered 409: This sandbox is at its limit of 1 accounts: /,
+        ) as unknown,
+      });
       await limited.deleteAccount(token);
       await expect(limited.clock.now(token)).rejects.toMatchObject({ status: 401 });
       expect((await limited.createAccount()).token).toMatch(/^sbx_/);
@@ -206,15 +256,35 @@ describe('connectSandbox(url)', () => {
     expect(page.meta.total).toBe(0);
   });
 
-  it('faults.add, list, delete and clear manage the rules that fail the account\'s API requests', async () => {
+  it("faults.add, list, delete and clear manage the rules that fail the account's API requests", async () => {
     const { token } = await sandbox.createAccount();
-    const rule = await sandbox.faults.add(token, { operation: 'createReceipt', action: 'status', status: 503, retry_after: 2, times: 1 });
-    expect(rule).toMatchObject({ id: expect.any(Number), operation: 'createReceipt', status: 503, retry_after: 2, times: 1, fired: 0 });
+    const rule = await sandbox.faults.add(token, {
+      operation: 'createReceipt',
+      action: 'status',
+      status: 503,
+      retry_after: 2,
+      times: 1,
+    });
+    expect(rule).toMatchObject({
+      id: expect.any(Number),
+      operation: 'createReceipt',
+      status: 503,
+      retry_after: 2,
+      times: 1,
+      fired: 0,
+    });
     const failed = await api(token, 'POST', '/receipts', receiptBody(31));
-    expect([failed.status, failed.headers.get('retry-after'), failed.headers.get('x-sandbox-fault')]).toEqual([503, '2', String(rule.id)]);
+    expect([failed.status, failed.headers.get('retry-after'), failed.headers.get('x-sandbox-fault')]).toEqual([
+      503,
+      '2',
+      String(rule.id),
+    ]);
     expect((await api(token, 'POST', '/receipts', receiptBody(31))).status).toBe(201);
     const second = await sandbox.faults.add(token, { method: 'GET', action: 'delay', delay_ms: 1 });
-    expect((await sandbox.faults.list(token)).map((listed) => [listed.id, listed.fired])).toEqual([[rule.id, 1], [second.id, 0]]);
+    expect((await sandbox.faults.list(token)).map((listed) => [listed.id, listed.fired])).toEqual([
+      [rule.id, 1],
+      [second.id, 0],
+    ]);
     await sandbox.faults.delete(token, rule.id);
     expect((await sandbox.faults.list(token)).map((listed) => listed.id)).toEqual([second.id]);
     await expect(sandbox.faults.delete(token, rule.id)).rejects.toMatchObject({ status: 404 });
@@ -230,18 +300,27 @@ describe('connectSandbox(url)', () => {
     const { token } = await sandbox.createAccount();
     for (const n of [41, 42]) await api(token, 'POST', '/receipts', receiptBody(n));
     await api(token, 'GET', '/books');
-    const created = await sandbox.requests(token, { operation: 'createReceipt', body: { serial_number: 'SBX0000042' } });
-    expect(created.map((entry) => [entry.operation, entry.status, entry.body?.serial_number])).toEqual([['createReceipt', 201, 'SBX0000042']]);
+    const created = await sandbox.requests(token, {
+      operation: 'createReceipt',
+      body: { serial_number: 'SBX0000042' },
+    });
+    expect(created.map((entry) => [entry.operation, entry.status, entry.body?.serial_number])).toEqual([
+      ['createReceipt', 201, 'SBX0000042'],
+    ]);
     expect((await sandbox.requests(token, { method: 'GET' })).map((entry) => entry.path)).toEqual(['/rest/v1/books']);
     expect(await sandbox.requests(token, { faulted: true })).toEqual([]);
-    await expect(sandbox.requests(token, { status: 600 })).rejects.toMatchObject({ status: 422, body: { errors: { status: expect.any(Array) } } });
+    await expect(sandbox.requests(token, { status: 600 })).rejects.toMatchObject({
+      status: 422,
+      body: { errors: { status: expect.any(Array) } },
+    });
   });
 
   it('requests(token, filter) rejects when the log dropped entries the filter could match, and from rules them out', async () => {
     const busy = await startSandbox({ rateLimit: 0 });
     try {
       const { token } = await busy.createAccount();
-      for (let count = 0; count < 1001; count += 1) await fetch(`${busy.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } });
+      for (let count = 0; count < 1001; count += 1)
+        await fetch(`${busy.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } });
       const { now } = await busy.clock.advance(token, 1);
       await fetch(`${busy.apiUrl}/inventory`, { headers: { authorization: `Bearer ${token}` } });
       const cut = await busy.requests(token, { operation: 'listInventory' }).catch((error: unknown) => error);
@@ -249,16 +328,22 @@ describe('connectSandbox(url)', () => {
       expect(cut).toMatchObject({
         status: 200,
         body: { truncated: true, dropped: 2 },
-        message: expect.stringContaining('the request log dropped entries this filter could match (it keeps 1,000 requests and 1 MiB per account; 2 dropped so far), so a count of them would be short: pass from'),
+        message: expect.stringContaining(
+          'the request log dropped entries this filter could match (it keeps 1,000 requests and 1 MiB per account; 2 dropped so far), so a count of them would be short: pass from',
+        ),
       });
-      expect((await busy.requests(token, { operation: 'listInventory', from: now })).map((entry) => entry.path)).toEqual(['/rest/v1/inventory']);
+      expect(
+        (await busy.requests(token, { operation: 'listInventory', from: now })).map((entry) => entry.path),
+      ).toEqual(['/rest/v1/inventory']);
     } finally {
       await busy.stop();
     }
   });
 
   it('rejects with status 0 and says so when nothing answers at the URL', async () => {
-    const control = connectSandbox('http://127.0.0.1:9', { fetch: () => Promise.reject(new TypeError('fetch failed')) });
+    const control = connectSandbox('http://127.0.0.1:9', {
+      fetch: () => Promise.reject(new TypeError('fetch failed')),
+    });
     await expect(control.createAccount()).rejects.toMatchObject({
       status: 0,
       message: '[@fflkit/sandbox] POST /_sandbox/accounts: no answer from http://127.0.0.1:9; is the sandbox running?',
@@ -282,27 +367,40 @@ describe('connectSandbox(url) against something that is not a sandbox', () => {
     await expect(control.clock.now('sbx_token')).rejects.toMatchObject({
       name: 'SandboxControlError',
       status: 200,
-      message: '[@fflkit/sandbox] GET /_sandbox/clock answered 200 without JSON: is http://127.0.0.1:4010 a FFLKit sandbox?',
+      message:
+        '[@fflkit/sandbox] GET /_sandbox/clock answered 200 without JSON: is http://127.0.0.1:4010 a FFLKit sandbox?',
     });
   });
 
   it('rejects an export answered with something other than CSV', async () => {
     const control = connectSandbox('http://127.0.0.1:4010', {
-      fetch: () => Promise.resolve(new Response('<!doctype html><title>Welcome</title>', { status: 200, headers: { 'content-type': 'text/html' } })),
+      fetch: () =>
+        Promise.resolve(
+          new Response('<!doctype html><title>Welcome</title>', {
+            status: 200,
+            headers: { 'content-type': 'text/html' },
+          }),
+        ),
     });
     await expect(control.receipts.export('sbx_token', { book: 'Main' })).rejects.toMatchObject({
       name: 'SandboxControlError',
       status: 200,
-      message: '[@fflkit/sandbox] GET /_sandbox/receipts/export?book=Main answered 200 without CSV: is http://127.0.0.1:4010 a FFLKit sandbox?',
+      message:
+        '[@fflkit/sandbox] GET /_sandbox/receipts/export?book=Main answered 200 without CSV: is http://127.0.0.1:4010 a FFLKit sandbox?',
     });
   });
 });
 
 describe('connectSandbox(url): health, books, fixtures and events', () => {
   it('health() answers ok and the version, and rejects with status 0 when nothing answers', async () => {
-    const { version } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const { version } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     expect(await sandbox.health()).toEqual({ status: 'ok', version });
-    await expect(connectSandbox('http://127.0.0.1:1').health()).rejects.toMatchObject({ name: 'SandboxControlError', status: 0 });
+    await expect(connectSandbox('http://127.0.0.1:1').health()).rejects.toMatchObject({
+      name: 'SandboxControlError',
+      status: 0,
+    });
   });
 
   it('books.list(token) lists the books with their counts, in id order', async () => {
@@ -316,9 +414,15 @@ describe('connectSandbox(url): health, books, fixtures and events', () => {
 
   it('fixtures.load(file) loads a file and fixtures.export(token) gives the account back as one', async () => {
     const token = 'sbx_controlclient00000000000000001';
-    const file = { accounts: [{ name: 'Fixture Arms', books: ['Consignment'], tokens: [{ token }], receipts: [JSON.parse(receiptBody(5))] }] };
+    const file = {
+      accounts: [
+        { name: 'Fixture Arms', books: ['Consignment'], tokens: [{ token }], receipts: [JSON.parse(receiptBody(5))] },
+      ],
+    };
     const loaded = await sandbox.fixtures.load(file);
-    expect(loaded.accounts).toEqual([{ id: expect.any(Number), name: 'Fixture Arms', created: true, tokens: 1, receipts: 1 }]);
+    expect(loaded.accounts).toEqual([
+      { id: expect.any(Number), name: 'Fixture Arms', created: true, tokens: 1, receipts: 1 },
+    ]);
     expect((await sandbox.fixtures.load(file)).accounts[0]).toMatchObject({ created: false, receipts: 0 });
     const exported = await sandbox.fixtures.export(token);
     expect(exported).toEqual({
@@ -335,8 +439,14 @@ describe('connectSandbox(url): health, books, fixtures and events', () => {
   });
 
   it('fixtures.load(file) rejects a faulty file with the 422 naming each fault by its path', async () => {
-    const failure = await sandbox.fixtures.load({ accounts: [{ tokens: [{ token: 'sbx_short' }] }] }).catch((error: unknown) => error);
-    expect(failure).toMatchObject({ name: 'SandboxControlError', status: 422, body: { errors: { 'accounts[0].tokens[0].token': [expect.any(String)] } } });
+    const failure = await sandbox.fixtures
+      .load({ accounts: [{ tokens: [{ token: 'sbx_short' }] }] })
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({
+      name: 'SandboxControlError',
+      status: 422,
+      body: { errors: { 'accounts[0].tokens[0].token': [expect.any(String)] } },
+    });
   });
 
   it('events(token) yields the requests and deliveries of the account as they happen, and ends when aborted', async () => {
@@ -345,7 +455,11 @@ describe('connectSandbox(url): health, books, fixtures and events', () => {
     const seen: string[] = [];
     const following = (async () => {
       for await (const { event, data } of sandbox.events(token, { signal: controller.signal })) {
-        seen.push(event === 'request' ? `${data.method} ${data.path} ${data.status}` : `${data.event} ${data.state} ${data.attempts.length}`);
+        seen.push(
+          event === 'request'
+            ? `${data.method} ${data.path} ${data.status}`
+            : `${data.event} ${data.state} ${data.attempts.length}`,
+        );
         if (seen.length === 4) controller.abort();
       }
     })();
@@ -357,18 +471,31 @@ describe('connectSandbox(url): health, books, fixtures and events', () => {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       seen.splice(0);
-      await api(token, 'POST', '/webhooks', JSON.stringify({ url: `${receiver.url}/hook`, events: ['receipt.created'] }));
+      await api(
+        token,
+        'POST',
+        '/webhooks',
+        JSON.stringify({ url: `${receiver.url}/hook`, events: ['receipt.created'] }),
+      );
       await api(token, 'POST', '/receipts', receiptBody(9));
       await following;
     } finally {
       await receiver.close();
     }
     // A delivery is made inside the request that fires it, which is logged once answered.
-    expect(seen).toEqual(['POST /rest/v1/webhooks 201', 'receipt.created pending 0', 'POST /rest/v1/receipts 201', 'receipt.created succeeded 1']);
+    expect(seen).toEqual([
+      'POST /rest/v1/webhooks 201',
+      'receipt.created pending 0',
+      'POST /rest/v1/receipts 201',
+      'receipt.created succeeded 1',
+    ]);
   });
 
   it('events(token) rejects a refused token with its 401, and ends when the sandbox stops', async () => {
-    await expect(sandbox.events('sbx_unknown')[Symbol.asyncIterator]().next()).rejects.toMatchObject({ name: 'SandboxControlError', status: 401 });
+    await expect(sandbox.events('sbx_unknown')[Symbol.asyncIterator]().next()).rejects.toMatchObject({
+      name: 'SandboxControlError',
+      status: 401,
+    });
     const other = await startSandbox();
     const { token } = await other.createAccount();
     const iterator = other.events(token)[Symbol.asyncIterator]();

@@ -24,7 +24,8 @@ async function events(response: Response, count: number): Promise<{ event: strin
       text = text.slice(end + 2);
       const event = /^event: (.*)$/m.exec(block)?.[1];
       const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (event !== undefined && data !== undefined) found.push({ event, data: JSON.parse(data) as Record<string, unknown> });
+      if (event !== undefined && data !== undefined)
+        found.push({ event, data: JSON.parse(data) as Record<string, unknown> });
     }
   }
   await reader.cancel();
@@ -32,7 +33,7 @@ async function events(response: Response, count: number): Promise<{ event: strin
 }
 
 describe('GET /_sandbox/events', () => {
-  it('streams the account\'s requests and deliveries as server-sent events, and 401 without a token', async () => {
+  it("streams the account's requests and deliveries as server-sent events, and 401 without a token", async () => {
     const sandbox = await createSandbox({ host: '127.0.0.1', port: 0, data: undefined, rateLimit: 0 });
     opened.push(sandbox);
     await sandbox.start();
@@ -47,7 +48,11 @@ describe('GET /_sandbox/events', () => {
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ url: 'http://127.0.0.1:9/hook', events: ['*'] }),
     });
-    await fetch(`${sandbox.origin}/rest/v1/receipts`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: receiptBody(1) });
+    await fetch(`${sandbox.origin}/rest/v1/receipts`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: receiptBody(1),
+    });
     const [first, second, third] = await heard;
     expect(first).toMatchObject({ event: 'request', data: { method: 'POST', path: '/rest/v1/webhooks', status: 201 } });
     expect([second?.event, third?.event].sort()).toEqual(['delivery', 'request']);
@@ -110,13 +115,17 @@ describe('GET /_sandbox/events, bounded', () => {
     const refused = await follow();
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('1');
-    expect(((await refused.json()) as { message: string }).message).toContain(`already serves ${MAX_EVENT_STREAMS} event streams`);
+    expect(((await refused.json()) as { message: string }).message).toContain(
+      `already serves ${MAX_EVENT_STREAMS} event streams`,
+    );
     await streams[0]!.body!.cancel();
-    await expect.poll(async () => {
-      const next = await follow();
-      await next.body?.cancel();
-      return next.status;
-    }).toBe(200);
+    await expect
+      .poll(async () => {
+        const next = await follow();
+        await next.body?.cancel();
+        return next.status;
+      })
+      .toBe(200);
     await Promise.all(streams.slice(1).map((stream) => stream.body!.cancel()));
   });
 });

@@ -33,7 +33,9 @@ describe('a drop rule', () => {
     const before = await post(first, token, 1).catch((error: unknown) => error);
     const after = await post(first, token, 2).catch((error: unknown) => error);
     expect([before, after]).toEqual([expect.any(TypeError), expect.any(TypeError)]);
-    expect((await first.requests(token)).map((entry) => [entry.status, entry.fault?.rule, entry.fault?.withheld_status])).toEqual([
+    expect(
+      (await first.requests(token)).map((entry) => [entry.status, entry.fault?.rule, entry.fault?.withheld_status]),
+    ).toEqual([
       [0, 2, 201],
       [0, 1, null],
     ]);

@@ -62,41 +62,72 @@ describe('readFixturesFile(path)', () => {
   it.each([
     ['fixtures.json', JSON.stringify(file)],
     ['fixtures.yaml', `# a comment\n${JSON.stringify(file)}`],
-    ['fixtures.YML', 'accounts:\n  - name: Example Firearms Retail LLC\n    tokens:\n      - token: sbx_ci0000000000000000000000000001\n'],
+    [
+      'fixtures.YML',
+      'accounts:\n  - name: Example Firearms Retail LLC\n    tokens:\n      - token: sbx_ci0000000000000000000000000001\n',
+    ],
     ['fixtures', JSON.stringify(file)],
     ['fixtures.txt', 'accounts: []\n'],
     ['bom.json', `\uFEFF${JSON.stringify(file)}`],
   ])('reads %s', async (name, text) => {
     const parsed = await readFixturesFile(await written(name, text));
-    expect(parsed).toEqual(name.endsWith('.YML') ? { accounts: [{ name: 'Example Firearms Retail LLC', tokens: [{ token: 'sbx_ci0000000000000000000000000001' }] }] } : name === 'fixtures.txt' ? { accounts: [] } : file);
+    expect(parsed).toEqual(
+      name.endsWith('.YML')
+        ? {
+            accounts: [
+              { name: 'Example Firearms Retail LLC', tokens: [{ token: 'sbx_ci0000000000000000000000000001' }] },
+            ],
+          }
+        : name === 'fixtures.txt'
+          ? { accounts: [] }
+          : file,
+    );
   });
 
   it('reads YAML as YAML 1.2 does: a date stays text, an unquoted ZIP code is a number the loader refuses', async () => {
-    const parsed = await readFixturesFile(await written('dates.yaml', 'accounts:\n  - receipts:\n      - receipt_date: 2025-03-03\n        zip: 62701\n'));
+    const parsed = await readFixturesFile(
+      await written('dates.yaml', 'accounts:\n  - receipts:\n      - receipt_date: 2025-03-03\n        zip: 62701\n'),
+    );
     expect(parsed).toEqual({ accounts: [{ receipts: [{ receipt_date: '2025-03-03', zip: 62701 }] }] });
   });
 
   it('rejects a missing file, naming it and the working directory', async () => {
     const error = await failure(join(dir, 'missing.json'));
-    expect(error.message).toBe(`[@fflkit/sandbox] there is no fixtures file ${join(dir, 'missing.json')}: check the path, which is taken from the working directory (${process.cwd()})`);
+    expect(error.message).toBe(
+      `[@fflkit/sandbox] there is no fixtures file ${join(dir, 'missing.json')}: check the path, which is taken from the working directory (${process.cwd()})`,
+    );
     expect([error.file, error.errors]).toEqual([join(dir, 'missing.json'), {}]);
   });
 
   it('rejects a folder', async () => {
     await mkdir(join(dir, 'folder.json'));
-    expect((await failure(join(dir, 'folder.json'))).message).toBe(`[@fflkit/sandbox] ${join(dir, 'folder.json')} is a folder, not a fixtures file: give the path of a .json, .yaml or .yml file`);
+    expect((await failure(join(dir, 'folder.json'))).message).toBe(
+      `[@fflkit/sandbox] ${join(dir, 'folder.json')} is a folder, not a fixtures file: give the path of a .json, .yaml or .yml file`,
+    );
   });
 
   it.each([
     ['empty.json', '', /is empty: write an object with a list of accounts in it$/],
     ['blank.yaml', '  \n\n', /is empty/],
     ['broken.json', '{"accounts": [', /is not valid JSON: /],
-    ['broken.yaml', 'accounts: [unclosed\n', /is not valid YAML: Flow sequence .* at line 2, column 1:\n\naccounts: \[unclosed\n\n\^$/],
+    [
+      'broken.yaml',
+      'accounts: [unclosed\n',
+      /is not valid YAML: Flow sequence .* at line 2, column 1:\n\naccounts: \[unclosed\n\n\^$/,
+    ],
     ['twice.yaml', 'accounts: []\naccounts: []\n', /is not valid YAML: Map keys must be unique/],
-    ['list.yml', '- one\n- two\n', /holds a list, not a fixtures file: write an object with a list of accounts, as @fflkit\/types\/fixtures.schema.json describes it$/],
+    [
+      'list.yml',
+      '- one\n- two\n',
+      /holds a list, not a fixtures file: write an object with a list of accounts, as @fflkit\/types\/fixtures.schema.json describes it$/,
+    ],
     ['null.json', 'null', /holds nothing, not a fixtures file/],
     ['number.json', '42', /holds a number, not a fixtures file/],
-    ['binary.bin', Buffer.from([0x00, 0x01, 0xff, 0x41]), /holds a string \(read as YAML, as its name does not end in \.json and it does not begin with \{\), not a fixtures file/],
+    [
+      'binary.bin',
+      Buffer.from([0x00, 0x01, 0xff, 0x41]),
+      /holds a string \(read as YAML, as its name does not end in \.json and it does not begin with \{\), not a fixtures file/,
+    ],
   ])('rejects %s, saying what is wrong', async (name, text, message) => {
     const path = await written(name, text);
     const error = await failure(path);
@@ -162,7 +193,10 @@ describe('formatFixtures(fixtures, format) and writeFixturesFile(path, text)', (
 
 describe('refusedFixtures(error, file)', () => {
   it('lists every fault of a 422 on a line of its own, under its path, and keeps them in errors', () => {
-    const errors = { 'accounts[0].tokens[0].token': ['must be sbx_ followed by 20 to 128 letters and digits.'], 'accounts[0].receipts[2].zip': ['The zip field must be a string.', 'Another.'] };
+    const errors = {
+      'accounts[0].tokens[0].token': ['must be sbx_ followed by 20 to 128 letters and digits.'],
+      'accounts[0].receipts[2].zip': ['The zip field must be a string.', 'Another.'],
+    };
     const error = refusedFixtures(new ApiError(422, { message: 'x', errors }), '/ci/fixtures.yaml');
     expect(error.message).toBe(
       '[@fflkit/sandbox] the fixtures file /ci/fixtures.yaml has 3 faults, so nothing was loaded; fix them and start again:\n' +
@@ -175,8 +209,15 @@ describe('refusedFixtures(error, file)', () => {
 
   it('words a single fault, fixtures given as an object, and the account limit', () => {
     const one = refusedFixtures(new ApiError(422, { message: 'x', errors: { accounts: ['is required.'] } }), undefined);
-    expect(one.message).toBe('[@fflkit/sandbox] the fixtures have a fault, so nothing was loaded; fix it and start again:\n  accounts: is required.');
-    const full = refusedFixtures(new ApiError(409, { message: 'The sandbox holds its limit of 1 account.' }), '/f.json');
-    expect(full.message).toBe('[@fflkit/sandbox] the fixtures file /f.json could not be loaded: The sandbox holds its limit of 1 account.');
+    expect(one.message).toBe(
+      '[@fflkit/sandbox] the fixtures have a fault, so nothing was loaded; fix it and start again:\n  accounts: is required.',
+    );
+    const full = refusedFixtures(
+      new ApiError(409, { message: 'The sandbox holds its limit of 1 account.' }),
+      '/f.json',
+    );
+    expect(full.message).toBe(
+      '[@fflkit/sandbox] the fixtures file /f.json could not be loaded: The sandbox holds its limit of 1 account.',
+    );
   });
 });

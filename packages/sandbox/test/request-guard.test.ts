@@ -34,11 +34,17 @@ const accounts = (sandbox: Sandbox) => sandbox.core.snapshot().accounts.length;
 describe('the sandbox against web pages and foreign host names', () => {
   it('refuses a request with a foreign Host, whatever it carries, and makes no account', async () => {
     const { sandbox, port } = await open();
-    const attack = await send(port, 'POST', '/_sandbox/accounts', {
-      host: 'evil.example',
-      origin: 'http://evil.example',
-      'content-type': 'text/plain',
-    }, '{}');
+    const attack = await send(
+      port,
+      'POST',
+      '/_sandbox/accounts',
+      {
+        host: 'evil.example',
+        origin: 'http://evil.example',
+        'content-type': 'text/plain',
+      },
+      '{}',
+    );
     expect(attack.status).toBe(403);
     expect(JSON.parse(attack.body)).toEqual({
       message:
@@ -51,15 +57,29 @@ describe('the sandbox against web pages and foreign host names', () => {
   it('refuses a control API request of a foreign page on its own Host, and a text body anywhere', async () => {
     const { sandbox, port } = await open();
     const host = `127.0.0.1:${port}`;
-    const foreign = await send(port, 'POST', '/_sandbox/accounts', { host, origin: 'http://evil.example', 'content-type': 'application/json' }, '{}');
+    const foreign = await send(
+      port,
+      'POST',
+      '/_sandbox/accounts',
+      { host, origin: 'http://evil.example', 'content-type': 'application/json' },
+      '{}',
+    );
     expect(foreign.status).toBe(403);
-    expect(JSON.parse(foreign.body).message).toMatch(/^This sandbox refuses control API requests from the web page of http:\/\/evil\.example: .* --cors http:\/\/evil\.example/);
+    expect(JSON.parse(foreign.body).message).toMatch(
+      /^This sandbox refuses control API requests from the web page of http:\/\/evil\.example: .* --cors http:\/\/evil\.example/,
+    );
     const noOrigin = await send(port, 'POST', '/_sandbox/accounts', { host, 'sec-fetch-site': 'cross-site' }, '');
     expect(noOrigin.status).toBe(403);
     const text = await send(port, 'POST', '/_sandbox/accounts', { host, 'content-type': 'text/plain' }, '{}');
     expect(text.status).toBe(415);
     expect(accounts(sandbox)).toBe(0);
-    const own = await send(port, 'POST', '/_sandbox/accounts', { host, origin: `http://${host}`, 'content-type': 'application/json' }, '{}');
+    const own = await send(
+      port,
+      'POST',
+      '/_sandbox/accounts',
+      { host, origin: `http://${host}`, 'content-type': 'application/json' },
+      '{}',
+    );
     expect(own.status).toBe(201);
     const curl = await send(port, 'POST', '/_sandbox/accounts', { host: `localhost:${port}` });
     expect(curl.status).toBe(201);
@@ -68,7 +88,14 @@ describe('the sandbox against web pages and foreign host names', () => {
 
   it('answers the names given with --allowed-hosts, a domain and its subdomains with a leading dot', async () => {
     const { port } = await open({ allowedHosts: ['ci-sandbox', '.lan.example'] });
-    for (const host of ['ci-sandbox', `ci-sandbox:${port}`, 'lan.example', 'box.lan.example:4010', '[::1]:4010', 'app.localhost']) {
+    for (const host of [
+      'ci-sandbox',
+      `ci-sandbox:${port}`,
+      'lan.example',
+      'box.lan.example:4010',
+      '[::1]:4010',
+      'app.localhost',
+    ]) {
       expect((await send(port, 'POST', '/_sandbox/accounts', { host })).status, host).toBe(201);
     }
     expect((await send(port, 'POST', '/_sandbox/accounts', { host: 'ci-sandbox.evil.example' })).status).toBe(403);
@@ -90,13 +117,26 @@ describe('the sandbox against web pages and foreign host names', () => {
       'access-control-allow-methods': 'GET, HEAD, POST, PUT, DELETE',
       'access-control-allow-headers': 'content-type',
     });
-    const created = await send(port, 'POST', '/_sandbox/accounts', { host, origin, 'content-type': 'application/json' }, '{}');
+    const created = await send(
+      port,
+      'POST',
+      '/_sandbox/accounts',
+      { host, origin, 'content-type': 'application/json' },
+      '{}',
+    );
     expect(created.status).toBe(201);
     expect(created.headers['access-control-allow-origin']).toBe(origin);
     const { token } = JSON.parse(created.body) as { token: string };
     const books = await send(port, 'GET', '/rest/v1/books', { host, origin, authorization: `Bearer ${token}` });
-    expect(books.headers).toMatchObject({ 'access-control-allow-origin': origin, 'access-control-expose-headers': expect.stringContaining('X-RateLimit-Remaining') });
-    const other = await send(port, 'OPTIONS', '/rest/v1/books', { host, origin: 'http://evil.example', 'access-control-request-method': 'GET' });
+    expect(books.headers).toMatchObject({
+      'access-control-allow-origin': origin,
+      'access-control-expose-headers': expect.stringContaining('X-RateLimit-Remaining'),
+    });
+    const other = await send(port, 'OPTIONS', '/rest/v1/books', {
+      host,
+      origin: 'http://evil.example',
+      'access-control-request-method': 'GET',
+    });
     expect(other.status).toBe(403);
   });
 });
@@ -109,6 +149,8 @@ describe('refusalOf(path, headers, options) and corsHeaders(headers, options)', 
     expect(refusalOf('/_sandbox/clock', { host: 'sandbox.test' }, { host: 'sandbox.test' })).toBeUndefined();
     expect(refusalOf('/_sandbox/clock', { host: 'anything.example' }, { allowedHosts: ['all'] })).toBeUndefined();
     expect(corsHeaders({ origin: 'http://a.example' }, {})).toBeUndefined();
-    expect(corsHeaders({ origin: 'http://a.example' }, { cors: ['*'] })).toMatchObject({ 'Access-Control-Allow-Origin': 'http://a.example' });
+    expect(corsHeaders({ origin: 'http://a.example' }, { cors: ['*'] })).toMatchObject({
+      'Access-Control-Allow-Origin': 'http://a.example',
+    });
   });
 });

@@ -178,7 +178,13 @@ describe('createSandboxServer() answers errors in the contract shape', () => {
     await server.start();
     const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port: server.info.port, method: 'POST', path: '/rest/v1/receipts', headers: { 'content-type': 'application/json' } },
+        {
+          host: '127.0.0.1',
+          port: server.info.port,
+          method: 'POST',
+          path: '/rest/v1/receipts',
+          headers: { 'content-type': 'application/json' },
+        },
         (res) => {
           let text = '';
           res.on('data', (chunk: Buffer) => (text += chunk.toString()));
@@ -211,7 +217,9 @@ describe('createSandboxServer() answers errors in the contract shape', () => {
     expect(answers[0]).toMatch(/^HTTP\/1\.1 200 /);
     expect(answers[1]).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
     expect(answers[1]).toMatch(/content-type: application\/json; charset=utf-8/i);
-    expect(JSON.parse(answers[1]!.split('\r\n\r\n')[1]!)).toEqual({ message: expect.stringMatching(/^The request is malformed/) });
+    expect(JSON.parse(answers[1]!.split('\r\n\r\n')[1]!)).toEqual({
+      message: expect.stringMatching(/^The request is malformed/),
+    });
   });
 
   it('answers a path with a malformed percent-encoding with 400 and only {"message"}', async () => {
@@ -255,7 +263,9 @@ describe('createSandboxServer() answers errors in the contract shape', () => {
 
 describe('GET /_sandbox/health', () => {
   it('answers 200 with ok and the version of package.json, without a token, never cached, without the core', async () => {
-    const { version } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    const { version } = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     const response = await server.inject({ method: 'GET', url: '/_sandbox/health' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/json; charset=utf-8');

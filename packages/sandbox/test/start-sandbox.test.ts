@@ -89,7 +89,13 @@ describe('startSandbox()', () => {
   });
 
   it('takes an option given as undefined as its default', async () => {
-    const sandbox = await start({ port: undefined, host: undefined, data: undefined, rateLimit: undefined, now: undefined });
+    const sandbox = await start({
+      port: undefined,
+      host: undefined,
+      data: undefined,
+      rateLimit: undefined,
+      now: undefined,
+    });
     expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(sandbox.url).not.toBe('http://127.0.0.1:0');
     const { token } = await sandbox.createAccount();
@@ -108,7 +114,10 @@ describe('startSandbox()', () => {
     [{ port: 1.5 }, /port must be a whole number/],
     [{ rateLimit: -5 }, /rateLimit must be a whole number/],
     [{ data: '' }, /data must be a file path/],
-    [{ fixtures: '' }, /fixtures must be a fixtures file as an object \(\{ accounts: \[\.\.\.\] \}\) or the path of a JSON or YAML file/],
+    [
+      { fixtures: '' },
+      /fixtures must be a fixtures file as an object \(\{ accounts: \[\.\.\.\] \}\) or the path of a JSON or YAML file/,
+    ],
     [{ fixtures: 42 as unknown as string }, /fixtures must be a fixtures file/],
     [{ fixtures: [] as unknown as SandboxFixtures }, /fixtures must be a fixtures file/],
   ])('throws a TypeError for %j', async (options, message) => {
@@ -131,10 +140,16 @@ const fixtures: SandboxFixtures = {
 };
 
 async function booksAndSerials(sandbox: RunningSandbox, token = TOKEN) {
-  const get = (path: string) => fetch(`${sandbox.apiUrl}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((response) => response.json());
+  const get = (path: string) =>
+    fetch(`${sandbox.apiUrl}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((response) =>
+      response.json(),
+    );
   const books = (await get('/books')) as { data: { name: string; record_count: number }[] };
   const receipts = (await get('/receipts')) as { data: { serial_number: string }[] };
-  return { books: books.data.map((book) => [book.name, book.record_count]), serials: receipts.data.map((receipt) => receipt.serial_number) };
+  return {
+    books: books.data.map((book) => [book.name, book.record_count]),
+    serials: receipts.data.map((receipt) => receipt.serial_number),
+  };
 }
 
 async function tempDir(): Promise<string> {
@@ -144,7 +159,13 @@ async function tempDir(): Promise<string> {
 }
 
 describe('startSandbox({ fixtures })', () => {
-  const loaded = { books: [['Main', 1], ['Consignment', 1]], serials: ['SBX0000001', 'SBX0000002'] };
+  const loaded = {
+    books: [
+      ['Main', 1],
+      ['Consignment', 1],
+    ],
+    serials: ['SBX0000001', 'SBX0000002'],
+  };
 
   it('loads fixtures given as an object before it resolves: their token works at once', async () => {
     const sandbox = await start({ fixtures });
@@ -167,17 +188,31 @@ describe('startSandbox({ fixtures })', () => {
   it('loads them again at every start on a data file, which changes nothing the second time and keeps what tests changed', async () => {
     const data = join(await tempDir(), 'sandbox.json');
     const first = await start({ data, fixtures });
-    await fetch(`${first.apiUrl}/receipts`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: receiptBody(3) });
+    await fetch(`${first.apiUrl}/receipts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: receiptBody(3),
+    });
     await first.stop();
     const second = await start({ data, fixtures });
-    expect(await booksAndSerials(second)).toEqual({ books: [['Main', 2], ['Consignment', 1]], serials: ['SBX0000001', 'SBX0000002', 'SBX0000003'] });
+    expect(await booksAndSerials(second)).toEqual({
+      books: [
+        ['Main', 2],
+        ['Consignment', 1],
+      ],
+      serials: ['SBX0000001', 'SBX0000002', 'SBX0000003'],
+    });
     expect(await second.webhooks.list(TOKEN)).toHaveLength(1);
   });
 
   it('rejects a file with faults with a FixturesError naming each by its path, and writes no data file', async () => {
     const dir = await tempDir();
     const data = join(dir, 'sandbox.json');
-    const faulty = { accounts: [{ tokens: [{ token: TOKEN }], receipts: [{ ...JSON.parse(receiptBody(1)), zip: 62701, ffl_license: null }] }] };
+    const faulty = {
+      accounts: [
+        { tokens: [{ token: TOKEN }], receipts: [{ ...JSON.parse(receiptBody(1)), zip: 62701, ffl_license: null }] },
+      ],
+    };
     const error = await startSandbox({ data, fixtures: faulty as unknown as SandboxFixtures }).then(
       () => undefined,
       (thrown: unknown) => thrown,
@@ -189,7 +224,9 @@ describe('startSandbox({ fixtures })', () => {
       'accounts[0].receipts[0].state': ['The state field is required when ffl license is not present.'],
       'accounts[0].receipts[0].zip': ['The zip field must be a string.'],
     });
-    expect((error as FixturesError).message).toMatch(/^\[@fflkit\/sandbox\] the fixtures have 4 faults, so nothing was loaded; fix them and start again:\n {2}accounts\[0\]\.receipts\[0\]\.address: /);
+    expect((error as FixturesError).message).toMatch(
+      /^\[@fflkit\/sandbox\] the fixtures have 4 faults, so nothing was loaded; fix them and start again:\n {2}accounts\[0\]\.receipts\[0\]\.address: /,
+    );
     // The lock is given back and nothing is written: the same data file starts at once, empty.
     expect(await readdir(dir)).toEqual([]);
     const after = await start({ data });
@@ -198,9 +235,9 @@ describe('startSandbox({ fixtures })', () => {
 
   it('rejects a path that is not a fixtures file before it touches the data file', async () => {
     const dir = await tempDir();
-    await expect(startSandbox({ data: join(dir, 'sandbox.json'), fixtures: join(dir, 'missing.yaml') })).rejects.toThrow(
-      `[@fflkit/sandbox] there is no fixtures file ${join(dir, 'missing.yaml')}: check the path`,
-    );
+    await expect(
+      startSandbox({ data: join(dir, 'sandbox.json'), fixtures: join(dir, 'missing.yaml') }),
+    ).rejects.toThrow(`[@fflkit/sandbox] there is no fixtures file ${join(dir, 'missing.yaml')}: check the path`);
     expect(await readdir(dir)).toEqual([]);
   });
 });
@@ -231,11 +268,18 @@ describe('startSandbox() and the environment', () => {
       expect(sandbox.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect(sandbox.url).not.toBe('http://127.0.0.1:1');
       // No fixtures and no demo: the fixtures' token is unknown, and a second account fits.
-      expect((await fetch(`${sandbox.apiUrl}/books`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(401);
+      expect((await fetch(`${sandbox.apiUrl}/books`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(
+        401,
+      );
       await sandbox.createAccount();
       const { token } = await sandbox.createAccount();
-      const response = await fetch(`${sandbox.apiUrl}/books`, { headers: { authorization: `Bearer ${token}`, origin: 'http://localhost:5173' } });
-      expect([response.headers.get('x-ratelimit-limit'), response.headers.get('access-control-allow-origin')]).toEqual(['60', null]);
+      const response = await fetch(`${sandbox.apiUrl}/books`, {
+        headers: { authorization: `Bearer ${token}`, origin: 'http://localhost:5173' },
+      });
+      expect([response.headers.get('x-ratelimit-limit'), response.headers.get('access-control-allow-origin')]).toEqual([
+        '60',
+        null,
+      ]);
       expect(existsSync(join(dir, 'from-env.json'))).toBe(false);
     } finally {
       for (const [name, value] of Object.entries(saved)) {

@@ -72,12 +72,17 @@ export async function* changesSince(
 ): AsyncGenerator<ReceiptChange, void, undefined> {
   const after = checkpoint?.after ? Date.parse(checkpoint.after) : -Infinity;
   if (checkpoint && (Number.isNaN(after) || !Array.isArray(checkpoint.seen))) {
-    throw new TypeError('[@fflkit/sdk] not a checkpoint of changesSince(): store them unchanged, or pass null to start over');
+    throw new TypeError(
+      '[@fflkit/sdk] not a checkpoint of changesSince(): store them unchanged, or pass null to start over',
+    );
   }
   const seen: Seen[] = [...(checkpoint?.seen ?? [])];
   // A version already yielded, by its entry: the fingerprint tells apart versions within one second.
   const known = new Set(seen.map(String));
-  const query: ReceiptListQuery = { per_page: MAX_PER_PAGE, ...(after > -Infinity && { since: formatSeconds(after - 1000) }) };
+  const query: ReceiptListQuery = {
+    per_page: MAX_PER_PAGE,
+    ...(after > -Infinity && { since: formatSeconds(after - 1000) }),
+  };
   const started = clock.now();
   let newest = after;
   let held: [Receipt, number] | undefined;
@@ -115,7 +120,8 @@ export async function* changesSince(
     }
   }
   // Only a pass read to its end moves `after`: nothing older than the new `after` is left unread.
-  if (held) yield change(held, complete ? Math.max(after, Math.floor((newest - clock.now() + started) / 1000) * 1000) : after);
+  if (held)
+    yield change(held, complete ? Math.max(after, Math.floor((newest - clock.now() + started) / 1000) * 1000) : after);
 }
 
 // A moment as the API writes it: RFC 3339 in UTC, whole seconds.

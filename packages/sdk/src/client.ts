@@ -112,7 +112,10 @@ export class LogbookClient {
     let refused = '';
     const readEnv = (name: string): string | undefined => {
       try {
-        const { process, Deno } = globalThis as { process?: { env?: Record<string, string | undefined> }; Deno?: { env: { get(name: string): string | undefined } } };
+        const { process, Deno } = globalThis as {
+          process?: { env?: Record<string, string | undefined> };
+          Deno?: { env: { get(name: string): string | undefined } };
+        };
         return (process?.env ? process.env[name] : Deno?.env.get(name)) || undefined;
       } catch (error) {
         refused = ` (reading it was refused: ${String(error)}; grant --allow-env=FFLKIT_TOKEN,FFLKIT_BASE_URL)`;
@@ -130,7 +133,14 @@ export class LogbookClient {
     const { clock = systemClock, recover = true } = options;
     const send = createTransport(options, (perMinute) => sharedRateLimiter(token, perMinute, clock));
     const version = typeof __FFLKIT_SDK_VERSION__ === 'string' ? __FFLKIT_SDK_VERSION__ : '0.0.0-dev';
-    const call = createCall(baseUrl as string, { Authorization: `Bearer ${token}`, 'User-Agent': `${options.userAgent ? `${options.userAgent} ` : ''}fflkit-sdk/${version}` }, send);
+    const call = createCall(
+      baseUrl as string,
+      {
+        Authorization: `Bearer ${token}`,
+        'User-Agent': `${options.userAgent ? `${options.userAgent} ` : ''}fflkit-sdk/${version}`,
+      },
+      send,
+    );
     const context = { call, clock, recover };
     this.raw = createRawClient(call);
     this.receipts = new Receipts(context);

@@ -185,13 +185,14 @@ for (const [Class, name] of [
 }
 
 // The class of each status that has one, and what to do next: every message ends with it.
-const BY_STATUS: Record<number, [new (init: ApiErrorInit & { retryAfter?: number | undefined }) => ApiError, string]> = {
-  401: [AuthenticationError, 'check the token: it is missing, wrong or revoked'],
-  403: [PermissionDeniedError, 'use a key with the permission this method needs'],
-  404: [NotFoundError, 'check the id; deleted records are 404'],
-  422: [ValidationError, 'fix error.errors'],
-  429: [RateLimitError, 'retry after error.retryAfter seconds'],
-};
+const BY_STATUS: Record<number, [new (init: ApiErrorInit & { retryAfter?: number | undefined }) => ApiError, string]> =
+  {
+    401: [AuthenticationError, 'check the token: it is missing, wrong or revoked'],
+    403: [PermissionDeniedError, 'use a key with the permission this method needs'],
+    404: [NotFoundError, 'check the id; deleted records are 404'],
+    422: [ValidationError, 'fix error.errors'],
+    429: [RateLimitError, 'retry after error.retryAfter seconds'],
+  };
 
 /**
  * What to do next about an answer, where the transport knows better than its status: why a 429
@@ -219,7 +220,9 @@ export function createApiError(response: Response, body: unknown, now: number = 
   // The contract's error body is `{ message, errors? }`; a proxy's HTML page or plain text is not.
   const errorBody = typeof (body as ErrorBody | null)?.message === 'string' ? (body as ErrorBody) : undefined;
   const said = errorBody?.message ?? (typeof body === 'string' && body ? body.slice(0, 200) : response.statusText);
-  const [Class, fallback] = BY_STATUS[status] ?? (status >= 500 ? [InternalServerError, 'the service failed; retry later'] : [ApiError, 'see error.body']);
+  const [Class, fallback] =
+    BY_STATUS[status] ??
+    (status >= 500 ? [InternalServerError, 'the service failed; retry later'] : [ApiError, 'see error.body']);
   const fields = Object.entries(errorBody?.errors ?? {}).map(([field, messages]) => `${field}: ${messages.join(' ')}`);
   return new Class({
     status,

@@ -56,19 +56,32 @@ export function createCall(baseUrl: string, headers: Record<string, string>, sen
   return async (method, path, init = {}, recover) => {
     const { params = {}, body, headers: extra, parseAs = 'json', ...rest } = init;
     const query = Object.entries(params.query ?? {})
-      .flatMap(([name, value]) => (value == null ? [] : [value].flat().map((item) => `${name}=${encodeURIComponent(item)}`)))
+      .flatMap(([name, value]) =>
+        value == null ? [] : [value].flat().map((item) => `${name}=${encodeURIComponent(item)}`),
+      )
       .join('&');
     const url =
-      base + path.replace(/\{(\w+)\}/g, (whole, name: string) => (params.path?.[name] == null ? whole : encodeURIComponent(String(params.path[name])))) + (query && `?${query}`);
+      base +
+      path.replace(/\{(\w+)\}/g, (whole, name: string) =>
+        params.path?.[name] == null ? whole : encodeURIComponent(String(params.path[name])),
+      ) +
+      (query && `?${query}`);
     const merged = new Headers(headers);
     if (body !== undefined) merged.set('Content-Type', 'application/json');
     for (const more of [extra, params.header]) {
-      for (const [name, value] of more instanceof Headers || Array.isArray(more) ? more : Object.entries(more ?? {})) if (value != null) merged.set(name, String(value));
+      for (const [name, value] of more instanceof Headers || Array.isArray(more) ? more : Object.entries(more ?? {}))
+        if (value != null) merged.set(name, String(value));
     }
-    const response = await send(url, { ...rest, method, headers: merged, body: body === undefined ? null : JSON.stringify(body) }, recover);
+    const response = await send(
+      url,
+      { ...rest, method, headers: merged, body: body === undefined ? null : JSON.stringify(body) },
+      recover,
+    );
     const { ok } = response;
-    if (response.status === 204 || response.headers.get('Content-Length') === '0') return { [ok ? 'data' : 'error']: undefined, response };
-    if (ok && parseAs !== 'json') return { data: parseAs === 'stream' ? response.body : await response[parseAs](), response };
+    if (response.status === 204 || response.headers.get('Content-Length') === '0')
+      return { [ok ? 'data' : 'error']: undefined, response };
+    if (ok && parseAs !== 'json')
+      return { data: parseAs === 'stream' ? response.body : await response[parseAs](), response };
     // A success that is not JSON throws (the contract answers JSON: a page such as a proxy's came
     // back instead); a failure keeps its text as the error.
     let parsed: unknown = await response.text();
@@ -76,9 +89,12 @@ export function createCall(baseUrl: string, headers: Record<string, string>, sen
       parsed = parsed ? JSON.parse(parsed as string) : undefined;
     } catch (error) {
       if (ok) {
-        throw new LogbookError(`[@fflkit/sdk] ${method} ${url} answered ${response.status} without JSON: check baseUrl (it ends in /rest/v1) and any proxy in between`, {
-          cause: error,
-        });
+        throw new LogbookError(
+          `[@fflkit/sdk] ${method} ${url} answered ${response.status} without JSON: check baseUrl (it ends in /rest/v1) and any proxy in between`,
+          {
+            cause: error,
+          },
+        );
       }
     }
     return { [ok ? 'data' : 'error']: parsed, response };

@@ -44,7 +44,11 @@ export function removeUnseen(
   const events = String([...body.events].sort());
   return lookUp('POST /webhooks', async () => {
     for (const endpoint of await list()) {
-      if (endpoint.url === body.url.trim() && String([...endpoint.events].sort()) === events && !before.some(({ id }) => id === endpoint.id)) {
+      if (
+        endpoint.url === body.url.trim() &&
+        String([...endpoint.events].sort()) === events &&
+        !before.some(({ id }) => id === endpoint.id)
+      ) {
         await remove(endpoint.id);
       }
     }
@@ -61,7 +65,9 @@ export function needsRead(operation: string, sent: boolean) {
     if (error instanceof LogbookError) {
       // The error was just built and its stack not yet read, so the stack shows the new message.
       error.message += ` [${operation}: ${sent ? 'outcome unknown, the service may have recorded it: look before sending it again' : 'nothing was sent'}${
-        (error as { status?: number }).status === 403 ? '; recovery needs the read permission: use a key with read, or pass recover: false' : ''
+        (error as { status?: number }).status === 403
+          ? '; recovery needs the read permission: use a key with read, or pass recover: false'
+          : ''
       }]`;
     }
     throw error;
@@ -79,6 +85,10 @@ function lookUp(operation: string, find: () => Promise<unknown>): Recover {
 function holds(record: object | null, sent: object): boolean {
   return (
     record !== null &&
-    Object.entries(sent).every(([field, value]) => !(field in record) || (record as Record<string, unknown>)[field] === (typeof value === 'string' ? value.trim() : (value ?? null)))
+    Object.entries(sent).every(
+      ([field, value]) =>
+        !(field in record) ||
+        (record as Record<string, unknown>)[field] === (typeof value === 'string' ? value.trim() : (value ?? null)),
+    )
   );
 }

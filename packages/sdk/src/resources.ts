@@ -109,7 +109,9 @@ export class Receipts {
 
   /** One receipt with its disposition, documents and E4473 data. */
   async get(id: number, options?: RequestOptions): Promise<Receipt> {
-    return (await request<{ data: Receipt }>(this.#context, 'GET', '/receipts/{id}', { params: { path: { id } }, ...options })).data;
+    return (
+      await request<{ data: Receipt }>(this.#context, 'GET', '/receipts/{id}', { params: { path: { id } }, ...options })
+    ).data;
   }
 
   /**
@@ -119,7 +121,9 @@ export class Receipts {
    * the README, "Recovery".
    */
   async create(body: ReceiptCreate, options?: RequestOptions): Promise<Receipt> {
-    const recover = findCreated(body, () => this.iterate({ serial_number: body.serial_number.trim(), book: body.book.trim(), per_page: 200 }, options));
+    const recover = findCreated(body, () =>
+      this.iterate({ serial_number: body.serial_number.trim(), book: body.book.trim(), per_page: 200 }, options),
+    );
     return (await request<{ data: Receipt }>(this.#context, 'POST', '/receipts', { body, ...options }, recover)).data;
   }
 
@@ -136,7 +140,13 @@ export class Receipts {
    * ```
    */
   async update(id: number, body: ReceiptUpdate, options?: RequestOptions): Promise<Receipt> {
-    return (await request<{ data: Receipt }>(this.#context, 'PUT', '/receipts/{id}', { params: { path: { id } }, body, ...options })).data;
+    return (
+      await request<{ data: Receipt }>(this.#context, 'PUT', '/receipts/{id}', {
+        params: { path: { id } },
+        body,
+        ...options,
+      })
+    ).data;
   }
 
   /**
@@ -146,7 +156,15 @@ export class Receipts {
    */
   async dispose(id: number, body: DispositionCreate, options?: RequestOptions): Promise<Receipt> {
     const recover = findDisposed(body, () => this.get(id, options));
-    return (await request<{ data: Receipt }>(this.#context, 'POST', '/receipts/{id}/dispose', { params: { path: { id } }, body, ...options }, recover)).data;
+    return (
+      await request<{ data: Receipt }>(
+        this.#context,
+        'POST',
+        '/receipts/{id}/dispose',
+        { params: { path: { id } }, body, ...options },
+        recover,
+      )
+    ).data;
   }
 
   /**
@@ -174,7 +192,10 @@ export class Receipts {
    * }
    * ```
    */
-  changesSince(checkpoint?: SyncCheckpoint | null, options?: RequestOptions): AsyncGenerator<ReceiptChange, void, undefined> {
+  changesSince(
+    checkpoint?: SyncCheckpoint | null,
+    options?: RequestOptions,
+  ): AsyncGenerator<ReceiptChange, void, undefined> {
     return changesSince((query) => this.list(query, options), this.#context.clock, checkpoint ?? null);
   }
 }
@@ -319,8 +340,19 @@ export class Webhooks {
    */
   async create(body: WebhookEndpointCreate, options?: RequestOptions): Promise<CreatedWebhook> {
     const before = this.#context.recover ? await this.list(options).catch(needsRead('POST /webhooks', false)) : [];
-    const recover = removeUnseen(body, before, () => this.list(options), (id) => this.delete(id, options));
-    const created = await request<{ data: WebhookEndpoint; secret: string }>(this.#context, 'POST', '/webhooks', { body, ...options }, recover);
+    const recover = removeUnseen(
+      body,
+      before,
+      () => this.list(options),
+      (id) => this.delete(id, options),
+    );
+    const created = await request<{ data: WebhookEndpoint; secret: string }>(
+      this.#context,
+      'POST',
+      '/webhooks',
+      { body, ...options },
+      recover,
+    );
     return { endpoint: created.data, secret: created.secret };
   }
 
@@ -339,7 +371,13 @@ type PageParams = { page?: number | undefined; per_page?: number | undefined };
 
 // The parsed body of a successful call (`undefined` for a 204); any other answer is thrown as its
 // ApiError. A POST that recovers carries its look-up, unless the client turned recovery off.
-async function request<T>(context: ResourceContext, method: string, path: string, init?: CallInit, recover?: Recover): Promise<T> {
+async function request<T>(
+  context: ResourceContext,
+  method: string,
+  path: string,
+  init?: CallInit,
+  recover?: Recover,
+): Promise<T> {
   const { data, error, response } = await context.call(method, path, init, context.recover ? recover : undefined);
   if (!response.ok) throw createApiError(response, error, context.clock.now());
   return data as T;
@@ -347,7 +385,12 @@ async function request<T>(context: ResourceContext, method: string, path: string
 
 // One page of a paginated list, after checking `page` and `per_page`; a parameter given as
 // `undefined` is left out of the query string.
-function list(context: ResourceContext, path: ListPath, params: PageParams, options: RequestOptions | undefined): Promise<Page<Receipt>> {
+function list(
+  context: ResourceContext,
+  path: ListPath,
+  params: PageParams,
+  options: RequestOptions | undefined,
+): Promise<Page<Receipt>> {
   assertPageParams(params);
   return request(context, 'GET', path, { params: { query: params }, ...options });
 }

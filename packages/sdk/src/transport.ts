@@ -91,7 +91,11 @@ export interface Wait {
 export type Recover = () => Promise<Response | undefined>;
 
 /** Sends one call with the client's policy, retries and recovery included, and answers its last response. */
-export type Send = (url: string, init: Omit<RequestInit, 'signal'> & { method: string; signal?: AbortSignal | null | undefined }, recover?: Recover) => Promise<Response>;
+export type Send = (
+  url: string,
+  init: Omit<RequestInit, 'signal'> & { method: string; signal?: AbortSignal | null | undefined },
+  recover?: Recover,
+) => Promise<Response>;
 
 // Why the limiter holds a call, for the warning and for QueueTimeoutError.
 const HELD = {
@@ -183,7 +187,10 @@ export function createTransport(options: LogbookClientOptions, limiterOf: (perMi
       // The call was not aborted, so an aborted attempt is one that timed out.
       const lost = (note: string) =>
         controller.signal.aborted
-          ? new TimeoutError(`${method} ${url}: no answer in ${timeout} ms (${note}raise timeout or check the network)`, { cause })
+          ? new TimeoutError(
+              `${method} ${url}: no answer in ${timeout} ms (${note}raise timeout or check the network)`,
+              { cause },
+            )
           : new ConnectionError(
               `${method} ${url}: ${describe(cause)} on attempt ${retry + 1} (${note}is the sandbox running? check baseUrl and the network)`,
               { cause },

@@ -9,7 +9,11 @@ async function collect(store: ReceiptStore, clock: FakeClock, checkpoint: SyncCh
   for await (const change of changesSince(store.list, clock, checkpoint)) changes.push(change);
   const last = changes.at(-1)?.checkpoint;
   // What a caller stores goes through JSON.
-  return { changes, pairs: changes.map((c) => [c.receipt.id, c.receipt.updated_at]), checkpoint: last && (JSON.parse(JSON.stringify(last)) as SyncCheckpoint) };
+  return {
+    changes,
+    pairs: changes.map((c) => [c.receipt.id, c.receipt.updated_at]),
+    checkpoint: last && (JSON.parse(JSON.stringify(last)) as SyncCheckpoint),
+  };
 }
 
 describe('changesSince(listPage, clock, checkpoint)', () => {
@@ -157,7 +161,9 @@ describe('changesSince(listPage, clock, checkpoint)', () => {
     const store = new ReceiptStore();
     const broken = { after: 'yesterday', seen: [] } as SyncCheckpoint;
     await expect(collect(store, new FakeClock(), broken)).rejects.toThrow(TypeError);
-    await expect(collect(store, new FakeClock(), { after: at(1) } as unknown as SyncCheckpoint)).rejects.toThrow('pass null to start over');
+    await expect(collect(store, new FakeClock(), { after: at(1) } as unknown as SyncCheckpoint)).rejects.toThrow(
+      'pass null to start over',
+    );
     expect(store.queries).toEqual([]);
   });
 });

@@ -24,7 +24,9 @@ describe('methods resolve with the contract types, unwrapped', () => {
     expectTypeOf(logbook.receipts.delete(1)).resolves.toBeVoid();
     expectTypeOf(logbook.books.list()).resolves.toEqualTypeOf<Book[]>();
     expectTypeOf(logbook.webhooks.list()).resolves.toEqualTypeOf<WebhookEndpoint[]>();
-    expectTypeOf(logbook.webhooks.create({ url: 'https://x.example', events: ['*'] })).resolves.toEqualTypeOf<CreatedWebhook>();
+    expectTypeOf(
+      logbook.webhooks.create({ url: 'https://x.example', events: ['*'] }),
+    ).resolves.toEqualTypeOf<CreatedWebhook>();
     expectTypeOf(logbook.receipts.changesSince(null)).toEqualTypeOf<AsyncGenerator<ReceiptChange, void, undefined>>();
   });
 

@@ -10,7 +10,10 @@ describe('new LogbookClient(options)', () => {
   });
 
   it('sends the token as a bearer token and a User-Agent naming the app and the SDK', async () => {
-    const { logbook, calls } = testClient([json(200, { data: [] })], { token: 'sbx_secret', userAgent: 'acme-pos/3.2' });
+    const { logbook, calls } = testClient([json(200, { data: [] })], {
+      token: 'sbx_secret',
+      userAgent: 'acme-pos/3.2',
+    });
     await logbook.books.list();
     expect(calls[0]?.request.headers.get('authorization')).toBe('Bearer sbx_secret');
     expect(calls[0]?.request.headers.get('user-agent')).toMatch(/^acme-pos\/3\.2 fflkit-sdk\/\S+$/);
@@ -56,7 +59,15 @@ describe('new LogbookClient(options)', () => {
   it('applies the default time-out and retries when they are given as undefined', async () => {
     const clock = new FakeClock();
     const { fetch, calls } = stubFetch(json(503, { message: 'Unavailable.' }));
-    const logbook = new LogbookClient({ token: 't', baseUrl: BASE_URL, fetch, clock, random: () => 0, timeout: undefined, maxRetries: undefined });
+    const logbook = new LogbookClient({
+      token: 't',
+      baseUrl: BASE_URL,
+      fetch,
+      clock,
+      random: () => 0,
+      timeout: undefined,
+      maxRetries: undefined,
+    });
     await expect(clock.settle(logbook.books.list())).rejects.toMatchObject({ status: 503 });
     expect(calls).toHaveLength(3);
     expect(clock.delays).toEqual([30_000, 500, 30_000, 1000, 30_000]);
@@ -64,7 +75,9 @@ describe('new LogbookClient(options)', () => {
 
   it('throws a TypeError naming the option and the variable when there is no token', () => {
     vi.stubEnv('FFLKIT_TOKEN', '');
-    expect(() => new LogbookClient({ baseUrl: BASE_URL })).toThrow(/no API token: pass \{ token \} or set FFLKIT_TOKEN/);
+    expect(() => new LogbookClient({ baseUrl: BASE_URL })).toThrow(
+      /no API token: pass \{ token \} or set FFLKIT_TOKEN/,
+    );
   });
 
   it.each([
@@ -88,7 +101,8 @@ describe('new LogbookClient(options)', () => {
     const env = process.env;
     process.env = new Proxy(env, {
       get(target, name) {
-        if (typeof name === 'string' && name.startsWith('FFLKIT_')) throw new Error(`NotCapable: Requires env access to "${name}", run again with the --allow-env flag`);
+        if (typeof name === 'string' && name.startsWith('FFLKIT_'))
+          throw new Error(`NotCapable: Requires env access to "${name}", run again with the --allow-env flag`);
         return Reflect.get(target, name);
       },
     });
@@ -98,7 +112,9 @@ describe('new LogbookClient(options)', () => {
           '[@fflkit/sdk] no API token: pass { token } or set FFLKIT_TOKEN (reading it was refused: Error: NotCapable: Requires env access to "FFLKIT_TOKEN", run again with the --allow-env flag; grant --allow-env=FFLKIT_TOKEN,FFLKIT_BASE_URL)',
         ),
       );
-      expect(() => new LogbookClient({ token: 't' })).toThrow('(reading it was refused: Error: NotCapable: Requires env access to "FFLKIT_BASE_URL"');
+      expect(() => new LogbookClient({ token: 't' })).toThrow(
+        '(reading it was refused: Error: NotCapable: Requires env access to "FFLKIT_BASE_URL"',
+      );
     } finally {
       process.env = env;
     }
@@ -122,7 +138,9 @@ describe('new LogbookClient(options)', () => {
       };
       expect(() => new LogbookClient({ baseUrl: BASE_URL })).toThrow('grant --allow-env=FFLKIT_TOKEN,FFLKIT_BASE_URL');
       delete global.Deno;
-      expect(() => new LogbookClient({ baseUrl: BASE_URL })).toThrow(new TypeError('[@fflkit/sdk] no API token: pass { token } or set FFLKIT_TOKEN'));
+      expect(() => new LogbookClient({ baseUrl: BASE_URL })).toThrow(
+        new TypeError('[@fflkit/sdk] no API token: pass { token } or set FFLKIT_TOKEN'),
+      );
     } finally {
       global.process = nodeProcess;
       delete global.Deno;
@@ -162,7 +180,13 @@ describe('new LogbookClient(options)', () => {
   });
 
   it('sends path parameters, the query, headers and a JSON body as openapi-fetch does, and parses the answer as asked', async () => {
-    const { logbook, calls } = testClient([json(200, { data: [] }), json(200, { data: [] }), json(200, { data: [] }), new Response('plain', { status: 200 }), empty(204)]);
+    const { logbook, calls } = testClient([
+      json(200, { data: [] }),
+      json(200, { data: [] }),
+      json(200, { data: [] }),
+      new Response('plain', { status: 200 }),
+      empty(204),
+    ]);
     const listed = await logbook.raw.GET('/receipts', {
       params: { query: { serial_number: 'A&B/1', page: 2 } },
       headers: { 'X-Trace': 'one', 'X-Unset': undefined },
@@ -185,7 +209,9 @@ describe('new LogbookClient(options)', () => {
   });
 
   it('throws a LogbookError naming the call and what to check when a success answers without JSON', async () => {
-    const { logbook } = testClient([new Response('<html>Sign in to the network</html>', { status: 200, headers: { 'content-type': 'text/html' } })]);
+    const { logbook } = testClient([
+      new Response('<html>Sign in to the network</html>', { status: 200, headers: { 'content-type': 'text/html' } }),
+    ]);
     const failure = await logbook.receipts.get(7).then(
       () => undefined,
       (error: unknown) => error,

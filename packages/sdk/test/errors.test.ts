@@ -32,30 +32,42 @@ async function errorOf(response: Response) {
 describe('createApiError(response, body)', () => {
   it.each([
     [401, AuthenticationError, 'AuthenticationError', 'Unauthenticated.', 'check the token'],
-    [403, PermissionDeniedError, 'PermissionDeniedError', 'This action requires the write permission.', 'permission this method needs'],
+    [
+      403,
+      PermissionDeniedError,
+      'PermissionDeniedError',
+      'This action requires the write permission.',
+      'permission this method needs',
+    ],
     [404, NotFoundError, 'NotFoundError', 'Record not found.', 'check the id'],
     [500, InternalServerError, 'InternalServerError', 'Server Error', 'retry later'],
     [503, InternalServerError, 'InternalServerError', 'Service Unavailable', 'retry later'],
     [400, ApiError, 'ApiError', 'Bad request.', 'see error.body'],
     [413, ApiError, 'ApiError', 'Payload too large.', 'see error.body'],
-  ])('builds %i as %O named %s, with the body message and what to do next', async (status, Class, name, message, advice) => {
-    const error = await errorOf(json(status, { message }, { 'X-RateLimit-Remaining': '41' }));
-    expect(error).toBeInstanceOf(Class);
-    expect(error).toBeInstanceOf(ApiError);
-    expect(error).toBeInstanceOf(LogbookError);
-    expect(error).toBeInstanceOf(Error);
-    expect(error.name).toBe(name);
-    expect(error.status).toBe(status);
-    expect(error.body).toEqual({ message });
-    expect(error.headers.get('x-ratelimit-remaining')).toBe('41');
-    expect(error.message).toContain(`${status} ${message}`);
-    expect(error.message).toContain(advice);
-  });
+  ])(
+    'builds %i as %O named %s, with the body message and what to do next',
+    async (status, Class, name, message, advice) => {
+      const error = await errorOf(json(status, { message }, { 'X-RateLimit-Remaining': '41' }));
+      expect(error).toBeInstanceOf(Class);
+      expect(error).toBeInstanceOf(ApiError);
+      expect(error).toBeInstanceOf(LogbookError);
+      expect(error).toBeInstanceOf(Error);
+      expect(error.name).toBe(name);
+      expect(error.status).toBe(status);
+      expect(error.body).toEqual({ message });
+      expect(error.headers.get('x-ratelimit-remaining')).toBe('41');
+      expect(error.message).toContain(`${status} ${message}`);
+      expect(error.message).toContain(advice);
+    },
+  );
 
   it('builds 422 as a ValidationError whose errors map each field to its messages', async () => {
     const body = {
       message: 'The serial number field is required. (and 1 more error)',
-      errors: { serial_number: ['The serial number field is required.'], 'disposition.date': ['The date is not a valid date.'] },
+      errors: {
+        serial_number: ['The serial number field is required.'],
+        'disposition.date': ['The date is not a valid date.'],
+      },
     };
     const error = await errorOf(json(422, body));
     expect(error).toBeInstanceOf(ValidationError);
@@ -81,7 +93,9 @@ describe('createApiError(response, body)', () => {
 
   it('reads a Retry-After given as an HTTP date, counted from now', async () => {
     const date = new Date(NOW + 30_000).toUTCString();
-    const error = (await errorOf(json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': date }))) as RateLimitError;
+    const error = (await errorOf(
+      json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': date }),
+    )) as RateLimitError;
     expect(error.retryAfter).toBe(30);
   });
 
@@ -146,14 +160,20 @@ describe('instanceof across copies of the SDK', () => {
     vi.resetModules();
     const other = await import('../src/errors');
     expect(other.ValidationError).not.toBe(ValidationError);
-    const error = other.createApiError(json(422, { message: 'Invalid.', errors: {} }), { message: 'Invalid.', errors: {} }, NOW);
+    const error = other.createApiError(
+      json(422, { message: 'Invalid.', errors: {} }),
+      { message: 'Invalid.', errors: {} },
+      NOW,
+    );
     expect(error).toBeInstanceOf(ValidationError);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toBeInstanceOf(LogbookError);
     expect(error).not.toBeInstanceOf(NotFoundError);
     expect(new other.TimeoutError('no answer')).toBeInstanceOf(ConnectionError);
     expect(new other.ConnectionError('down')).not.toBeInstanceOf(TimeoutError);
-    expect(new ValidationError({ status: 422, headers: new Headers(), body: undefined, message: '422' })).toBeInstanceOf(other.ValidationError);
+    expect(
+      new ValidationError({ status: 422, headers: new Headers(), body: undefined, message: '422' }),
+    ).toBeInstanceOf(other.ValidationError);
   });
 
   it('keeps the ordinary check for subclasses of the integrator and for values that are not errors', () => {
@@ -161,9 +181,12 @@ describe('instanceof across copies of the SDK', () => {
     const own = new OwnError({ status: 418, headers: new Headers(), body: undefined, message: '418' });
     expect(own).toBeInstanceOf(OwnError);
     expect(own).toBeInstanceOf(ApiError);
-    expect(new ApiError({ status: 418, headers: new Headers(), body: undefined, message: '418' })).not.toBeInstanceOf(OwnError);
+    expect(new ApiError({ status: 418, headers: new Headers(), body: undefined, message: '418' })).not.toBeInstanceOf(
+      OwnError,
+    );
     expect(own.name).toBe('ApiError');
-    for (const value of [null, undefined, 'ValidationError', 422, {}, new Error('x'), Object.create(null)]) expect(value instanceof LogbookError).toBe(false);
+    for (const value of [null, undefined, 'ValidationError', 422, {}, new Error('x'), Object.create(null)])
+      expect(value instanceof LogbookError).toBe(false);
   });
 
   it('names each error on its prototype, so that the stack starts with the name', () => {

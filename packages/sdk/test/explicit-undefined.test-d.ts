@@ -41,7 +41,10 @@ describe('exactOptionalPropertyTypes is on here', () => {
 
 describe('the client options accept an explicit undefined', () => {
   it('compiles the README first snippet with the token read from the environment', () => {
-    const logbook = new LogbookClient({ token: process.env['FFLKIT_TOKEN'], baseUrl: 'https://logbook.example.com/rest/v1' });
+    const logbook = new LogbookClient({
+      token: process.env['FFLKIT_TOKEN'],
+      baseUrl: 'https://logbook.example.com/rest/v1',
+    });
     expectTypeOf(logbook).toEqualTypeOf<LogbookClient>();
   });
 
@@ -85,7 +88,12 @@ describe('the call options and list parameters accept an explicit undefined', ()
   });
 
   it('takes page, per_page and the filters as T | undefined, where the SDK declares the parameters', () => {
-    void logbook.receipts.list({ status: maybe.status, book: maybe.string, page: maybe.number, per_page: maybe.number });
+    void logbook.receipts.list({
+      status: maybe.status,
+      book: maybe.string,
+      page: maybe.number,
+      per_page: maybe.number,
+    });
     void logbook.receipts.iterate({ status: 'on_hand', per_page: maybe.number });
     void logbook.inventory.list({ book: maybe.string, per_page: maybe.number });
     void logbook.inventory.iterate({ per_page: maybe.number }).pages();

@@ -19,7 +19,10 @@ describe('Paginator', () => {
     const asked: number[] = [];
     const paginator = new Paginator((number) => {
       asked.push(number);
-      return Promise.resolve({ ...page<string>([], number, 2), links: { first: '', last: '', prev: null, next: 'more' } });
+      return Promise.resolve({
+        ...page<string>([], number, 2),
+        links: { first: '', last: '', prev: null, next: 'more' },
+      });
     });
     for await (const _ of paginator.pages()) {
       // The loop body is never the point here: the stop condition is.

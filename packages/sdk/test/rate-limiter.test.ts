@@ -138,10 +138,18 @@ describe('the rate limiter of clients', () => {
   it('tells onWait of every wait, with its reason and length, instead of the console', async () => {
     const warn = vi.spyOn(console, 'warn');
     const waits: Wait[] = [];
-    const { logbook, clock } = testClient([ok(), json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '10' }), json(503, { message: 'Down.' }), ok()], {
-      rateLimit: { perMinute: 3 },
-      onWait: (wait) => waits.push(wait),
-    });
+    const { logbook, clock } = testClient(
+      [
+        ok(),
+        json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '10' }),
+        json(503, { message: 'Down.' }),
+        ok(),
+      ],
+      {
+        rateLimit: { perMinute: 3 },
+        onWait: (wait) => waits.push(wait),
+      },
+    );
     await logbook.books.list();
     await clock.settle(logbook.books.list());
     // The 429 pauses the token's queue for 10 s; the 503 backs off 1 s; the window then holds the
@@ -156,13 +164,20 @@ describe('the rate limiter of clients', () => {
 
   it("reports a 429's Retry-After as such with the limiter off too", async () => {
     const waits: Wait[] = [];
-    const { logbook, clock } = testClient([json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '2' }), ok()], { rateLimit: false, onWait: (wait) => waits.push(wait) });
+    const { logbook, clock } = testClient(
+      [json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '2' }), ok()],
+      { rateLimit: false, onWait: (wait) => waits.push(wait) },
+    );
     await clock.settle(logbook.books.list());
     expect(waits.map(({ reason, ms }) => [reason, ms])).toEqual([['retry-after', 2000]]);
   });
 
   it('with maxQueueWait, rejects a call the limiter would hold longer at once, sending nothing and keeping no slot', async () => {
-    const { logbook, clock, calls } = testClient([ok()], { rateLimit: { perMinute: 2 }, maxQueueWait: 5000, onWait: () => undefined });
+    const { logbook, clock, calls } = testClient([ok()], {
+      rateLimit: { perMinute: 2 },
+      maxQueueWait: 5000,
+      onWait: () => undefined,
+    });
     await logbook.books.list();
     await logbook.books.list();
     const error = await logbook.books.list().catch((error: unknown) => error);
@@ -181,15 +196,24 @@ describe('the rate limiter of clients', () => {
 
   it("bounds a 429's pause by maxQueueWait for the calls it holds", async () => {
     const clock = new FakeClock();
-    const paused = testClient([json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '30' })], { clock, token: 'bounded', maxRetries: 0, onWait: () => undefined });
+    const paused = testClient([json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '30' })], {
+      clock,
+      token: 'bounded',
+      maxRetries: 0,
+      onWait: () => undefined,
+    });
     const sibling = testClient([ok()], { clock, token: 'bounded', maxQueueWait: 10_000, onWait: () => undefined });
     await expect(paused.logbook.books.list()).rejects.toBeInstanceOf(RateLimitError);
-    await expect(sibling.logbook.books.list()).rejects.toThrow("the limiter would hold it 30000 ms, past maxQueueWait (10000): a 429 paused the token's calls");
+    await expect(sibling.logbook.books.list()).rejects.toThrow(
+      "the limiter would hold it 30000 ms, past maxQueueWait (10000): a 429 paused the token's calls",
+    );
     expect(sibling.calls).toHaveLength(0);
   });
 
   it.each([-1, Number.NaN])('refuses maxQueueWait: %d with a RangeError', (maxQueueWait) => {
-    expect(() => testClient([ok()], { maxQueueWait })).toThrow(`maxQueueWait must be a number from 0, not ${maxQueueWait}`);
+    expect(() => testClient([ok()], { maxQueueWait })).toThrow(
+      `maxQueueWait must be a number from 0, not ${maxQueueWait}`,
+    );
   });
 
   it('is shared by every client holding the same token', async () => {
@@ -210,7 +234,10 @@ describe('the rate limiter of clients', () => {
 
   it("a 429 pauses the token's whole queue until Retry-After, other clients included", async () => {
     const clock = new FakeClock();
-    const limited = testClient([json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '10' }), ok()], { clock, token: 'paused' });
+    const limited = testClient([json(429, { message: 'Too Many Attempts.' }, { 'Retry-After': '10' }), ok()], {
+      clock,
+      token: 'paused',
+    });
     const sibling = testClient([ok()], { clock, token: 'paused' });
     const first = limited.logbook.receipts.get(1);
     await clock.advance(0);

@@ -22,7 +22,15 @@ let tokens = 0;
 /** A client of `service` on a fake clock, the limiter off and the back-off without jitter. */
 function clientOf(service: FaultyService, options: LogbookClientOptions = {}) {
   const clock = new FakeClock();
-  const logbook = new LogbookClient({ token: `recovery-${++tokens}`, baseUrl: BASE_URL, fetch: service.fetch, clock, random: () => 0, rateLimit: false, ...options });
+  const logbook = new LogbookClient({
+    token: `recovery-${++tokens}`,
+    baseUrl: BASE_URL,
+    fetch: service.fetch,
+    clock,
+    random: () => 0,
+    rateLimit: false,
+    ...options,
+  });
   return { logbook, clock };
 }
 
@@ -36,20 +44,29 @@ const disposition = { disposition_date: '2025-04-02', disposed_to: 'John Q. Exam
 const hook = { url: 'https://pos.example.com/hooks', events: ['receipt.created' as const] };
 
 describe('receipts.create(body) after a failure after which the service may have acted', () => {
-  it.each(AFTER_ACTING)('returns the receipt the attempt recorded (%s), found by serial number in the book, and sends nothing more', async (fault) => {
-    const service = new FaultyService(failing('POST', '/receipts', fault));
-    const { logbook, clock } = clientOf(service);
-    const created = await clock.settle(logbook.receipts.create(receiptBody({ serial_number: ' EXA-1 ' })));
-    expect(service.withSerial('EXA-1')).toEqual([created]);
-    expect(service.requests.map(({ method, path }) => `${method} ${path}`)).toEqual(['POST /receipts', 'GET /receipts']);
-  });
+  it.each(AFTER_ACTING)(
+    'returns the receipt the attempt recorded (%s), found by serial number in the book, and sends nothing more',
+    async (fault) => {
+      const service = new FaultyService(failing('POST', '/receipts', fault));
+      const { logbook, clock } = clientOf(service);
+      const created = await clock.settle(logbook.receipts.create(receiptBody({ serial_number: ' EXA-1 ' })));
+      expect(service.withSerial('EXA-1')).toEqual([created]);
+      expect(service.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
+        'POST /receipts',
+        'GET /receipts',
+      ]);
+    },
+  );
 
   it("lets go of the failed answer's body once the look-up found the receipt, freeing its connection", async () => {
     const service = new FaultyService();
     let cancelled = false;
     const body = new ReadableStream({ cancel: () => void (cancelled = true) });
     const { logbook, clock } = clientOf(service, {
-      fetch: async (url, init) => (init.method === 'POST' ? (await service.fetch(url, init), new Response(body, { status: 502 })) : service.fetch(url, init)),
+      fetch: async (url, init) =>
+        init.method === 'POST'
+          ? (await service.fetch(url, init), new Response(body, { status: 502 }))
+          : service.fetch(url, init),
     });
     await clock.settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-0' })));
     expect(cancelled).toBe(true);
@@ -64,13 +81,16 @@ describe('receipts.create(body) after a failure after which the service may have
     expect(clock.delays).toEqual([30_000, 500, 30_000]);
   });
 
-  it.each(['refused', '502'] as const)('sends it again when the look-up finds nothing (%s before acting), and records it once', async (fault) => {
-    const service = new FaultyService(failing('POST', '/receipts', fault));
-    const { logbook, clock } = clientOf(service);
-    const created = await clock.settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-3' })));
-    expect(service.withSerial('EXA-3')).toEqual([created]);
-    expect(service.requests.map(({ method }) => method)).toEqual(['POST', 'GET', 'POST']);
-  });
+  it.each(['refused', '502'] as const)(
+    'sends it again when the look-up finds nothing (%s before acting), and records it once',
+    async (fault) => {
+      const service = new FaultyService(failing('POST', '/receipts', fault));
+      const { logbook, clock } = clientOf(service);
+      const created = await clock.settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-3' })));
+      expect(service.withSerial('EXA-3')).toEqual([created]);
+      expect(service.requests.map(({ method }) => method)).toEqual(['POST', 'GET', 'POST']);
+    },
+  );
 
   it('skips a receipt of the same firearm that is disposed, or whose fields differ, and records a new one', async () => {
     const service = new FaultyService(failing('POST', '/receipts', '502'));
@@ -86,7 +106,9 @@ describe('receipts.create(body) after a failure after which the service may have
   it('rejects with the last failure, saying the look-ups found nothing, when every attempt fails before acting', async () => {
     const service = new FaultyService(failing('POST', '/receipts', '502', '502', '502'));
     const { logbook, clock } = clientOf(service);
-    const error = await clock.settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-5' }))).catch((e: unknown) => e);
+    const error = await clock
+      .settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-5' })))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as Error).message).toBe(
       '502 Bad Gateway (a look-up found nothing it recorded, but a real service may show it late: look before sending it again)',
@@ -105,18 +127,27 @@ describe('receipts.create(body) after a failure after which the service may have
   it('rejects a refused connection with its cause and what to do, when nothing was recorded', async () => {
     const service = new FaultyService(failing('POST', '/receipts', 'refused'));
     const { logbook, clock } = clientOf(service, { maxRetries: 0 });
-    const error = await clock.settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-7' }))).catch((e: unknown) => e);
+    const error = await clock
+      .settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-7' })))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConnectionError);
     expect(error).not.toBeInstanceOf(TimeoutError);
-    expect((error as Error).message).toContain('(connect ECONNREFUSED 127.0.0.1:4010) on attempt 1 (a look-up found nothing it recorded');
+    expect((error as Error).message).toContain(
+      '(connect ECONNREFUSED 127.0.0.1:4010) on attempt 1 (a look-up found nothing it recorded',
+    );
   });
 
   it('rejects with a PermissionDeniedError saying the outcome is unknown and that recovery needs read, when the look-up is 403', async () => {
     const service = new FaultyService(failing('POST', '/receipts', '502-after'));
     const { logbook, clock } = clientOf(service, {
-      fetch: async (url, init) => (init.method === 'GET' ? json(403, { message: 'This action requires the read permission.' }) : service.fetch(url, init)),
+      fetch: async (url, init) =>
+        init.method === 'GET'
+          ? json(403, { message: 'This action requires the read permission.' })
+          : service.fetch(url, init),
     });
-    const error = await clock.settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-8' }))).catch((e: unknown) => e);
+    const error = await clock
+      .settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-8' })))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PermissionDeniedError);
     expect((error as Error).message).toBe(
       '403 This action requires the read permission. (use a key with the permission this method needs) [POST /receipts: outcome unknown, the service may have recorded it: look before sending it again; recovery needs the read permission: use a key with read, or pass recover: false]',
@@ -128,7 +159,9 @@ describe('receipts.create(body) after a failure after which the service may have
   it('with recover: false, throws the failure at once, saying the service may have acted', async () => {
     const service = new FaultyService(failing('POST', '/receipts', '502-after'));
     const { logbook, clock } = clientOf(service, { recover: false });
-    const error = await clock.settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-9' }))).catch((e: unknown) => e);
+    const error = await clock
+      .settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-9' })))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InternalServerError);
     expect((error as Error).message).toBe('502 Bad Gateway (the service may have acted: look before sending it again)');
     expect(service.requests).toHaveLength(1);
@@ -136,16 +169,22 @@ describe('receipts.create(body) after a failure after which the service may have
 });
 
 describe('receipts.dispose(id, body) after a failure after which the service may have acted', () => {
-  it.each(AFTER_ACTING)('returns the receipt disposed as sent (%s), read with GET, and disposes of it once', async (fault) => {
-    const service = new FaultyService(failing('POST', '/receipts/1/dispose', fault));
-    const { id } = service.add(receiptBody());
-    const { logbook, clock } = clientOf(service);
-    const disposed = await clock.settle(logbook.receipts.dispose(id, disposition));
-    expect(disposed).toEqual(service.receipts.get(id));
-    expect(disposed.disposition).toMatchObject(disposition);
-    expect(service.dispositions.get(id)).toBe(1);
-    expect(service.requests.map(({ method, path }) => `${method} ${path}`)).toEqual(['POST /receipts/1/dispose', 'GET /receipts/1']);
-  });
+  it.each(AFTER_ACTING)(
+    'returns the receipt disposed as sent (%s), read with GET, and disposes of it once',
+    async (fault) => {
+      const service = new FaultyService(failing('POST', '/receipts/1/dispose', fault));
+      const { id } = service.add(receiptBody());
+      const { logbook, clock } = clientOf(service);
+      const disposed = await clock.settle(logbook.receipts.dispose(id, disposition));
+      expect(disposed).toEqual(service.receipts.get(id));
+      expect(disposed.disposition).toMatchObject(disposition);
+      expect(service.dispositions.get(id)).toBe(1);
+      expect(service.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
+        'POST /receipts/1/dispose',
+        'GET /receipts/1',
+      ]);
+    },
+  );
 
   it('sends it again when the receipt is still on hand', async () => {
     const service = new FaultyService(failing('POST', '/receipts/1/dispose', 'refused'));
@@ -160,7 +199,17 @@ describe('receipts.dispose(id, body) after a failure after which the service may
     const service = new FaultyService(failing('POST', '/receipts/1/dispose', '502'));
     const { id } = service.add(receiptBody(), {
       status: 'disposed',
-      disposition: { ...disposition, disposed_to: 'Someone Else', address: null, city: null, state: null, zip: null, sold_price: null, nics_ccw: null, created_at: '2025-04-01T10:00:00Z' },
+      disposition: {
+        ...disposition,
+        disposed_to: 'Someone Else',
+        address: null,
+        city: null,
+        state: null,
+        zip: null,
+        sold_price: null,
+        nics_ccw: null,
+        created_at: '2025-04-01T10:00:00Z',
+      },
     });
     const { logbook, clock } = clientOf(service);
     await clock.settle(logbook.receipts.dispose(id, disposition));
@@ -169,28 +218,35 @@ describe('receipts.dispose(id, body) after a failure after which the service may
 });
 
 describe('webhooks.create(body) and delete(id) after a failure after which the service may have acted', () => {
-  it.each(AFTER_ACTING)('deletes the endpoint whose secret was lost (%s) and creates it again, keeping one made before', async (fault) => {
-    const service = new FaultyService(failing('POST', '/webhooks', fault));
-    const earlier = service.addEndpoint(hook);
-    const { logbook, clock } = clientOf(service);
-    const { endpoint, secret } = await clock.settle(logbook.webhooks.create(hook));
-    expect([...service.endpoints.values()]).toEqual([earlier, endpoint]);
-    expect(secret).toBe(service.secrets.get(endpoint.id));
-    expect(service.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
-      'GET /webhooks',
-      'POST /webhooks',
-      'GET /webhooks',
-      'DELETE /webhooks/2',
-      'POST /webhooks',
-    ]);
-  });
+  it.each(AFTER_ACTING)(
+    'deletes the endpoint whose secret was lost (%s) and creates it again, keeping one made before',
+    async (fault) => {
+      const service = new FaultyService(failing('POST', '/webhooks', fault));
+      const earlier = service.addEndpoint(hook);
+      const { logbook, clock } = clientOf(service);
+      const { endpoint, secret } = await clock.settle(logbook.webhooks.create(hook));
+      expect([...service.endpoints.values()]).toEqual([earlier, endpoint]);
+      expect(secret).toBe(service.secrets.get(endpoint.id));
+      expect(service.requests.map(({ method, path }) => `${method} ${path}`)).toEqual([
+        'GET /webhooks',
+        'POST /webhooks',
+        'GET /webhooks',
+        'DELETE /webhooks/2',
+        'POST /webhooks',
+      ]);
+    },
+  );
 
   it('rejects before sending anything when the token cannot list the endpoints, saying so', async () => {
     const service = new FaultyService();
-    const { logbook } = clientOf(service, { fetch: async () => json(403, { message: 'This action requires the read permission.' }) });
+    const { logbook } = clientOf(service, {
+      fetch: async () => json(403, { message: 'This action requires the read permission.' }),
+    });
     const error = await logbook.webhooks.create(hook).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PermissionDeniedError);
-    expect((error as Error).message).toContain('[POST /webhooks: nothing was sent; recovery needs the read permission: use a key with read, or pass recover: false]');
+    expect((error as Error).message).toContain(
+      '[POST /webhooks: nothing was sent; recovery needs the read permission: use a key with read, or pass recover: false]',
+    );
   });
 
   it('with recover: false, lists nothing first', async () => {
@@ -220,7 +276,9 @@ describe('webhooks.create(body) and delete(id) after a failure after which the s
 });
 
 // Every request of a run meets the next fault of its plan; requests past the plan are answered.
-const plans = fc.array(fc.constantFrom<Fault>('ok', 'ok', 'refused', '502', 'dropped', 'timeout', '502-after'), { maxLength: 24 });
+const plans = fc.array(fc.constantFrom<Fault>('ok', 'ok', 'refused', '502', 'dropped', 'timeout', '502-after'), {
+  maxLength: 24,
+});
 
 /** Runs creates, dispositions and webhook creations of distinct firearms and URLs under `plan`. */
 async function run(plan: Fault[], onlyWrites: boolean, maxRetries: number) {
@@ -233,7 +291,11 @@ async function run(plan: Fault[], onlyWrites: boolean, maxRetries: number) {
   service.add(receiptBody({ serial_number: 'RUN-30' }));
   const earlier = service.addEndpoint({ url: 'https://pos.example.com/run/1', events: ['*'] });
   const { logbook, clock } = clientOf(service, { maxRetries });
-  const outcome = async <T>(call: Promise<T>) => clock.settle(call).then((value) => ({ value }), (error: unknown) => ({ error: error as Error }));
+  const outcome = async <T>(call: Promise<T>) =>
+    clock.settle(call).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error: error as Error }),
+    );
   const unknown = (error: Error | undefined) => error?.message.includes('outcome unknown') ?? false;
 
   for (let n = 1; n <= 3; n++) {
@@ -250,14 +312,18 @@ async function run(plan: Fault[], onlyWrites: boolean, maxRetries: number) {
     }
     const receipt: Receipt | undefined = made[0];
     if (receipt === undefined) continue;
-    const disposed = await outcome(logbook.receipts.dispose(receipt.id, { ...disposition, form_4473_serial: `F-${n}` }));
+    const disposed = await outcome(
+      logbook.receipts.dispose(receipt.id, { ...disposition, form_4473_serial: `F-${n}` }),
+    );
     expect(service.dispositions.get(receipt.id) ?? 0).toBeLessThanOrEqual(1);
     if ('value' in disposed) expect(disposed.value).toEqual(service.receipts.get(receipt.id));
     else if (!unknown(disposed.error)) expect(service.dispositions.get(receipt.id)).toBeUndefined();
 
     const url = `https://pos.example.com/run/${n}`;
     const endpoints = await outcome(logbook.webhooks.create({ url, events: ['*'] }));
-    const live = [...service.endpoints.values()].filter((endpoint) => endpoint.url === url && endpoint.id !== earlier.id);
+    const live = [...service.endpoints.values()].filter(
+      (endpoint) => endpoint.url === url && endpoint.id !== earlier.id,
+    );
     // No endpoint whose secret was never seen: the one returned, or none, unless the error says.
     if ('value' in endpoints) {
       expect(live).toEqual([endpoints.value.endpoint]);

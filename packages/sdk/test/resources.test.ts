@@ -13,25 +13,43 @@ describe('logbook.receipts', () => {
   it('list(params) sends the filters and resolves with one page: { data, links, meta }', async () => {
     const body = page([one], 2, 25);
     const { logbook, calls } = testClient([json(200, body)]);
-    const result = await logbook.receipts.list({ status: 'on_hand', book: 'Main', since: '2025-03-01T00:00:00+01:00', page: 2 });
+    const result = await logbook.receipts.list({
+      status: 'on_hand',
+      book: 'Main',
+      since: '2025-03-01T00:00:00+01:00',
+      page: 2,
+    });
     expect(result).toEqual(body);
     expect(calls[0]?.method).toBe('GET');
     expect(calls[0]?.url.pathname).toBe('/rest/v1/receipts');
-    expect(Object.fromEntries(calls[0]?.url.searchParams ?? [])).toEqual({ status: 'on_hand', book: 'Main', since: '2025-03-01T00:00:00+01:00', page: '2' });
+    expect(Object.fromEntries(calls[0]?.url.searchParams ?? [])).toEqual({
+      status: 'on_hand',
+      book: 'Main',
+      since: '2025-03-01T00:00:00+01:00',
+      page: '2',
+    });
     expect(calls[0]?.url.search).toContain('since=2025-03-01T00%3A00%3A00%2B01%3A00');
   });
 
-  it.each([0, 201, 1.5, Number.NaN])('list({ per_page: %d }) throws a RangeError before any request', async (perPage) => {
-    const { logbook, calls } = testClient([json(200, page([], 1, 25))]);
-    await expect(logbook.receipts.list({ per_page: perPage })).rejects.toThrow(RangeError);
-    await expect(logbook.receipts.list({ per_page: perPage })).rejects.toThrow('per_page must be a whole number from 1 to 200');
-    expect(() => logbook.receipts.iterate({ per_page: perPage })).toThrow(RangeError);
-    expect(calls).toHaveLength(0);
-  });
+  it.each([0, 201, 1.5, Number.NaN])(
+    'list({ per_page: %d }) throws a RangeError before any request',
+    async (perPage) => {
+      const { logbook, calls } = testClient([json(200, page([], 1, 25))]);
+      await expect(logbook.receipts.list({ per_page: perPage })).rejects.toThrow(RangeError);
+      await expect(logbook.receipts.list({ per_page: perPage })).rejects.toThrow(
+        'per_page must be a whole number from 1 to 200',
+      );
+      expect(() => logbook.receipts.iterate({ per_page: perPage })).toThrow(RangeError);
+      expect(calls).toHaveLength(0);
+    },
+  );
 
   it('list(params) leaves a parameter given as undefined out of the query', async () => {
     const { logbook, calls } = testClient([json(200, page([], 1, 25))]);
-    await logbook.receipts.list({ status: undefined, book: 'Main', page: undefined, per_page: undefined }, { signal: undefined });
+    await logbook.receipts.list(
+      { status: undefined, book: 'Main', page: undefined, per_page: undefined },
+      { signal: undefined },
+    );
     expect(calls[0]?.url.search).toBe('?book=Main');
   });
 
@@ -51,7 +69,9 @@ describe('logbook.receipts', () => {
 
   it('iterate(params) yields every receipt across pages, asking for each page in turn', async () => {
     const all = Array.from({ length: 5 }, (_, i) => receiptResource({ id: i + 1 }));
-    const { logbook, calls } = testClient([(request) => json(200, page(all, Number(new URL(request.url).searchParams.get('page')), 2))]);
+    const { logbook, calls } = testClient([
+      (request) => json(200, page(all, Number(new URL(request.url).searchParams.get('page')), 2)),
+    ]);
     const paginator = logbook.receipts.iterate({ status: 'on_hand', per_page: 2 });
     expect(paginator).toBeInstanceOf(Paginator);
     const ids: number[] = [];
@@ -66,7 +86,9 @@ describe('logbook.receipts', () => {
 
   it('iterate().pages() yields the pages, and leaving the loop sends no more requests', async () => {
     const all = Array.from({ length: 6 }, (_, i) => receiptResource({ id: i + 1 }));
-    const { logbook, calls } = testClient([(request) => json(200, page(all, Number(new URL(request.url).searchParams.get('page')), 2))]);
+    const { logbook, calls } = testClient([
+      (request) => json(200, page(all, Number(new URL(request.url).searchParams.get('page')), 2)),
+    ]);
     for await (const p of logbook.receipts.iterate({ per_page: 2 }).pages()) {
       expect(p.meta.current_page).toBe(1);
       break;
@@ -105,7 +127,11 @@ describe('logbook.receipts', () => {
   it('update(id, body) puts the changes and resolves with the receipt', async () => {
     const { logbook, calls } = testClient([json(200, { data: one })]);
     await expect(logbook.receipts.update(1042, { model: 'EX-9 OR', purchase_amount: 399 })).resolves.toEqual(one);
-    expect([calls[0]?.method, calls[0]?.url.pathname, calls[0]?.body]).toEqual(['PUT', '/rest/v1/receipts/1042', '{"model":"EX-9 OR","purchase_amount":399}']);
+    expect([calls[0]?.method, calls[0]?.url.pathname, calls[0]?.body]).toEqual([
+      'PUT',
+      '/rest/v1/receipts/1042',
+      '{"model":"EX-9 OR","purchase_amount":399}',
+    ]);
   });
 
   it('dispose(id, body) posts the disposition and resolves with the disposed receipt', async () => {
@@ -113,7 +139,11 @@ describe('logbook.receipts', () => {
     const { logbook, calls } = testClient([json(200, { data: disposed })]);
     const body = { disposition_date: '2025-04-02', disposed_to: 'John Q. Example', form_4473_serial: '2025-000123' };
     await expect(logbook.receipts.dispose(1042, body)).resolves.toEqual(disposed);
-    expect([calls[0]?.method, calls[0]?.url.pathname, JSON.parse(calls[0]?.body ?? '')]).toEqual(['POST', '/rest/v1/receipts/1042/dispose', body]);
+    expect([calls[0]?.method, calls[0]?.url.pathname, JSON.parse(calls[0]?.body ?? '')]).toEqual([
+      'POST',
+      '/rest/v1/receipts/1042/dispose',
+      body,
+    ]);
   });
 
   it('delete(id) sends DELETE and resolves with nothing on 204', async () => {
@@ -134,7 +164,10 @@ describe('logbook.receipts', () => {
     const { logbook, calls } = testClient([
       async (request) => {
         const params = Object.fromEntries(new URL(request.url).searchParams);
-        return json(200, await store.list({ ...params, page: Number(params['page']), per_page: Number(params['per_page']) }));
+        return json(
+          200,
+          await store.list({ ...params, page: Number(params['page']), per_page: Number(params['per_page']) }),
+        );
       },
     ]);
     const ids: number[] = [];
@@ -145,7 +178,14 @@ describe('logbook.receipts', () => {
   });
 });
 
-const main: Book = { id: 1, name: 'Main', record_count: 3, on_hand_count: 2, disposed_count: 1, created_at: '2025-03-01T10:00:00Z' };
+const main: Book = {
+  id: 1,
+  name: 'Main',
+  record_count: 3,
+  on_hand_count: 2,
+  disposed_count: 1,
+  created_at: '2025-03-01T10:00:00Z',
+};
 
 describe('logbook.books', () => {
   it('list() resolves with the books, unwrapped', async () => {
@@ -176,7 +216,9 @@ describe('logbook.inventory', () => {
 
   it('iterate(params) yields every on-hand receipt across pages', async () => {
     const all = Array.from({ length: 3 }, (_, i) => receiptResource({ id: i + 1 }));
-    const { logbook } = testClient([(request) => json(200, page(all, Number(new URL(request.url).searchParams.get('page')), 1))]);
+    const { logbook } = testClient([
+      (request) => json(200, page(all, Number(new URL(request.url).searchParams.get('page')), 1)),
+    ]);
     const ids: number[] = [];
     for await (const r of logbook.inventory.iterate({ per_page: 1 })) ids.push(r.id);
     expect(ids).toEqual([1, 2, 3]);
@@ -194,12 +236,17 @@ describe('logbook.search', () => {
     const body = page([receiptResource()], 1, 25);
     const { logbook, calls } = testClient([json(200, body)]);
     await expect(logbook.search.list({ q: 'EXA 00', field: 'serial_number' })).resolves.toEqual(body);
-    expect([calls[0]?.url.pathname, calls[0]?.url.search]).toEqual(['/rest/v1/search', '?q=EXA%2000&field=serial_number']);
+    expect([calls[0]?.url.pathname, calls[0]?.url.search]).toEqual([
+      '/rest/v1/search',
+      '?q=EXA%2000&field=serial_number',
+    ]);
   });
 
   it('iterate({ q }) yields every match across pages', async () => {
     const all = Array.from({ length: 4 }, (_, i) => receiptResource({ id: i + 1 }));
-    const { logbook, calls } = testClient([(request) => json(200, page(all, Number(new URL(request.url).searchParams.get('page')), 3))]);
+    const { logbook, calls } = testClient([
+      (request) => json(200, page(all, Number(new URL(request.url).searchParams.get('page')), 3)),
+    ]);
     const ids: number[] = [];
     for await (const r of logbook.search.iterate({ q: 'glock', per_page: 3 })) ids.push(r.id);
     expect(ids).toEqual([1, 2, 3, 4]);
@@ -207,7 +254,9 @@ describe('logbook.search', () => {
   });
 
   it('list({ q: "" }) throws the ValidationError of the 422', async () => {
-    const { logbook } = testClient([json(422, { message: 'The q field is required.', errors: { q: ['The q field is required.'] } })]);
+    const { logbook } = testClient([
+      json(422, { message: 'The q field is required.', errors: { q: ['The q field is required.'] } }),
+    ]);
     await expect(logbook.search.list({ q: '' })).rejects.toBeInstanceOf(ValidationError);
   });
 });
@@ -229,9 +278,18 @@ describe('logbook.webhooks', () => {
   });
 
   it('create({ url, events }) lists the endpoints, then resolves with { endpoint, secret }', async () => {
-    const { logbook, calls } = testClient([json(200, { data: [] }), json(201, { data: endpoint, secret: 'whsec_3f9a' })]);
-    await expect(logbook.webhooks.create({ url: endpoint.url, events: ['*'] })).resolves.toEqual({ endpoint, secret: 'whsec_3f9a' });
-    expect(calls.map((call) => `${call.method} ${call.url.pathname}`)).toEqual(['GET /rest/v1/webhooks', 'POST /rest/v1/webhooks']);
+    const { logbook, calls } = testClient([
+      json(200, { data: [] }),
+      json(201, { data: endpoint, secret: 'whsec_3f9a' }),
+    ]);
+    await expect(logbook.webhooks.create({ url: endpoint.url, events: ['*'] })).resolves.toEqual({
+      endpoint,
+      secret: 'whsec_3f9a',
+    });
+    expect(calls.map((call) => `${call.method} ${call.url.pathname}`)).toEqual([
+      'GET /rest/v1/webhooks',
+      'POST /rest/v1/webhooks',
+    ]);
     expect(JSON.parse(calls[1]?.body ?? '')).toEqual({ url: endpoint.url, events: ['*'] });
   });
 

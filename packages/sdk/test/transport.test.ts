@@ -1,4 +1,12 @@
-import { LogbookClient, ConnectionError, InternalServerError, NotFoundError, RateLimitError, TimeoutError, ValidationError } from '@fflkit/sdk';
+import {
+  LogbookClient,
+  ConnectionError,
+  InternalServerError,
+  NotFoundError,
+  RateLimitError,
+  TimeoutError,
+  ValidationError,
+} from '@fflkit/sdk';
 import { receiptBody, receiptResource } from '@fflkit/test-fixtures';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,7 +17,8 @@ import { empty, hang, json } from './support/stub-fetch';
 import { BASE_URL, testClient } from './support/test-client';
 
 const ok = () => json(200, { data: receiptResource() });
-const failure = (status: number, headers: Record<string, string> = {}) => json(status, { message: `status ${status}` }, headers);
+const failure = (status: number, headers: Record<string, string> = {}) =>
+  json(status, { message: `status ${status}` }, headers);
 const BACKOFFS = [500, 1000, 2000, 4000, 8000];
 const backoffs = (delays: number[]) => delays.filter((delay) => delay !== 30_000);
 
@@ -58,11 +67,20 @@ describe('retries of idempotent calls (GET, PUT, DELETE)', () => {
     expect(calls).toHaveLength(3);
   });
 
-  const refused = (address: string) => Object.assign(new Error(`connect ECONNREFUSED ${address}`), { code: 'ECONNREFUSED' });
+  const refused = (address: string) =>
+    Object.assign(new Error(`connect ECONNREFUSED ${address}`), { code: 'ECONNREFUSED' });
   it.each([
     ['a refused connection', refused('127.0.0.1:4010'), '(connect ECONNREFUSED 127.0.0.1:4010)'],
-    ['every address of the host refused', Object.assign(new AggregateError([refused('::1:4010'), refused('127.0.0.1:4010')], ''), { code: 'ECONNREFUSED' }), '(connect ECONNREFUSED ::1:4010)'],
-    ['a host name that does not resolve', Object.assign(new Error('getaddrinfo ENOTFOUND logbook.example.test'), { code: 'ENOTFOUND' }), '(getaddrinfo ENOTFOUND logbook.example.test)'],
+    [
+      'every address of the host refused',
+      Object.assign(new AggregateError([refused('::1:4010'), refused('127.0.0.1:4010')], ''), { code: 'ECONNREFUSED' }),
+      '(connect ECONNREFUSED ::1:4010)',
+    ],
+    [
+      'a host name that does not resolve',
+      Object.assign(new Error('getaddrinfo ENOTFOUND logbook.example.test'), { code: 'ENOTFOUND' }),
+      '(getaddrinfo ENOTFOUND logbook.example.test)',
+    ],
   ])('names the cause of %s, with the host and port, and what to check', async (_case, cause, named) => {
     const { logbook, clock } = testClient([new TypeError('fetch failed', { cause })]);
     const error = await clock.settle(logbook.books.list()).catch((error: unknown) => error);
@@ -76,8 +94,15 @@ describe('retries of idempotent calls (GET, PUT, DELETE)', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
     await new Promise((resolve) => server.close(resolve));
-    const logbook = new LogbookClient({ token: 'refused', baseUrl: `http://127.0.0.1:${port}/rest/v1`, maxRetries: 0, rateLimit: false });
-    await expect(logbook.books.list()).rejects.toThrow(`(connect ECONNREFUSED 127.0.0.1:${port}) on attempt 1 (is the sandbox running? check baseUrl and the network)`);
+    const logbook = new LogbookClient({
+      token: 'refused',
+      baseUrl: `http://127.0.0.1:${port}/rest/v1`,
+      maxRetries: 0,
+      rateLimit: false,
+    });
+    await expect(logbook.books.list()).rejects.toThrow(
+      `(connect ECONNREFUSED 127.0.0.1:${port}) on attempt 1 (is the sandbox running? check baseUrl and the network)`,
+    );
   });
 
   it.each([400, 401, 403, 404, 409, 422])('GET is not retried after %i', async (status) => {
@@ -120,7 +145,10 @@ describe('retries of POST (recovery, in recovery.test.ts, off)', () => {
   });
 
   it('POST is retried after a 429, with the same body, after Retry-After', async () => {
-    const { logbook, clock, calls } = testClient([failure(429, { 'Retry-After': '3' }), json(201, { data: receiptResource() })]);
+    const { logbook, clock, calls } = testClient([
+      failure(429, { 'Retry-After': '3' }),
+      json(201, { data: receiptResource() }),
+    ]);
     const created = logbook.receipts.create(receiptBody());
     await clock.advance(2999);
     expect(calls).toHaveLength(1);
@@ -133,9 +161,9 @@ describe('retries of POST (recovery, in recovery.test.ts, off)', () => {
 
   it('dispose, a POST, is not retried after a 503', async () => {
     const { logbook, clock, calls } = testClient([failure(503), ok()], { recover: false });
-    await expect(clock.settle(logbook.receipts.dispose(1042, { disposition_date: '2025-04-02', disposed_to: 'J' }))).rejects.toBeInstanceOf(
-      InternalServerError,
-    );
+    await expect(
+      clock.settle(logbook.receipts.dispose(1042, { disposition_date: '2025-04-02', disposed_to: 'J' })),
+    ).rejects.toBeInstanceOf(InternalServerError);
     expect(calls).toHaveLength(1);
   });
 });
@@ -171,7 +199,9 @@ describe('Retry-After', () => {
   });
 
   it('honours a higher maxRetryAfter', async () => {
-    const { logbook, clock, calls } = testClient([failure(429, { 'Retry-After': '120' }), ok()], { maxRetryAfter: 120 });
+    const { logbook, clock, calls } = testClient([failure(429, { 'Retry-After': '120' }), ok()], {
+      maxRetryAfter: 120,
+    });
     await expect(clock.settle(logbook.receipts.get(1042))).resolves.toMatchObject({ id: 1042 });
     expect(calls).toHaveLength(2);
   });
@@ -185,13 +215,17 @@ describe('Retry-After', () => {
   it('hints to raise maxRetries, not maxRetryAfter, for a 429 whose Retry-After was within maxRetryAfter', async () => {
     const { logbook, clock } = testClient([failure(429, { 'Retry-After': '60' })], { maxRetries: 0 });
     const error = await clock.settle(logbook.books.list()).catch((error: unknown) => error);
-    expect((error as Error).message).toBe('429 status 429 (retry after error.retryAfter seconds, or raise maxRetries (0))');
+    expect((error as Error).message).toBe(
+      '429 status 429 (retry after error.retryAfter seconds, or raise maxRetries (0))',
+    );
   });
 
   it('hints to raise maxRetryAfter for a 429 whose Retry-After was longer', async () => {
     const { logbook, clock } = testClient([failure(429, { 'Retry-After': '61' })]);
     const error = await clock.settle(logbook.books.list()).catch((error: unknown) => error);
-    expect((error as Error).message).toBe('429 status 429 (Retry-After is 61 s, past maxRetryAfter (60): retry later or raise maxRetryAfter)');
+    expect((error as Error).message).toBe(
+      '429 status 429 (Retry-After is 61 s, past maxRetryAfter (60): retry later or raise maxRetryAfter)',
+    );
   });
 });
 
@@ -258,7 +292,9 @@ describe('aborts', () => {
 
   it('sends nothing when the signal is already aborted', async () => {
     const { logbook, calls } = testClient([ok()]);
-    await expect(logbook.receipts.get(1042, { signal: AbortSignal.abort(new Error('too late')) })).rejects.toThrow('too late');
+    await expect(logbook.receipts.get(1042, { signal: AbortSignal.abort(new Error('too late')) })).rejects.toThrow(
+      'too late',
+    );
     expect(calls).toHaveLength(0);
   });
 });
@@ -266,7 +302,9 @@ describe('aborts', () => {
 describe('the raw client', () => {
   it('shares the retries of the client and returns error answers instead of throwing', async () => {
     const { logbook, clock, calls } = testClient([failure(500), json(404, { message: 'Record not found.' })]);
-    const { data, error, response } = await clock.settle(logbook.raw.GET('/receipts/{id}', { params: { path: { id: 7 } } }));
+    const { data, error, response } = await clock.settle(
+      logbook.raw.GET('/receipts/{id}', { params: { path: { id: 7 } } }),
+    );
     expect(calls).toHaveLength(2);
     expect(data).toBeUndefined();
     expect(error).toEqual({ message: 'Record not found.' });
@@ -279,14 +317,18 @@ describe('errors thrown by methods', () => {
     [404, NotFoundError],
     [422, ValidationError],
   ])('a %i from a method is thrown as %O', async (status, Class) => {
-    const { logbook } = testClient([json(status, { message: 'no', errors: { book: ['The selected book is invalid.'] } })]);
+    const { logbook } = testClient([
+      json(status, { message: 'no', errors: { book: ['The selected book is invalid.'] } }),
+    ]);
     await expect(logbook.receipts.create(receiptBody())).rejects.toBeInstanceOf(Class);
   });
 });
 
 describe('backoffDelay(retry, random)', () => {
   it('doubles from 0.5 s and stops at 8 s', () => {
-    expect([0, 1, 2, 3, 4, 5, 10].map((retry) => backoffDelay(retry, () => 0))).toEqual([500, 1000, 2000, 4000, 8000, 8000, 8000]);
+    expect([0, 1, 2, 3, 4, 5, 10].map((retry) => backoffDelay(retry, () => 0))).toEqual([
+      500, 1000, 2000, 4000, 8000, 8000, 8000,
+    ]);
   });
 
   it('takes off at most a quarter as jitter', () => {

@@ -171,20 +171,30 @@ export type RequestBodyOf<O extends ServiceOperationId> = O extends unknown
   : never;
 
 /** `T` with every field optional, in objects within it too; arrays are matched whole. */
-export type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+export type DeepPartial<T> = T extends readonly unknown[]
+  ? T
+  : T extends object
+    ? { [K in keyof T]?: DeepPartial<T[K]> }
+    : T;
 
 /**
  * The filters of `GET /_sandbox/requests` as the typed helpers take them (`requests()` of
  * `connectSandbox()` and of `@fflkit/msw`): `operation` names the operation, and `body` is a
  * part of the body that operation takes, matched field by field.
  */
-export type SandboxRequestFilter<O extends ServiceOperationId = ServiceOperationId> = Omit<SandboxRequestLogQuery, 'operation' | 'body'> & {
+export type SandboxRequestFilter<O extends ServiceOperationId = ServiceOperationId> = Omit<
+  SandboxRequestLogQuery,
+  'operation' | 'body'
+> & {
   operation?: O;
   body?: DeepPartial<RequestBodyOf<O>>;
 };
 
 /** A logged request of the operation `O`: its body typed as that operation takes it. */
-export type SandboxLoggedRequest<O extends ServiceOperationId = ServiceOperationId> = Omit<SandboxRequestLogEntry, 'operation' | 'body'> & {
+export type SandboxLoggedRequest<O extends ServiceOperationId = ServiceOperationId> = Omit<
+  SandboxRequestLogEntry,
+  'operation' | 'body'
+> & {
   operation: O;
   body: RequestBodyOf<O> | null;
 };

@@ -56,7 +56,12 @@ describe('the constants agree with openapi/openapi.yaml', () => {
 
   it('every rate-limit header name is a header of the contract', () => {
     const headers = Object.keys(contract['components']['headers']);
-    for (const name of [HEADERS.rateLimitLimit, HEADERS.rateLimitRemaining, HEADERS.rateLimitReset, HEADERS.retryAfter]) {
+    for (const name of [
+      HEADERS.rateLimitLimit,
+      HEADERS.rateLimitRemaining,
+      HEADERS.rateLimitReset,
+      HEADERS.retryAfter,
+    ]) {
       expect(headers).toContain(name);
     }
   });

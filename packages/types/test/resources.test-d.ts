@@ -45,7 +45,15 @@ describe('named resources', () => {
     };
     expectTypeOf(body).toExtend<ReceiptCreate>();
     // @ts-expect-error: serial_number is required
-    const missing: ReceiptCreate = { book: 'Main', manufacturer: 'm', model: 'm', type: 't', caliber: 'c', receipt_date: '2025-03-14', received_from: 'r' };
+    const missing: ReceiptCreate = {
+      book: 'Main',
+      manufacturer: 'm',
+      model: 'm',
+      type: 't',
+      caliber: 'c',
+      receipt_date: '2025-03-14',
+      received_from: 'r',
+    };
     // @ts-expect-error: purchase_amount is a number, not a string
     const wrong: ReceiptCreate = { ...body, purchase_amount: '10.00' };
     expectTypeOf([missing, wrong]).toBeArray();
@@ -87,7 +95,14 @@ describe('named resources', () => {
 describe('the sandbox console calls', () => {
   it('SandboxReceiptBrowseQuery takes the list filters and the search, all optional', () => {
     expectTypeOf<{}>().toExtend<SandboxReceiptBrowseQuery>();
-    expectTypeOf<{ book: 'Main'; status: 'disposed'; q: 'EXA'; field: 'serial_number'; page: 2; per_page: 1000 }>().toExtend<SandboxReceiptBrowseQuery>();
+    expectTypeOf<{
+      book: 'Main';
+      status: 'disposed';
+      q: 'EXA';
+      field: 'serial_number';
+      page: 2;
+      per_page: 1000;
+    }>().toExtend<SandboxReceiptBrowseQuery>();
     // @ts-expect-error: field is one of the seven search fields
     const query: SandboxReceiptBrowseQuery = { q: 'EXA', field: 'colour' };
     expectTypeOf(query).toExtend<SandboxReceiptBrowseQuery>();
@@ -121,7 +136,11 @@ describe('the request log filters of the typed helpers', () => {
     expectTypeOf<RequestBodyOf<'createReceipt'>>().toEqualTypeOf<ReceiptCreate>();
     expectTypeOf<RequestBodyOf<'disposeReceipt'>>().toEqualTypeOf<DispositionCreate>();
     expectTypeOf<RequestBodyOf<'getReceipt'>>().toBeNever();
-    const filter: SandboxRequestFilter<'createReceipt'> = { operation: 'createReceipt', body: { serial_number: 'EXA1' }, status: 201 };
+    const filter: SandboxRequestFilter<'createReceipt'> = {
+      operation: 'createReceipt',
+      body: { serial_number: 'EXA1' },
+      status: 201,
+    };
     expectTypeOf(filter.body).toExtend<Partial<ReceiptCreate> | undefined>();
     // @ts-expect-error a receipt has no field of that name
     const misspelt: SandboxRequestFilter<'createReceipt'> = { operation: 'createReceipt', body: { serial: 'EXA1' } };

@@ -51,10 +51,18 @@ describe('WebhookEvent', () => {
   it('rejects a wrong shape', () => {
     // @ts-expect-error: a ping carries no receipt
     const ping: WebhookEvent = { event: 'ping', timestamp: '2025-03-14T15:04:05Z', data: { id: 1 } };
-    // @ts-expect-error: not an event name
-    const unknown: WebhookEvent = { event: 'receipt.moved', timestamp: '2025-03-14T15:04:05Z', data: { webhook_id: 1, message: 'x' } };
-    // @ts-expect-error: the deleted receipt needs deleted_at, a plain receipt is not enough
-    const deleted: WebhookEventOf<'receipt.deleted'> = { event: 'receipt.deleted', timestamp: 't', data: {} as Receipt };
+    const unknown: WebhookEvent = {
+      // @ts-expect-error: not an event name
+      event: 'receipt.moved',
+      timestamp: '2025-03-14T15:04:05Z',
+      data: { webhook_id: 1, message: 'x' },
+    };
+    const deleted: WebhookEventOf<'receipt.deleted'> = {
+      event: 'receipt.deleted',
+      timestamp: 't',
+      // @ts-expect-error: the deleted receipt needs deleted_at, a plain receipt is not enough
+      data: {} as Receipt,
+    };
     expectTypeOf([ping, unknown, deleted]).toBeArray();
   });
 });

@@ -34,7 +34,10 @@ export interface FastifyInstanceLike {
     options: { parseAs: 'buffer'; bodyLimit: number },
     parser: (request: any, body: Uint8Array, done: (error: null, body: Uint8Array) => void) => void,
   ): unknown;
-  post(path: string, handler: (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<FastifyReplyLike>): unknown;
+  post(
+    path: string,
+    handler: (request: FastifyRequestLike, reply: FastifyReplyLike) => Promise<FastifyReplyLike>,
+  ): unknown;
 }
 
 /** Options of `toFastifyPlugin`. An option given as `undefined` is an option not given. */
@@ -60,7 +63,9 @@ export interface FastifyPluginOptions {
  * createServer(toNodeListener(webhooks)).listen(3000); // POST / answers 200, 401 or 400
  * ```
  */
-export function toNodeListener(handler: WebhookHandler): (request: NodeRequestLike, response: NodeResponseLike) => Promise<void> {
+export function toNodeListener(
+  handler: WebhookHandler,
+): (request: NodeRequestLike, response: NodeResponseLike) => Promise<void> {
   return async (request, response) => {
     writeNodeAnswer(response, await answerNodeRequest(handler, request));
   };
@@ -87,7 +92,9 @@ export function toExpressMiddleware(
   handler: WebhookHandler,
 ): (request: NodeRequestLike, response: NodeResponseLike, next: (error?: unknown) => void) => void {
   return (request, response, next) => {
-    answerNodeRequest(handler, request).then((answer) => writeNodeAnswer(response, answer)).catch(next);
+    answerNodeRequest(handler, request)
+      .then((answer) => writeNodeAnswer(response, answer))
+      .catch(next);
   };
 }
 
@@ -107,15 +114,26 @@ export function toExpressMiddleware(
  * await app.register(toFastifyPlugin(webhooks), { prefix: '/webhooks' }); // POST /webhooks
  * ```
  */
-export function toFastifyPlugin(handler: WebhookHandler, options: FastifyPluginOptions = {}): (instance: FastifyInstanceLike) => Promise<void> {
+export function toFastifyPlugin(
+  handler: WebhookHandler,
+  options: FastifyPluginOptions = {},
+): (instance: FastifyInstanceLike) => Promise<void> {
   const path = options.path ?? '/';
   return async (instance) => {
     instance.removeAllContentTypeParsers();
-    instance.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: handler.maxBodyBytes }, (_request, body, done) => done(null, body));
+    instance.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: handler.maxBodyBytes }, (_request, body, done) =>
+      done(null, body),
+    );
     instance.post(path, async (request, reply) => {
       // A POST without a body (and so without a Content-Type) reaches here with none.
-      const answer = await handler.receive({ payload: (request.body as Uint8Array | undefined) ?? new Uint8Array(0), headers: request.headers });
-      return reply.code(answer.status).headers({ ...answer.headers }).send(answer.body);
+      const answer = await handler.receive({
+        payload: (request.body as Uint8Array | undefined) ?? new Uint8Array(0),
+        headers: request.headers,
+      });
+      return reply
+        .code(answer.status)
+        .headers({ ...answer.headers })
+        .send(answer.body);
     });
   };
 }

@@ -60,7 +60,11 @@ const STATUS: Readonly<Record<WebhookOutcome, number>> = {
 };
 
 /** The answer of an outcome, with its status and `message` for whoever reads the sender's log. */
-export function webhookAnswer(outcome: WebhookOutcome, message: string, headers: Readonly<Record<string, string>> = {}): WebhookAnswer {
+export function webhookAnswer(
+  outcome: WebhookOutcome,
+  message: string,
+  headers: Readonly<Record<string, string>> = {},
+): WebhookAnswer {
   return {
     status: STATUS[outcome],
     outcome,

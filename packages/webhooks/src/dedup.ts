@@ -140,8 +140,11 @@ const DEFAULT_MAX_ENTRIES = 100_000;
  */
 export function createMemoryDeliveryStore(options: MemoryDeliveryStoreOptions = {}): MemoryDeliveryStore {
   const record = readOptionsObject(options, OPTIONS, 'createMemoryDeliveryStore');
-  const ttlMs = (readPositiveNumber(record['ttlSeconds'], 'ttlSeconds', 'createMemoryDeliveryStore') ?? DEFAULT_DELIVERY_TTL_SECONDS) * 1000;
-  const maxEntries = readPositiveNumber(record['maxEntries'], 'maxEntries', 'createMemoryDeliveryStore', true) ?? DEFAULT_MAX_ENTRIES;
+  const ttlMs =
+    (readPositiveNumber(record['ttlSeconds'], 'ttlSeconds', 'createMemoryDeliveryStore') ??
+      DEFAULT_DELIVERY_TTL_SECONDS) * 1000;
+  const maxEntries =
+    readPositiveNumber(record['maxEntries'], 'maxEntries', 'createMemoryDeliveryStore', true) ?? DEFAULT_MAX_ENTRIES;
   const now = readClock(record['now'], 'createMemoryDeliveryStore');
   // The Map finds a key; the list orders keys by their last write. Every write moves its key to
   // the newest end with the latest expiry, so the oldest end expires first. Each call touches a

@@ -56,12 +56,23 @@ const RETRY_SCHEDULE_SECONDS = WEBHOOK_RETRY_DELAYS_SECONDS.reduce((sum, delay) 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** `constructEvent` over a build's `matchSecret`: an event this version does not know is refused (`unknown_event`). */
-export async function constructEventWith(matchSecret: MatchSecret, payload: unknown, headers: unknown, options: unknown): Promise<WebhookEvent> {
+export async function constructEventWith(
+  matchSecret: MatchSecret,
+  payload: unknown,
+  headers: unknown,
+  options: unknown,
+): Promise<WebhookEvent> {
   const record = readOptionsObject(options, CONSTRUCT_EVENT_OPTIONS, 'constructEvent');
   const secrets = readEndpointSecrets(record['secret'], 'constructEvent');
   const verifyOptions = readVerifyOptions(record, 'constructEvent');
   const bytes = readPayload(payload, 'constructEvent');
-  const delivery = await verifyDelivery(matchSecret, secrets, bytes, readHeadersArgument(headers, 'constructEvent'), verifyOptions);
+  const delivery = await verifyDelivery(
+    matchSecret,
+    secrets,
+    bytes,
+    readHeadersArgument(headers, 'constructEvent'),
+    verifyOptions,
+  );
   if (!delivery.known) {
     throw new WebhookVerificationError(
       'unknown_event',
@@ -121,7 +132,9 @@ export async function verifyDelivery(
 /** The `headers` argument, checked to be a `Headers` object or a record (not a header value passed in its place, say). */
 export function readHeadersArgument(headers: unknown, caller: string): WebhookHeaders {
   if (typeof headers === 'object' && headers !== null && !Array.isArray(headers)) return headers as WebhookHeaders;
-  throw misuseError(`${caller}: headers must be the request's headers (a Headers object or a record such as req.headers); got ${describeValue(headers)}`);
+  throw misuseError(
+    `${caller}: headers must be the request's headers (a Headers object or a record such as req.headers); got ${describeValue(headers)}`,
+  );
 }
 
 /**

@@ -5,11 +5,29 @@
 import { HEADERS, WEBHOOK_EVENT_NAMES, type WebhookEventName, type WebhookEventOf } from '@fflkit/types';
 import { type WebhookAnswer, bodyTooLarge, methodNotAllowed, unreadableBody, webhookAnswer } from './answers';
 import { exceedsBytes, readRequestBody } from './body';
-import { type DeduplicateBy, type DeliveryClaim, type DeliveryStore, type Sha256Hex, createMemoryDeliveryStore } from './dedup';
+import {
+  type DeduplicateBy,
+  type DeliveryClaim,
+  type DeliveryStore,
+  type Sha256Hex,
+  createMemoryDeliveryStore,
+} from './dedup';
 import { MESSAGE_PREFIX, WebhookVerificationError, describeValue, isMisuseError, misuseError } from './errors';
-import { type UnknownWebhookEvent, type VerifiedDelivery, type WebhookHeaders, readHeadersArgument, verifyDelivery } from './events';
+import {
+  type UnknownWebhookEvent,
+  type VerifiedDelivery,
+  type WebhookHeaders,
+  readHeadersArgument,
+  verifyDelivery,
+} from './events';
 import { type VerifyOptions, readFunction, readOptionsObject, readPositiveNumber, readVerifyOptions } from './options';
-import { type MatchSecret, type WebhookPayload, type WebhookSecret, readEndpointSecrets, readPayload } from './signature';
+import {
+  type MatchSecret,
+  type WebhookPayload,
+  type WebhookSecret,
+  readEndpointSecrets,
+  readPayload,
+} from './signature';
 
 /** What a handler learns about the delivery beside its event. */
 export interface WebhookContext {
@@ -116,7 +134,17 @@ interface HandlerSettings {
 type EventHandler = (event: never, context: WebhookContext) => unknown;
 
 const CALLER = 'createWebhookHandler';
-const OPTIONS = ['secret', 'on', 'onUnknownEvent', 'store', 'deduplicateBy', 'toleranceSeconds', 'now', 'maxBodyBytes', 'onError'] as const;
+const OPTIONS = [
+  'secret',
+  'on',
+  'onUnknownEvent',
+  'store',
+  'deduplicateBy',
+  'toleranceSeconds',
+  'now',
+  'maxBodyBytes',
+  'onError',
+] as const;
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const EVENT_NAMES: readonly string[] = WEBHOOK_EVENT_NAMES;
 const CLAIMS: readonly DeliveryClaim[] = ['claimed', 'processed', 'in_progress'];
@@ -126,7 +154,11 @@ const CLAIMS: readonly DeliveryClaim[] = ['claimed', 'processed', 'in_progress']
  * mistake throws a `TypeError` here, never a 500 at the first delivery), then builds `receive`
  * and the Fetch `handle` on top of it.
  */
-export function createWebhookHandlerWith(matchSecret: MatchSecret, sha256Hex: Sha256Hex, options: unknown): WebhookHandler {
+export function createWebhookHandlerWith(
+  matchSecret: MatchSecret,
+  sha256Hex: Sha256Hex,
+  options: unknown,
+): WebhookHandler {
   const settings = readHandlerOptions(options);
   const receive = createReceive(matchSecret, sha256Hex, settings);
   const { maxBodyBytes } = settings;
@@ -162,10 +194,17 @@ function createReceive(
 ): (delivery: WebhookDelivery) => Promise<WebhookAnswer> {
   const { store, deduplicateBy } = settings;
 
-  const fail = (outcome: WebhookErrorInfo['outcome'], error: unknown, info: Omit<WebhookErrorInfo, 'outcome'>): WebhookAnswer => {
+  const fail = (
+    outcome: WebhookErrorInfo['outcome'],
+    error: unknown,
+    info: Omit<WebhookErrorInfo, 'outcome'>,
+  ): WebhookAnswer => {
     report(error, { outcome, ...info });
     // A setup mistake is the receiver's own message and safe to show; a handler's error may not be.
-    const message = outcome === 'setup_error' && isMisuseError(error) ? error.message : 'The receiver failed to process the delivery; the sender will retry it.';
+    const message =
+      outcome === 'setup_error' && isMisuseError(error)
+        ? error.message
+        : 'The receiver failed to process the delivery; the sender will retry it.';
     return webhookAnswer(outcome, message);
   };
   const report = (error: unknown, info: WebhookErrorInfo): void => {
@@ -186,14 +225,20 @@ function createReceive(
       const headers = readHeadersArgument(delivery.headers, 'receive');
       verified = await verifyDelivery(matchSecret, await settings.secrets(), payload, headers, settings.verify);
     } catch (error) {
-      if (error instanceof WebhookVerificationError) return webhookAnswer(error.reason as WebhookAnswer['outcome'], error.message);
+      if (error instanceof WebhookVerificationError)
+        return webhookAnswer(error.reason as WebhookAnswer['outcome'], error.message);
       return fail('setup_error', error, { deliveryId: undefined, event: undefined });
     }
     const { event, known, deliveryId, secretIndex } = verified;
     if (deliveryId === undefined) {
-      return webhookAnswer('missing_delivery_id', `The request has no ${HEADERS.delivery} header, which every delivery carries.`);
+      return webhookAnswer(
+        'missing_delivery_id',
+        `The request has no ${HEADERS.delivery} header, which every delivery carries.`,
+      );
     }
-    const handler = (known ? settings.on[event.event as WebhookEventName] : settings.onUnknownEvent) as EventHandler | undefined;
+    const handler = (known ? settings.on[event.event as WebhookEventName] : settings.onUnknownEvent) as
+      | EventHandler
+      | undefined;
     if (handler === undefined) {
       return event.event === 'ping'
         ? webhookAnswer('processed', 'Pong.')
@@ -213,10 +258,15 @@ function createReceive(
       return fail('store_failed', error, info);
     }
     if (!CLAIMS.includes(claim as DeliveryClaim)) {
-      return fail('setup_error', misuseError(`store.claim must resolve to 'claimed', 'processed' or 'in_progress'; it gave ${String(claim)}`), info);
+      return fail(
+        'setup_error',
+        misuseError(`store.claim must resolve to 'claimed', 'processed' or 'in_progress'; it gave ${String(claim)}`),
+        info,
+      );
     }
     if (claim === 'processed') return webhookAnswer('duplicate', 'Delivery already processed.');
-    if (claim === 'in_progress') return webhookAnswer('delivery_in_progress', 'The delivery is being processed by another request; retry later.');
+    if (claim === 'in_progress')
+      return webhookAnswer('delivery_in_progress', 'The delivery is being processed by another request; retry later.');
 
     try {
       await handler(event as never, { deliveryId, secretIndex });
@@ -246,12 +296,22 @@ function readHandlerOptions(options: unknown): HandlerSettings {
   return {
     secrets: readSecretOption(record['secret']),
     on: readEventHandlers(record['on']),
-    onUnknownEvent: readFunction(record['onUnknownEvent'], 'onUnknownEvent', CALLER) as HandlerSettings['onUnknownEvent'],
-    store: store === undefined ? createMemoryDeliveryStore({ now: verify.now }) : store === false ? undefined : readStore(store),
+    onUnknownEvent: readFunction(
+      record['onUnknownEvent'],
+      'onUnknownEvent',
+      CALLER,
+    ) as HandlerSettings['onUnknownEvent'],
+    store:
+      store === undefined
+        ? createMemoryDeliveryStore({ now: verify.now })
+        : store === false
+          ? undefined
+          : readStore(store),
     deduplicateBy: readDeduplicateBy(record['deduplicateBy']),
     verify,
     maxBodyBytes: readPositiveNumber(record['maxBodyBytes'], 'maxBodyBytes', CALLER, true) ?? DEFAULT_MAX_BODY_BYTES,
-    onError: (readFunction(record['onError'], 'onError', CALLER) as HandlerSettings['onError'] | undefined) ?? reportToConsole,
+    onError:
+      (readFunction(record['onError'], 'onError', CALLER) as HandlerSettings['onError'] | undefined) ?? reportToConsole,
   };
 }
 
@@ -289,11 +349,15 @@ function readSecretOption(secret: unknown): HandlerSettings['secrets'] {
 
 function readEventHandlers(on: unknown): WebhookEventHandlers {
   if (typeof on !== 'object' || on === null || Array.isArray(on)) {
-    throw misuseError(`${CALLER}: on must be an object of handlers by event name ({ 'receipt.created': (event, context) => ... }); got ${describeValue(on)}`);
+    throw misuseError(
+      `${CALLER}: on must be an object of handlers by event name ({ 'receipt.created': (event, context) => ... }); got ${describeValue(on)}`,
+    );
   }
   for (const [name, handler] of Object.entries(on)) {
     if (!EVENT_NAMES.includes(name)) {
-      throw misuseError(`${CALLER}: on names an unknown event "${name}"; the events are ${EVENT_NAMES.join(', ')} (use onUnknownEvent for newer ones)`);
+      throw misuseError(
+        `${CALLER}: on names an unknown event "${name}"; the events are ${EVENT_NAMES.join(', ')} (use onUnknownEvent for newer ones)`,
+      );
     }
     readFunction(handler, `on['${name}']`, CALLER);
   }
@@ -302,18 +366,29 @@ function readEventHandlers(on: unknown): WebhookEventHandlers {
 
 function readStore(store: unknown): DeliveryStore {
   const methods = ['claim', 'commit', 'release'] as const;
-  if (typeof store === 'object' && store !== null && methods.every((method) => typeof (store as Record<string, unknown>)[method] === 'function')) {
+  if (
+    typeof store === 'object' &&
+    store !== null &&
+    methods.every((method) => typeof (store as Record<string, unknown>)[method] === 'function')
+  ) {
     return store as DeliveryStore;
   }
-  throw misuseError(`${CALLER}: store must be a DeliveryStore (claim, commit and release) or false; got ${describeValue(store)} without them all`);
+  throw misuseError(
+    `${CALLER}: store must be a DeliveryStore (claim, commit and release) or false; got ${describeValue(store)} without them all`,
+  );
 }
 
 function readDeduplicateBy(value: unknown): DeduplicateBy {
   if (value === undefined || value === 'body') return 'body';
   if (value === 'delivery-id') return value;
-  throw misuseError(`${CALLER}: deduplicateBy must be 'body' (the default) or 'delivery-id'; got ${describeValue(value)}`);
+  throw misuseError(
+    `${CALLER}: deduplicateBy must be 'body' (the default) or 'delivery-id'; got ${describeValue(value)}`,
+  );
 }
 
 function reportToConsole(error: unknown, info: WebhookErrorInfo): void {
-  console.error(`${MESSAGE_PREFIX} ${info.outcome}: delivery ${info.deliveryId ?? '(no id)'} (${info.event ?? 'no event'}) was answered 500 and will be retried.`, error);
+  console.error(
+    `${MESSAGE_PREFIX} ${info.outcome}: delivery ${info.deliveryId ?? '(no id)'} (${info.event ?? 'no event'}) was answered 500 and will be retried.`,
+    error,
+  );
 }

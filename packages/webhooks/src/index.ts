@@ -7,7 +7,14 @@ import { SIGNATURE_PREFIX, type WebhookEvent } from '@fflkit/types';
 import type { Sha256Hex } from './dedup';
 import { type ConstructEventOptions, type WebhookHeaders, constructEventWith } from './events';
 import { type WebhookHandler, type WebhookHandlerOptions, createWebhookHandlerWith } from './handler';
-import { type MatchSecret, type WebhookPayload, type WebhookSecret, readPayload, readSecret, verifySignatureWith } from './signature';
+import {
+  type MatchSecret,
+  type WebhookPayload,
+  type WebhookSecret,
+  readPayload,
+  readSecret,
+  verifySignatureWith,
+} from './signature';
 
 export * from './shared-exports';
 
@@ -48,7 +55,11 @@ export async function signPayload(secret: string, payload: WebhookPayload): Prom
  * await verifySignature('whsec_test_3f9a1c7e5b2d4f6a', body, undefined); // false: no header
  * ```
  */
-export async function verifySignature(secret: WebhookSecret, payload: WebhookPayload, signature: string | null | undefined): Promise<boolean> {
+export async function verifySignature(
+  secret: WebhookSecret,
+  payload: WebhookPayload,
+  signature: string | null | undefined,
+): Promise<boolean> {
   return verifySignatureWith(matchSecret, secret, payload, signature);
 }
 
@@ -68,7 +79,11 @@ export async function verifySignature(secret: WebhookSecret, payload: WebhookPay
  * await constructEvent(body, {}, { secret: 'whsec_test_3f9a1c7e5b2d4f6a' }); // rejects: reason 'missing_signature'
  * ```
  */
-export async function constructEvent(payload: WebhookPayload, headers: WebhookHeaders, options: ConstructEventOptions): Promise<WebhookEvent> {
+export async function constructEvent(
+  payload: WebhookPayload,
+  headers: WebhookHeaders,
+  options: ConstructEventOptions,
+): Promise<WebhookEvent> {
   return constructEventWith(matchSecret, payload, headers, options);
 }
 

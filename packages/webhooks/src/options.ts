@@ -17,13 +17,21 @@ export interface VerifyOptions {
  * `allowed`: a misspelt option (`tolerance` for `toleranceSeconds`) must not silently turn a
  * check off.
  */
-export function readOptionsObject(options: unknown, allowed: readonly string[], caller: string): Readonly<Record<string, unknown>> {
+export function readOptionsObject(
+  options: unknown,
+  allowed: readonly string[],
+  caller: string,
+): Readonly<Record<string, unknown>> {
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw misuseError(`${caller}: options must be an object ({ ${allowed.join(', ')} }); got ${describeValue(options)}`);
+    throw misuseError(
+      `${caller}: options must be an object ({ ${allowed.join(', ')} }); got ${describeValue(options)}`,
+    );
   }
   const unknown = Object.keys(options).filter((key) => !allowed.includes(key));
   if (unknown.length > 0) {
-    throw misuseError(`${caller}: unknown option ${unknown.map((key) => `"${key}"`).join(', ')}; the options are ${allowed.join(', ')}`);
+    throw misuseError(
+      `${caller}: unknown option ${unknown.map((key) => `"${key}"`).join(', ')}; the options are ${allowed.join(', ')}`,
+    );
   }
   return options as Readonly<Record<string, unknown>>;
 }
@@ -31,8 +39,11 @@ export function readOptionsObject(options: unknown, allowed: readonly string[], 
 /** An optional numeric option: `undefined` when not given, else a finite number above zero (a whole one when `integer`). */
 export function readPositiveNumber(value: unknown, name: string, caller: string, integer = false): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value === 'number' && value > 0 && Number.isFinite(value) && (!integer || Number.isInteger(value))) return value;
-  throw misuseError(`${caller}: ${name} must be a positive ${integer ? 'whole number' : 'number'}; got ${describeValue(value)}`);
+  if (typeof value === 'number' && value > 0 && Number.isFinite(value) && (!integer || Number.isInteger(value)))
+    return value;
+  throw misuseError(
+    `${caller}: ${name} must be a positive ${integer ? 'whole number' : 'number'}; got ${describeValue(value)}`,
+  );
 }
 
 /** An optional function option: `undefined` when not given. */
@@ -45,7 +56,9 @@ export function readFunction(value: unknown, name: string, caller: string): unkn
 export function readClock(value: unknown, caller: string): () => number {
   if (value === undefined) return Date.now;
   if (typeof value === 'function') return value as () => number;
-  throw misuseError(`${caller}: now must be a function returning epoch milliseconds, like Date.now; got ${describeValue(value)}`);
+  throw misuseError(
+    `${caller}: now must be a function returning epoch milliseconds, like Date.now; got ${describeValue(value)}`,
+  );
 }
 
 /** `toleranceSeconds` and `now` from options already checked by `readOptionsObject`. */

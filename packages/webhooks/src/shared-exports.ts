@@ -24,9 +24,21 @@ export type { WebhookAnswer, WebhookOutcome } from './answers';
 
 // Deduplication of deliveries, on the digest of their body by default.
 export { DEFAULT_DELIVERY_TTL_SECONDS, createMemoryDeliveryStore } from './dedup';
-export type { DeduplicateBy, DeliveryClaim, DeliveryStore, MemoryDeliveryStore, MemoryDeliveryStoreOptions } from './dedup';
+export type {
+  DeduplicateBy,
+  DeliveryClaim,
+  DeliveryStore,
+  MemoryDeliveryStore,
+  MemoryDeliveryStoreOptions,
+} from './dedup';
 
 // Adapters for Node frameworks (Fetch runtimes use `handler.handle` directly).
 export { toExpressMiddleware, toFastifyPlugin, toNodeListener } from './adapters';
-export type { FastifyInstanceLike, FastifyPluginOptions, FastifyReplyLike, FastifyRequestLike, NodeResponseLike } from './adapters';
+export type {
+  FastifyInstanceLike,
+  FastifyPluginOptions,
+  FastifyReplyLike,
+  FastifyRequestLike,
+  NodeResponseLike,
+} from './adapters';
 export type { NodeRequestLike } from './body';

@@ -22,7 +22,11 @@ export type WebhookSecret = string | readonly string[];
  * lowercase hex digits, compared in constant time; -1 when none does. Synchronous on node:crypto,
  * a promise on Web Crypto.
  */
-export type MatchSecret = (secrets: readonly string[], payload: string | Uint8Array, digestHex: string) => number | Promise<number>;
+export type MatchSecret = (
+  secrets: readonly string[],
+  payload: string | Uint8Array,
+  digestHex: string,
+) => number | Promise<number>;
 
 const DIGEST_HEX = /^[0-9a-f]{64}$/;
 
@@ -31,7 +35,12 @@ const DIGEST_HEX = /^[0-9a-f]{64}$/;
  * so a parsed body throws even when the signature is missing. Synchronous when `matchSecret` is,
  * so the Node build's `verifySignature` costs a single promise.
  */
-export function verifySignatureWith(matchSecret: MatchSecret, secret: unknown, payload: unknown, signature: unknown): boolean | Promise<boolean> {
+export function verifySignatureWith(
+  matchSecret: MatchSecret,
+  secret: unknown,
+  payload: unknown,
+  signature: unknown,
+): boolean | Promise<boolean> {
   const secrets = readSecrets(secret, 'verifySignature');
   const bytes = readPayload(payload, 'verifySignature');
   const digestHex = readSignatureHex(signature);
@@ -84,7 +93,12 @@ export function readSecrets(secret: unknown, caller: string, name = 'secret', ot
  * `whsec_`: the service's secrets all do, and the prefix is part of the HMAC key, so a secret
  * copied without it would fail every delivery with `signature_mismatch`. Refused at once instead.
  */
-export function readEndpointSecrets(secret: unknown, caller: string, name = 'secret', otherForm = ''): readonly string[] {
+export function readEndpointSecrets(
+  secret: unknown,
+  caller: string,
+  name = 'secret',
+  otherForm = '',
+): readonly string[] {
   const secrets = readSecrets(secret, caller, name, otherForm);
   if (secrets.every((item) => item.startsWith(SECRET_PREFIX) && item.length > SECRET_PREFIX.length)) return secrets;
   throw misuseError(
@@ -95,5 +109,7 @@ export function readEndpointSecrets(secret: unknown, caller: string, name = 'sec
 /** The one secret to sign with: a non-empty string. */
 export function readSecret(secret: unknown, caller: string): string {
   if (typeof secret === 'string' && secret !== '') return secret;
-  throw misuseError(`${caller}: secret must be one signing secret (a non-empty string, "whsec_..."); got ${describeValue(secret)}`);
+  throw misuseError(
+    `${caller}: secret must be one signing secret (a non-empty string, "whsec_..."); got ${describeValue(secret)}`,
+  );
 }

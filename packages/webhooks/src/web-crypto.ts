@@ -31,7 +31,8 @@ export async function hmacHex(secret: string, payload: string | Uint8Array): Pro
 }
 
 /** `Sha256Hex` on Web Crypto: the key the handler deduplicates a delivery on. */
-export const sha256Hex: Sha256Hex = async (payload) => bytesToHex(new Uint8Array(await crypto.subtle.digest('SHA-256', toByteSource(payload))));
+export const sha256Hex: Sha256Hex = async (payload) =>
+  bytesToHex(new Uint8Array(await crypto.subtle.digest('SHA-256', toByteSource(payload))));
 
 /**
  * The HMAC-SHA256 signing key of a secret (its UTF-8 bytes, `whsec_` included). Importing a key

@@ -47,7 +47,11 @@ export async function signPayload(secret: string, payload: WebhookPayload): Prom
  * };
  * ```
  */
-export async function verifySignature(secret: WebhookSecret, payload: WebhookPayload, signature: string | null | undefined): Promise<boolean> {
+export async function verifySignature(
+  secret: WebhookSecret,
+  payload: WebhookPayload,
+  signature: string | null | undefined,
+): Promise<boolean> {
   return verifySignatureWith(matchWebSecret, secret, payload, signature);
 }
 
@@ -69,7 +73,11 @@ export async function verifySignature(secret: WebhookSecret, payload: WebhookPay
  * event.event; // 'ping'
  * ```
  */
-export async function constructEvent(payload: WebhookPayload, headers: WebhookHeaders, options: ConstructEventOptions): Promise<WebhookEvent> {
+export async function constructEvent(
+  payload: WebhookPayload,
+  headers: WebhookHeaders,
+  options: ConstructEventOptions,
+): Promise<WebhookEvent> {
   return constructEventWith(matchWebSecret, payload, headers, options);
 }
 

@@ -3,7 +3,9 @@ import { concatBytes, declaredLength, exceedsBytes } from '../src/body';
 
 describe('concatBytes(chunks, size)', () => {
   it('joins the chunks in order', () => {
-    expect(concatBytes([new Uint8Array([1]), new Uint8Array([2, 3]), new Uint8Array([])], 3)).toEqual(new Uint8Array([1, 2, 3]));
+    expect(concatBytes([new Uint8Array([1]), new Uint8Array([2, 3]), new Uint8Array([])], 3)).toEqual(
+      new Uint8Array([1, 2, 3]),
+    );
   });
 
   it('returns a single chunk as it is, and no chunks as an empty array', () => {
@@ -20,7 +22,8 @@ describe('declaredLength(contentLength)', () => {
   });
 
   it('returns undefined for a missing, empty, negative, fractional or non-numeric header', () => {
-    for (const value of [null, undefined, '', '-1', '1.5', 'lots', '1e400']) expect(declaredLength(value)).toBeUndefined();
+    for (const value of [null, undefined, '', '-1', '1.5', 'lots', '1e400'])
+      expect(declaredLength(value)).toBeUndefined();
   });
 });
 

@@ -8,7 +8,18 @@ import * as webBuild from '../src/web';
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 
 /** The modules both builds reach: everything but the entries and the Web Crypto HMAC. */
-const SHARED = ['adapters.ts', 'answers.ts', 'body.ts', 'dedup.ts', 'errors.ts', 'events.ts', 'handler.ts', 'options.ts', 'shared-exports.ts', 'signature.ts'];
+const SHARED = [
+  'adapters.ts',
+  'answers.ts',
+  'body.ts',
+  'dedup.ts',
+  'errors.ts',
+  'events.ts',
+  'handler.ts',
+  'options.ts',
+  'shared-exports.ts',
+  'signature.ts',
+];
 
 /** Paths under src/, sorted. */
 function relative(files: ReadonlySet<string>): string[] {
@@ -35,7 +46,7 @@ function reachable(entry: string): { files: Set<string>; specifiers: Set<string>
 const PACKAGE = fileURLToPath(new URL('../', import.meta.url));
 const readJson = (path: string) => JSON.parse(readFileSync(`${PACKAGE}${path}`, 'utf8'));
 
-describe('the package\'s entry points', () => {
+describe("the package's entry points", () => {
   const manifest = readJson('package.json');
   // Each entry names its sources first, under the condition the workspace's tests and type checks set.
   const SOURCE = '@fflkit/source';
@@ -64,7 +75,11 @@ describe('the package\'s entry points', () => {
 
   it('serves @fflkit/webhooks/web to resolvers that read no exports map, through web/package.json', () => {
     expect(manifest.files).toEqual(['dist', 'src', 'web']);
-    expect(readJson('web/package.json')).toEqual({ main: '../dist/web.cjs', module: '../dist/web.js', types: '../dist/web.d.cts' });
+    expect(readJson('web/package.json')).toEqual({
+      main: '../dist/web.cjs',
+      module: '../dist/web.js',
+      types: '../dist/web.d.cts',
+    });
   });
 });
 
@@ -86,7 +101,9 @@ describe('the two builds', () => {
   });
 
   it('share every export but the four that sign or verify', () => {
-    const own = Object.keys(nodeBuild).filter((name) => nodeBuild[name as keyof typeof nodeBuild] !== webBuild[name as keyof typeof webBuild]);
+    const own = Object.keys(nodeBuild).filter(
+      (name) => nodeBuild[name as keyof typeof nodeBuild] !== webBuild[name as keyof typeof webBuild],
+    );
     expect(own.sort()).toEqual(['constructEvent', 'createWebhookHandler', 'signPayload', 'verifySignature']);
   });
 

@@ -9,7 +9,7 @@ function manualClock(start = Date.parse('2025-03-14T15:04:05Z')) {
 }
 
 describe('DEFAULT_DELIVERY_TTL_SECONDS', () => {
-  it('outlasts the sender\'s whole retry schedule by an hour', () => {
+  it("outlasts the sender's whole retry schedule by an hour", () => {
     const schedule = WEBHOOK_RETRY_DELAYS_SECONDS.reduce((sum, delay) => sum + delay, 0);
     expect(schedule).toBe(99_360);
     expect(DEFAULT_DELIVERY_TTL_SECONDS).toBe(schedule + 3600);
@@ -31,7 +31,7 @@ describe('createMemoryDeliveryStore(options)', () => {
     expect(store.claim('a')).toBe('processed');
   });
 
-  it('claim(id) returns claimed again after release(id), so the sender\'s retry is processed', () => {
+  it("claim(id) returns claimed again after release(id), so the sender's retry is processed", () => {
     const store = createMemoryDeliveryStore();
     store.claim('a');
     store.release('a');
@@ -196,13 +196,23 @@ describe('createMemoryDeliveryStore(options)', () => {
   });
 
   it.each([
-    ['options that are not an object', 'fast', 'options must be an object ({ ttlSeconds, maxEntries, now }); got a string'],
+    [
+      'options that are not an object',
+      'fast',
+      'options must be an object ({ ttlSeconds, maxEntries, now }); got a string',
+    ],
     ['an unknown option', { ttl: 60 }, 'unknown option "ttl"; the options are ttlSeconds, maxEntries, now'],
     ['a time to live of zero', { ttlSeconds: 0 }, 'ttlSeconds must be a positive number; got a number'],
     ['a fractional maxEntries', { maxEntries: 1.5 }, 'maxEntries must be a positive whole number; got a number'],
-    ['a clock that is not a function', { now: new Date() }, 'now must be a function returning epoch milliseconds, like Date.now; got an object'],
+    [
+      'a clock that is not a function',
+      { now: new Date() },
+      'now must be a function returning epoch milliseconds, like Date.now; got an object',
+    ],
   ])('throws a TypeError for %s', (_, options, message) => {
     // @ts-expect-error: wrong options
-    expect(() => createMemoryDeliveryStore(options)).toThrow(new TypeError(`[@fflkit/webhooks] createMemoryDeliveryStore: ${message}`));
+    expect(() => createMemoryDeliveryStore(options)).toThrow(
+      new TypeError(`[@fflkit/webhooks] createMemoryDeliveryStore: ${message}`),
+    );
   });
 });

@@ -8,7 +8,9 @@ const digestOf = (secret: string) => createHmac('sha256', secret).update(BODY).d
 describe('matchWebSecret(secrets, payload, digestHex)', () => {
   it('returns the index of the secret that matches', async () => {
     await expect(matchWebSecret(['whsec_a', 'whsec_b', 'whsec_c'], BODY, digestOf('whsec_c'))).resolves.toBe(2);
-    await expect(matchWebSecret(['whsec_a', 'whsec_b'], new TextEncoder().encode(BODY), digestOf('whsec_a'))).resolves.toBe(0);
+    await expect(
+      matchWebSecret(['whsec_a', 'whsec_b'], new TextEncoder().encode(BODY), digestOf('whsec_a')),
+    ).resolves.toBe(0);
   });
 
   it('returns -1 when no secret matches', async () => {

@@ -19,7 +19,12 @@ const BASE_URL = 'https://logbook.example.test/rest/v1';
  * ```
  */
 export async function startMswFace(options: FaceOptions): Promise<Face> {
-  const mock = createMockLogbook({ baseUrl: BASE_URL, deliverWebhooks: true, rateLimit: options.rateLimit, fixtures: options.fixtures });
+  const mock = createMockLogbook({
+    baseUrl: BASE_URL,
+    deliverWebhooks: true,
+    rateLimit: options.rateLimit,
+    fixtures: options.fixtures,
+  });
   const server = setupServer(...mock.handlers);
   server.listen({
     onUnhandledRequest(request, print) {

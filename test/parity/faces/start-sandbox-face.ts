@@ -27,7 +27,9 @@ export async function startSandboxFace(options: FaceOptions): Promise<Face> {
     });
     if (response.status !== 200) {
       await sandbox.stop();
-      throw new Error(`the sandbox refused the fixtures file ${options.fixtures}: ${response.status} ${await response.text()}`);
+      throw new Error(
+        `the sandbox refused the fixtures file ${options.fixtures}: ${response.status} ${await response.text()}`,
+      );
     }
   }
   return {

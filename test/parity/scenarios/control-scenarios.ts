@@ -33,7 +33,9 @@ export const controlScenarios: readonly Scenario[] = [
       await context.call('receipts.create() in Range', () =>
         logbook.receipts.create(receiptBody({ serial_number: 'PAR-C1', book: 'Range' })),
       );
-      await context.call('webhooks.create()', () => logbook.webhooks.create({ url: 'https://hooks.example.com/a', events: ['*'] }));
+      await context.call('webhooks.create()', () =>
+        logbook.webhooks.create({ url: 'https://hooks.example.com/a', events: ['*'] }),
+      );
       await context.attempt('receipts.list() with a bad page', () =>
         logbook.raw.GET('/receipts', { params: { query: { page: 0 } } }).then(rawOutcome),
       );
@@ -58,7 +60,10 @@ export const controlScenarios: readonly Scenario[] = [
       await context.control(undefined, 'POST', '/_sandbox/accounts', { account_type: 'wizard' });
       await context.control(undefined, 'GET', '/_sandbox/deliveries');
       await context.control(created.token, 'POST', '/_sandbox/tokens', { permissions: ['read', 'admin'] });
-      await context.control(created.token, 'POST', '/_sandbox/tokens', { permissions: ['read'], name: 'Inventory sync' });
+      await context.control(created.token, 'POST', '/_sandbox/tokens', {
+        permissions: ['read'],
+        name: 'Inventory sync',
+      });
       await context.call('receipts.create() of a manufacturer', () =>
         context.client(created.token).receipts.create(receiptBody({ serial_number: 'PAR-C2', book: 'Production' })),
       );

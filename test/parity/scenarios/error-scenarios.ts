@@ -38,8 +38,12 @@ export const errorScenarios: readonly Scenario[] = [
       await context.attempt('receipts.create() without license or address', () =>
         logbook.receipts.create(withoutLicense(receiptBody({ serial_number: 'PAR-E3', address: '1 Main St' }))),
       );
-      const receipt = await context.call('receipts.create()', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-E4' })));
-      await context.attempt('receipts.update() moving the book', () => logbook.receipts.update(receipt.id, { book: 'Other' }));
+      const receipt = await context.call('receipts.create()', () =>
+        logbook.receipts.create(receiptBody({ serial_number: 'PAR-E4' })),
+      );
+      await context.attempt('receipts.update() moving the book', () =>
+        logbook.receipts.update(receipt.id, { book: 'Other' }),
+      );
       await context.attempt('receipts.dispose() without recipient', () =>
         logbook.receipts.dispose(receipt.id, { disposition_date: '2025-04-02' } as never),
       );
@@ -50,10 +54,14 @@ export const errorScenarios: readonly Scenario[] = [
         logbook.raw.GET('/receipts', { params: { query: { per_page: 201 } } }).then(rawOutcome),
       );
       await context.attempt('raw GET /receipts?status=lost&since=yesterday', () =>
-        logbook.raw.GET('/receipts', { params: { query: { status: 'lost' as never, since: 'yesterday' } } }).then(rawOutcome),
+        logbook.raw
+          .GET('/receipts', { params: { query: { status: 'lost' as never, since: 'yesterday' } } })
+          .then(rawOutcome),
       );
       await context.attempt('search.list() with an empty term', () => logbook.search.list({ q: '' }));
-      await context.attempt('search.list() in an unknown field', () => logbook.search.list({ q: 'x', field: 'colour' as never }));
+      await context.attempt('search.list() in an unknown field', () =>
+        logbook.search.list({ q: 'x', field: 'colour' as never }),
+      );
       await context.attempt('webhooks.create() with a bad url and no events', () =>
         logbook.webhooks.create({ url: 'ftp://example.com/hook', events: [] }),
       );
@@ -88,15 +96,21 @@ export const errorScenarios: readonly Scenario[] = [
       });
       const readOnly = context.client(reader.token);
       await context.call('books.list() with read', () => readOnly.books.list());
-      await context.attempt('receipts.create() with read only', () => readOnly.receipts.create(receiptBody({ serial_number: 'PAR-E6' })));
+      await context.attempt('receipts.create() with read only', () =>
+        readOnly.receipts.create(receiptBody({ serial_number: 'PAR-E6' })),
+      );
       await context.attempt('webhooks.create() with read only', () =>
         readOnly.webhooks.create({ url: 'https://hooks.example.com/x', events: ['*'] }),
       );
-      const writer = await context.control<{ token: string }>(owner, 'POST', '/_sandbox/tokens', { permissions: ['read', 'write'] });
+      const writer = await context.control<{ token: string }>(owner, 'POST', '/_sandbox/tokens', {
+        permissions: ['read', 'write'],
+      });
       const receipt = await context.call('receipts.create() with write', () =>
         context.client(writer.token).receipts.create(receiptBody({ serial_number: 'PAR-E7' })),
       );
-      await context.attempt('receipts.delete() without delete', () => context.client(writer.token).receipts.delete(receipt.id));
+      await context.attempt('receipts.delete() without delete', () =>
+        context.client(writer.token).receipts.delete(receipt.id),
+      );
       const none = await context.control<{ token: string }>(owner, 'POST', '/_sandbox/tokens', { permissions: [] });
       await context.attempt('inventory.list() with no permission', () => context.client(none.token).inventory.list());
       await context.control(owner, 'DELETE', `/_sandbox/tokens/${reader.data.id}`);
@@ -107,7 +121,7 @@ export const errorScenarios: readonly Scenario[] = [
     },
   },
   {
-    name: 'answers 404 for unknown records and paths, and for another account\'s receipt',
+    name: "answers 404 for unknown records and paths, and for another account's receipt",
     statuses: [201, 404],
     run: async (context) => {
       const logbook = context.client(await context.account());
@@ -115,9 +129,13 @@ export const errorScenarios: readonly Scenario[] = [
       const theirs = await context.call('receipts.create() in another account', () =>
         other.receipts.create(receiptBody({ serial_number: 'PAR-E8' })),
       );
-      await context.attempt('receipts.get() of another account\'s receipt', () => logbook.receipts.get(theirs.id));
-      await context.attempt('receipts.update() of an unknown id', () => logbook.receipts.update(999_999, { model: 'X' }));
-      await context.attempt('receipts.dispose() of an unknown id', () => logbook.receipts.dispose(999_999, dispositionWithAddressBody()));
+      await context.attempt("receipts.get() of another account's receipt", () => logbook.receipts.get(theirs.id));
+      await context.attempt('receipts.update() of an unknown id', () =>
+        logbook.receipts.update(999_999, { model: 'X' }),
+      );
+      await context.attempt('receipts.dispose() of an unknown id', () =>
+        logbook.receipts.dispose(999_999, dispositionWithAddressBody()),
+      );
       await context.attempt('receipts.delete() of an unknown id', () => logbook.receipts.delete(999_999));
       await context.attempt('webhooks.delete() of an unknown id', () => logbook.webhooks.delete(999_999));
       await context.attempt('raw GET /receipts/abc', () =>
@@ -135,7 +153,9 @@ export const errorScenarios: readonly Scenario[] = [
       const logbook = context.client(token);
       for (let call = 1; call <= 3; call += 1) await context.call(`books.list() #${call}`, () => logbook.books.list());
       await context.attempt('books.list() over the limit', () => logbook.books.list());
-      await context.attempt('receipts.create() over the limit', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-E9' })));
+      await context.attempt('receipts.create() over the limit', () =>
+        logbook.receipts.create(receiptBody({ serial_number: 'PAR-E9' })),
+      );
       const unaffected = context.client(await context.account());
       await context.call('books.list() of another account', () => unaffected.books.list());
       await context.control(token, 'GET', '/_sandbox/clock');

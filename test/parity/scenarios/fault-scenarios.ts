@@ -29,14 +29,48 @@ export const faultScenarios: readonly Scenario[] = [
     run: async (context) => {
       const token = await context.account();
       const logbook = context.client(token);
-      await context.control(token, 'POST', '/_sandbox/faults', { operation: 'createReceipt', action: 'status', status: 503, retry_after: 2, times: 1 });
-      await context.control(token, 'POST', '/_sandbox/faults', { operation: 'createReceipt', action: 'status', status: 502, after_acting: true, times: 1 });
-      await context.control(token, 'POST', '/_sandbox/faults', { method: 'GET', path: '/books', action: 'status', status: 429, times: 1 });
-      await context.control(token, 'POST', '/_sandbox/faults', { operation: 'createReciept', action: 'status', status: 429, after_acting: true });
-      await context.control(token, 'POST', '/_sandbox/faults', { path: '/rest/v1/receipts', action: 'drop', times: 0, probability: 2 });
-      await context.attempt('receipts.create() before acting', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-FT1' })));
-      await context.attempt('receipts.create() after acting', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-FT2' })));
-      await context.call('receipts.create() once the rules are spent', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-FT3' })));
+      await context.control(token, 'POST', '/_sandbox/faults', {
+        operation: 'createReceipt',
+        action: 'status',
+        status: 503,
+        retry_after: 2,
+        times: 1,
+      });
+      await context.control(token, 'POST', '/_sandbox/faults', {
+        operation: 'createReceipt',
+        action: 'status',
+        status: 502,
+        after_acting: true,
+        times: 1,
+      });
+      await context.control(token, 'POST', '/_sandbox/faults', {
+        method: 'GET',
+        path: '/books',
+        action: 'status',
+        status: 429,
+        times: 1,
+      });
+      await context.control(token, 'POST', '/_sandbox/faults', {
+        operation: 'createReciept',
+        action: 'status',
+        status: 429,
+        after_acting: true,
+      });
+      await context.control(token, 'POST', '/_sandbox/faults', {
+        path: '/rest/v1/receipts',
+        action: 'drop',
+        times: 0,
+        probability: 2,
+      });
+      await context.attempt('receipts.create() before acting', () =>
+        logbook.receipts.create(receiptBody({ serial_number: 'PAR-FT1' })),
+      );
+      await context.attempt('receipts.create() after acting', () =>
+        logbook.receipts.create(receiptBody({ serial_number: 'PAR-FT2' })),
+      );
+      await context.call('receipts.create() once the rules are spent', () =>
+        logbook.receipts.create(receiptBody({ serial_number: 'PAR-FT3' })),
+      );
       await context.attempt('books.list() under a 429', () => logbook.books.list());
       await context.call('receipts.list(): the change after acting was kept', () => logbook.receipts.list());
       await context.control(token, 'GET', '/_sandbox/faults');
@@ -53,11 +87,28 @@ export const faultScenarios: readonly Scenario[] = [
     run: async (context) => {
       const token = await context.account();
       const logbook = context.client(token);
-      await context.control(token, 'POST', '/_sandbox/faults', { operation: 'createReceipt', action: 'drop', after_acting: true, times: 1 });
-      await context.control(token, 'POST', '/_sandbox/faults', { operation: 'createWebhook', action: 'drop', times: 1 });
-      await context.control(token, 'POST', '/_sandbox/faults', { operation: 'listBooks', action: 'delay', delay_ms: 20 });
-      await context.attempt('receipts.create() dropped after acting', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-FT4' })));
-      await context.attempt('webhooks.create() dropped before acting', () => logbook.webhooks.create({ url: 'https://hooks.example.com/f', events: ['*'] }));
+      await context.control(token, 'POST', '/_sandbox/faults', {
+        operation: 'createReceipt',
+        action: 'drop',
+        after_acting: true,
+        times: 1,
+      });
+      await context.control(token, 'POST', '/_sandbox/faults', {
+        operation: 'createWebhook',
+        action: 'drop',
+        times: 1,
+      });
+      await context.control(token, 'POST', '/_sandbox/faults', {
+        operation: 'listBooks',
+        action: 'delay',
+        delay_ms: 20,
+      });
+      await context.attempt('receipts.create() dropped after acting', () =>
+        logbook.receipts.create(receiptBody({ serial_number: 'PAR-FT4' })),
+      );
+      await context.attempt('webhooks.create() dropped before acting', () =>
+        logbook.webhooks.create({ url: 'https://hooks.example.com/f', events: ['*'] }),
+      );
       const started = performance.now();
       await context.call('books.list() delayed', () => logbook.books.list());
       // Node's timers may fire up to a millisecond early.
@@ -73,8 +124,15 @@ export const faultScenarios: readonly Scenario[] = [
     run: async (context) => {
       const token = await context.account();
       const logbook = context.client(token);
-      await context.control(token, 'POST', '/_sandbox/faults', { operation: 'listBooks', action: 'status', status: 500, probability: 0.4, seed: 1234 });
-      for (let call = 1; call <= 15; call += 1) await context.attempt(`books.list() #${call}`, () => logbook.books.list());
+      await context.control(token, 'POST', '/_sandbox/faults', {
+        operation: 'listBooks',
+        action: 'status',
+        status: 500,
+        probability: 0.4,
+        seed: 1234,
+      });
+      for (let call = 1; call <= 15; call += 1)
+        await context.attempt(`books.list() #${call}`, () => logbook.books.list());
       await context.control(token, 'GET', '/_sandbox/faults');
     },
   },
@@ -100,13 +158,33 @@ export const faultScenarios: readonly Scenario[] = [
     run: async (context) => {
       const token = await context.account();
       const logbook = context.client(token);
-      await context.call('receipts.create() PAR-FT5', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-FT5' })));
-      await context.call('receipts.create() PAR-FT6', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-FT6' })));
-      await context.attempt('receipts.create() without a book', () => logbook.receipts.create({ ...receiptBody({ serial_number: 'PAR-FT7' }), book: '' }));
-      await context.call('webhooks.create() with a credential in its URL', () => logbook.webhooks.create({ url: `https://hooks.example.com/in?token=${token}`, events: ['*'] }));
+      await context.call('receipts.create() PAR-FT5', () =>
+        logbook.receipts.create(receiptBody({ serial_number: 'PAR-FT5' })),
+      );
+      await context.call('receipts.create() PAR-FT6', () =>
+        logbook.receipts.create(receiptBody({ serial_number: 'PAR-FT6' })),
+      );
+      await context.attempt('receipts.create() without a book', () =>
+        logbook.receipts.create({ ...receiptBody({ serial_number: 'PAR-FT7' }), book: '' }),
+      );
+      await context.call('webhooks.create() with a credential in its URL', () =>
+        logbook.webhooks.create({ url: `https://hooks.example.com/in?token=${token}`, events: ['*'] }),
+      );
       const body = encodeURIComponent(JSON.stringify({ serial_number: 'PAR-FT6' }));
-      await context.control(token, 'GET', `/_sandbox/requests?operation=createReceipt&body=${body}`, undefined, faultLogView);
-      await context.control(token, 'GET', '/_sandbox/requests?operation=createReceipt&status=422', undefined, faultLogView);
+      await context.control(
+        token,
+        'GET',
+        `/_sandbox/requests?operation=createReceipt&body=${body}`,
+        undefined,
+        faultLogView,
+      );
+      await context.control(
+        token,
+        'GET',
+        '/_sandbox/requests?operation=createReceipt&status=422',
+        undefined,
+        faultLogView,
+      );
       await context.control(token, 'GET', '/_sandbox/requests?operation=createWebhook', undefined, (answer) =>
         (answer as { data: SandboxRequestLogEntry[] }).data.map((entry) => entry.body),
       );

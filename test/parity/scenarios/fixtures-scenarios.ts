@@ -33,7 +33,13 @@ export const fixturesScenarios: readonly Scenario[] = [
         reader.receipts.create(receiptBody({ serial_number: 'PAR-F1' })),
       );
       await context.call('books.list() of the manufacturer', () => context.client(MAKER).books.list());
-      await context.control(TOKEN, 'GET', '/_sandbox/clock', undefined, (body) => (body as { data: { offset_seconds: number } }).data.offset_seconds);
+      await context.control(
+        TOKEN,
+        'GET',
+        '/_sandbox/clock',
+        undefined,
+        (body) => (body as { data: { offset_seconds: number } }).data.offset_seconds,
+      );
 
       const exported = await context.control<SandboxFixtures>(TOKEN, 'GET', '/_sandbox/fixtures');
       const [account] = exported.accounts;
@@ -44,15 +50,24 @@ export const fixturesScenarios: readonly Scenario[] = [
       await context.control(undefined, 'POST', '/_sandbox/fixtures', file);
       const [retail] = file.accounts;
       await context.control(undefined, 'POST', '/_sandbox/fixtures', {
-        accounts: [{ ...retail, receipts: [{ ...retail?.receipts?.[0], serial_number: 'PAR-F2', zip: '6270' }] }, { tokens: [{ token: 'sbx_short' }] }],
+        accounts: [
+          { ...retail, receipts: [{ ...retail?.receipts?.[0], serial_number: 'PAR-F2', zip: '6270' }] },
+          { tokens: [{ token: 'sbx_short' }] },
+        ],
       });
 
       await context.call('receipts.list() after the refused file', () => reader.receipts.list());
 
-      await context.call('receipts.create() with the fixed token', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-F3' })));
+      await context.call('receipts.create() with the fixed token', () =>
+        logbook.receipts.create(receiptBody({ serial_number: 'PAR-F3' })),
+      );
       await context.settle(TOKEN);
       const { data } = await context.control<{ data: SandboxDelivery[] }>(TOKEN, 'GET', '/_sandbox/deliveries');
-      const delivery = await context.control<{ data: DeliveryWithRequest }>(TOKEN, 'GET', `/_sandbox/deliveries/${data[0]?.id ?? 'none'}`);
+      const delivery = await context.control<{ data: DeliveryWithRequest }>(
+        TOKEN,
+        'GET',
+        `/_sandbox/deliveries/${data[0]?.id ?? 'none'}`,
+      );
       const request = delivery.data.request;
       context.note(
         'the delivery is signed with the fixed secret',

@@ -37,7 +37,9 @@ export const listScenarios: readonly Scenario[] = [
       await context.call('receipts.list() past the last page', () => logbook.receipts.list({ page: 9, per_page: 2 }));
       await context.call('receipts.list({ book })', () => logbook.receipts.list({ book: 'Range' }));
       await context.call('receipts.list({ book }) of no book', () => logbook.receipts.list({ book: 'Nowhere' }));
-      await context.call('receipts.list({ manufacturer }) in another case', () => logbook.receipts.list({ manufacturer: 'acme' }));
+      await context.call('receipts.list({ manufacturer }) in another case', () =>
+        logbook.receipts.list({ manufacturer: 'acme' }),
+      );
       await context.call('receipts.list({ serial_number })', () => logbook.receipts.list({ serial_number: 'l4' }));
       await context.call('books.list()', () => logbook.books.list());
     },
@@ -49,7 +51,9 @@ export const listScenarios: readonly Scenario[] = [
       const token = await context.account({ books: ['Range'] });
       const logbook = context.client(token);
       const receipts = await stockFive(context, token);
-      await context.call('receipts.dispose() #2', () => logbook.receipts.dispose(receipts[1]!.id, dispositionWithAddressBody()));
+      await context.call('receipts.dispose() #2', () =>
+        logbook.receipts.dispose(receipts[1]!.id, dispositionWithAddressBody()),
+      );
       await context.call('receipts.delete() #4', () => logbook.receipts.delete(receipts[3]!.id));
       await context.call('inventory.list({ per_page: 2 })', () => logbook.inventory.list({ per_page: 2 }));
       const onHand = [];
@@ -58,8 +62,12 @@ export const listScenarios: readonly Scenario[] = [
       await context.call('receipts.list({ status: disposed })', () => logbook.receipts.list({ status: 'disposed' }));
       await context.call('receipts.list({ status: on_hand })', () => logbook.receipts.list({ status: 'on_hand' }));
       await context.call('search.list() in every field', () => logbook.search.list({ q: 'ACME' }));
-      await context.call('search.list() in one field', () => logbook.search.list({ q: 'pistol', field: 'type', per_page: 1 }));
-      await context.call('search.list() of the deleted serial', () => logbook.search.list({ q: 'PAR-L4', field: 'serial_number' }));
+      await context.call('search.list() in one field', () =>
+        logbook.search.list({ q: 'pistol', field: 'type', per_page: 1 }),
+      );
+      await context.call('search.list() of the deleted serial', () =>
+        logbook.search.list({ q: 'PAR-L4', field: 'serial_number' }),
+      );
       await context.call('books.list()', () => logbook.books.list());
     },
   },
@@ -69,8 +77,12 @@ export const listScenarios: readonly Scenario[] = [
     run: async (context) => {
       const token = await context.account();
       const logbook = context.client(token);
-      const first = await context.call('receipts.create() #1', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-S1' })));
-      await context.call('receipts.create() #2', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-S2' })));
+      const first = await context.call('receipts.create() #1', () =>
+        logbook.receipts.create(receiptBody({ serial_number: 'PAR-S1' })),
+      );
+      await context.call('receipts.create() #2', () =>
+        logbook.receipts.create(receiptBody({ serial_number: 'PAR-S2' })),
+      );
       const sync = async (label: string, from: SyncCheckpoint | null): Promise<SyncCheckpoint | null> => {
         let checkpoint = from;
         const serials: string[] = [];
@@ -85,7 +97,9 @@ export const listScenarios: readonly Scenario[] = [
       };
       const checkpoint = await sync('first sync', null);
       await context.call('receipts.update() #1', () => logbook.receipts.update(first.id, { model: 'Model 3' }));
-      await context.call('receipts.create() #3', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-S3' })));
+      await context.call('receipts.create() #3', () =>
+        logbook.receipts.create(receiptBody({ serial_number: 'PAR-S3' })),
+      );
       const next = await sync('second sync', checkpoint);
       await sync('third sync, nothing new', next);
     },

@@ -9,12 +9,16 @@ export const receiptScenarios: readonly Scenario[] = [
     run: async (context) => {
       const token = await context.account();
       const logbook = context.client(token);
-      const receipt = await context.call('receipts.create()', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-0001' })));
+      const receipt = await context.call('receipts.create()', () =>
+        logbook.receipts.create(receiptBody({ serial_number: 'PAR-0001' })),
+      );
       await context.call('receipts.get()', () => logbook.receipts.get(receipt.id));
       await context.call('receipts.update() changing two fields', () =>
         logbook.receipts.update(receipt.id, { model: 'Model 2', purchase_amount: 399.5 }),
       );
-      await context.call('receipts.update() changing nothing', () => logbook.receipts.update(receipt.id, { model: 'Model 2' }));
+      await context.call('receipts.update() changing nothing', () =>
+        logbook.receipts.update(receipt.id, { model: 'Model 2' }),
+      );
       await context.control(token, 'POST', `/_sandbox/receipts/${receipt.id}/documents`, {
         name: 'bill-of-sale.pdf',
         mime_type: 'application/pdf',
@@ -28,15 +32,21 @@ export const receiptScenarios: readonly Scenario[] = [
         completed_at: '2025-01-31T15:04:05Z',
       });
       await context.call('receipts.get() with documents and E4473', () => logbook.receipts.get(receipt.id));
-      await context.call('receipts.dispose()', () => logbook.receipts.dispose(receipt.id, dispositionWithAddressBody()));
-      await context.attempt('receipts.dispose() again', () => logbook.receipts.dispose(receipt.id, dispositionWithAddressBody()));
+      await context.call('receipts.dispose()', () =>
+        logbook.receipts.dispose(receipt.id, dispositionWithAddressBody()),
+      );
+      await context.attempt('receipts.dispose() again', () =>
+        logbook.receipts.dispose(receipt.id, dispositionWithAddressBody()),
+      );
       await context.call('receipts.update() correcting a disposed receipt', () =>
         logbook.receipts.update(receipt.id, { caliber: '9x19mm Parabellum' }),
       );
       await context.call('books.list() before the deletion', () => logbook.books.list());
       await context.call('receipts.delete()', () => logbook.receipts.delete(receipt.id));
       await context.attempt('receipts.get() of the deleted receipt', () => logbook.receipts.get(receipt.id));
-      await context.attempt('receipts.update() of the deleted receipt', () => logbook.receipts.update(receipt.id, { model: 'X' }));
+      await context.attempt('receipts.update() of the deleted receipt', () =>
+        logbook.receipts.update(receipt.id, { model: 'X' }),
+      );
       await context.attempt('receipts.delete() again', () => logbook.receipts.delete(receipt.id));
       await context.control(token, 'GET', `/_sandbox/receipts/${receipt.id}/audit`);
       await context.call('books.list() after the deletion', () => logbook.books.list());
@@ -51,8 +61,12 @@ export const receiptScenarios: readonly Scenario[] = [
     statuses: [200, 201, 422],
     run: async (context) => {
       const logbook = context.client(await context.account());
-      const first = await context.call('receipts.create() first', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-0101' })));
-      const second = await context.call('receipts.create() second', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-0102' })));
+      const first = await context.call('receipts.create() first', () =>
+        logbook.receipts.create(receiptBody({ serial_number: 'PAR-0101' })),
+      );
+      const second = await context.call('receipts.create() second', () =>
+        logbook.receipts.create(receiptBody({ serial_number: 'PAR-0102' })),
+      );
       const form = { disposition_date: '2025-04-02', disposed_to: 'Jordan Example', form_4473_serial: '2025-000777' };
       await context.call('receipts.dispose() with a Form 4473 serial', () => logbook.receipts.dispose(first.id, form));
       await context.attempt('receipts.dispose() reusing the serial', () => logbook.receipts.dispose(second.id, form));
@@ -70,7 +84,9 @@ export const receiptScenarios: readonly Scenario[] = [
         logbook.receipts.create(receiptBody({ serial_number: 'PAR-0201' })),
       );
       await context.call('receipts.create() with importer fields', () =>
-        logbook.receipts.create(receiptBody({ serial_number: 'PAR-0202', importer: 'Example Imports LLC', country_of_origin: 'Austria' })),
+        logbook.receipts.create(
+          receiptBody({ serial_number: 'PAR-0202', importer: 'Example Imports LLC', country_of_origin: 'Austria' }),
+        ),
       );
     },
   },

@@ -17,18 +17,24 @@ export const webhookScenarios: readonly Scenario[] = [
         logbook.webhooks.create({ url: context.hookUrl('/fail'), events: ['receipt.created', 'receipt.disposed'] }),
       );
       await context.call('webhooks.list()', () => logbook.webhooks.list());
-      const receipt = await context.call('receipts.create()', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-W1' })));
+      const receipt = await context.call('receipts.create()', () =>
+        logbook.receipts.create(receiptBody({ serial_number: 'PAR-W1' })),
+      );
       await context.settle(token);
       await context.call('receipts.update()', () => logbook.receipts.update(receipt.id, { model: 'Model 2' }));
       await context.settle(token);
-      await context.call('receipts.dispose()', () => logbook.receipts.dispose(receipt.id, dispositionWithAddressBody()));
+      await context.call('receipts.dispose()', () =>
+        logbook.receipts.dispose(receipt.id, dispositionWithAddressBody()),
+      );
       await context.settle(token);
       await context.call('receipts.delete()', () => logbook.receipts.delete(receipt.id));
       await context.settle(token);
       const first = await context.control<{ data: SandboxDelivery[] }>(token, 'GET', '/_sandbox/deliveries');
       await context.control(token, 'POST', '/_sandbox/clock/advance', { seconds: 60 });
       await context.control(token, 'GET', '/_sandbox/deliveries');
-      const created = first.data.find((delivery) => delivery.webhook_id === ok.endpoint.id && delivery.event === 'receipt.created');
+      const created = first.data.find(
+        (delivery) => delivery.webhook_id === ok.endpoint.id && delivery.event === 'receipt.created',
+      );
       await context.control(token, 'POST', `/_sandbox/deliveries/${created?.id ?? 'none'}/redeliver`);
       await context.control(token, 'POST', `/_sandbox/webhooks/${ok.endpoint.id}/ping`);
       await context.noteReceived({ '/ok': ok.secret, '/fail': failing.secret });

@@ -24,22 +24,47 @@ const mswOrigins = { origin: 'https://logbook.example.test', receiver: 'http://1
 
 describe('normaliseTranscript(entries, origins)', () => {
   it('makes transcripts equal that differ only in origins, ids, tokens, times and retry delays', () => {
-    const sandbox = normaliseTranscript(createThenGet(sandboxOrigins.origin, 5, 5, 'sbx_aaa', '2025-03-01T10:00:00Z'), sandboxOrigins);
-    const msw = normaliseTranscript(createThenGet(mswOrigins.origin, 9, 9, 'sbx_bbb', '2025-03-01T10:00:07Z'), mswOrigins);
+    const sandbox = normaliseTranscript(
+      createThenGet(sandboxOrigins.origin, 5, 5, 'sbx_aaa', '2025-03-01T10:00:00Z'),
+      sandboxOrigins,
+    );
+    const msw = normaliseTranscript(
+      createThenGet(mswOrigins.origin, 9, 9, 'sbx_bbb', '2025-03-01T10:00:07Z'),
+      mswOrigins,
+    );
     expect(msw).toEqual(sandbox);
     expect(JSON.stringify(sandbox)).toContain('"exchange":"GET /rest/v1/receipts/<receipt:1>"');
     expect(JSON.stringify(sandbox)).toContain('"first":"<origin>/rest/v1/receipts?page=1"');
   });
 
   it('stands in for times in links too, where they are percent-encoded', () => {
-    const link = (time: string) => [{ exchange: 'GET /rest/v1/receipts', status: 200, headers: HEADERS, body: { links: { first: `${sandboxOrigins.origin}/rest/v1/receipts?since=${encodeURIComponent(time)}&page=1` } } }];
-    expect(normaliseTranscript(link('2025-03-01T10:00:07Z'), sandboxOrigins)).toEqual(normaliseTranscript(link('2025-03-01T10:00:00Z'), sandboxOrigins));
-    expect(JSON.stringify(normaliseTranscript(link('2025-03-01T10:00:00+02:00'), sandboxOrigins))).toContain('since=<time>&page=1');
+    const link = (time: string) => [
+      {
+        exchange: 'GET /rest/v1/receipts',
+        status: 200,
+        headers: HEADERS,
+        body: {
+          links: { first: `${sandboxOrigins.origin}/rest/v1/receipts?since=${encodeURIComponent(time)}&page=1` },
+        },
+      },
+    ];
+    expect(normaliseTranscript(link('2025-03-01T10:00:07Z'), sandboxOrigins)).toEqual(
+      normaliseTranscript(link('2025-03-01T10:00:00Z'), sandboxOrigins),
+    );
+    expect(JSON.stringify(normaliseTranscript(link('2025-03-01T10:00:00+02:00'), sandboxOrigins))).toContain(
+      'since=<time>&page=1',
+    );
   });
 
   it('tells apart a transcript that reads another record than the one it created', () => {
-    const sandbox = normaliseTranscript(createThenGet(sandboxOrigins.origin, 5, 5, 'sbx_aaa', '2025-03-01T10:00:00Z'), sandboxOrigins);
-    const msw = normaliseTranscript(createThenGet(mswOrigins.origin, 9, 10, 'sbx_bbb', '2025-03-01T10:00:00Z'), mswOrigins);
+    const sandbox = normaliseTranscript(
+      createThenGet(sandboxOrigins.origin, 5, 5, 'sbx_aaa', '2025-03-01T10:00:00Z'),
+      sandboxOrigins,
+    );
+    const msw = normaliseTranscript(
+      createThenGet(mswOrigins.origin, 9, 10, 'sbx_bbb', '2025-03-01T10:00:00Z'),
+      mswOrigins,
+    );
     expect(msw).not.toEqual(sandbox);
   });
 

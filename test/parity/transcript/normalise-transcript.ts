@@ -37,7 +37,8 @@ const PATH_KINDS: Readonly<Record<string, string>> = {
 };
 
 // Also percent-encoded, as in the `since` of a pagination link (`2025-03-14T15%3A00%3A00Z`).
-const TIMESTAMP = /\d{4}-\d{2}-\d{2}T\d{2}(?::|%3A)\d{2}(?::|%3A)\d{2}(?:\.\d+)?(?:Z|(?:[+-]|%2B)\d{2}(?::|%3A)\d{2})/gi;
+const TIMESTAMP =
+  /\d{4}-\d{2}-\d{2}T\d{2}(?::|%3A)\d{2}(?::|%3A)\d{2}(?:\.\d+)?(?:Z|(?:[+-]|%2B)\d{2}(?::|%3A)\d{2})/gi;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
 const API_KEY = /sbx_[A-Za-z0-9]+/g;
 const SECRET = /whsec_[A-Za-z0-9_-]+/g;
@@ -68,7 +69,10 @@ export function normaliseTranscript(entries: readonly TranscriptEntry[], origins
       .replace(API_KEY, (key) => placeholders.for('api-key', key))
       .replace(SECRET, (secret) => placeholders.for('secret', secret))
       .replace(SIGNATURE, '<signature>')
-      .replace(PATH_ID, (_, segment: string, id: string) => `/${segment}/${placeholders.for(PATH_KINDS[segment] ?? segment, id)}`);
+      .replace(
+        PATH_ID,
+        (_, segment: string, id: string) => `/${segment}/${placeholders.for(PATH_KINDS[segment] ?? segment, id)}`,
+      );
 
   const walk = (value: unknown, key: string | undefined, parent: object | undefined): unknown => {
     if (key !== undefined && key in VOLATILE && value !== null) return VOLATILE[key];

@@ -64,7 +64,12 @@ export class Transcript {
         response = await globalThis.fetch(input, init);
       } catch (error) {
         // No answer: a dropped connection, which each face's fetch words its own way.
-        this.entries.push({ exchange: `${init.method ?? 'GET'} ${url.pathname}${decodeURIComponent(url.search)}`, status: 0, headers: {}, body: null });
+        this.entries.push({
+          exchange: `${init.method ?? 'GET'} ${url.pathname}${decodeURIComponent(url.search)}`,
+          status: 0,
+          headers: {},
+          body: null,
+        });
         throw error;
       }
       const headers: Record<string, string> = {};

@@ -12,10 +12,14 @@ import { request, type RequestListener } from 'node:http';
  */
 export function forwardTo(origin: string): RequestListener {
   return (incoming, outgoing) => {
-    const forwarded = request(new URL(incoming.url ?? '/', origin), { method: incoming.method, headers: incoming.headers }, (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
+    const forwarded = request(
+      new URL(incoming.url ?? '/', origin),
+      { method: incoming.method, headers: incoming.headers },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
     forwarded.on('error', () => {
       if (!outgoing.headersSent) outgoing.writeHead(502);
       outgoing.end();

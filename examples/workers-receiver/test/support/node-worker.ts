@@ -53,7 +53,10 @@ export async function launchOnNode(): Promise<WorkerUnderTest> {
       // refuses one of more than 128 KB, as Cloudflare Queues does.
       const send = async (message: ReceiptEventMessage) => {
         const bytes = Buffer.byteLength(JSON.stringify(message));
-        if (bytes > QUEUE_MESSAGE_BYTES) throw new Error(`Queue send failed: message length of ${bytes} bytes exceeds limit of ${QUEUE_MESSAGE_BYTES}`);
+        if (bytes > QUEUE_MESSAGE_BYTES)
+          throw new Error(
+            `Queue send failed: message length of ${bytes} bytes exceeds limit of ${QUEUE_MESSAGE_BYTES}`,
+          );
         log.add(structuredClone(message));
       };
       env = { FFLKIT_WEBHOOK_SECRET: secret, RECEIPT_EVENTS: { send } };

@@ -85,7 +85,9 @@ export function describeReceiverScenarios(runtime: string, launch: () => Promise
       const messages = await worker.received(4);
 
       // Deliveries travel in parallel, so they may arrive in any order: compare them by event.
-      const byEvent = Object.fromEntries(messages.map(({ event }) => [event.event, [event.data.id, event.data.status]]));
+      const byEvent = Object.fromEntries(
+        messages.map(({ event }) => [event.event, [event.data.id, event.data.status]]),
+      );
       expect(byEvent).toEqual({
         'receipt.created': [receipt.id, 'on_hand'],
         'receipt.updated': [receipt.id, 'on_hand'],
@@ -152,9 +154,18 @@ export function describeReceiverScenarios(runtime: string, launch: () => Promise
         ['out_of_order', [200, 200]],
         ['large_body', [200]],
       ]);
-      expect(report.checks.every((check) => check.outcome === 'pass' || (check.outcome === 'warn' && check.reason?.startsWith('It took')))).toBe(true);
+      expect(
+        report.checks.every(
+          (check) => check.outcome === 'pass' || (check.outcome === 'warn' && check.reason?.startsWith('It took')),
+        ),
+      ).toBe(true);
       const messages = await worker.received(4);
-      expect(messages.map(({ event }) => event.event)).toEqual(['receipt.created', 'receipt.deleted', 'receipt.created', 'receipt.updated']);
+      expect(messages.map(({ event }) => event.event)).toEqual([
+        'receipt.created',
+        'receipt.deleted',
+        'receipt.created',
+        'receipt.updated',
+      ]);
     });
 
     it('answers 405 with Allow: POST to a GET of /webhooks, and 404 to any other path', async () => {

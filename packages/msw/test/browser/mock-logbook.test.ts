@@ -13,7 +13,14 @@ const receipt = receiptBody({ serial_number: 'EXA-000123' });
 const baseUrl = 'https://logbook.example.test/rest/v1';
 const TOKEN = 'sbx_browserfixture00000000000001';
 const fixtures: SandboxFixtures = {
-  accounts: [{ name: 'Example Storefront LLC', books: ['Consignment'], tokens: [{ token: TOKEN }], receipts: [{ ...receipt, serial_number: 'FIX-000001' }] }],
+  accounts: [
+    {
+      name: 'Example Storefront LLC',
+      books: ['Consignment'],
+      tokens: [{ token: TOKEN }],
+      receipts: [{ ...receipt, serial_number: 'FIX-000001' }],
+    },
+  ],
 };
 const mock = createMockLogbook({ baseUrl, fixtures });
 const worker = setupWorker(...mock.handlers);
@@ -23,7 +30,6 @@ beforeAll(async () => {
 });
 afterEach(() => mock.reset());
 afterAll(() => worker.stop());
-
 
 describe('createMockLogbook(options) under setupWorker in Chromium', () => {
   it('registers MSW’s worker script, which then controls the page', () => {
@@ -80,7 +86,9 @@ describe('createMockLogbook(options) under setupWorker in Chromium', () => {
     const { token } = mock.createAccount();
     const logbook = new LogbookClient({ baseUrl, token });
 
-    const error: unknown = await logbook.receipts.create({ ...receipt, serial_number: '' }).catch((caught: unknown) => caught);
+    const error: unknown = await logbook.receipts
+      .create({ ...receipt, serial_number: '' })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).status).toBe(422);
     expect(Object.keys((error as ValidationError).errors)).toContain('serial_number');
@@ -89,7 +97,10 @@ describe('createMockLogbook(options) under setupWorker in Chromium', () => {
   it('captures a webhook delivery whose signature the web build of @fflkit/webhooks verifies', async () => {
     const { token } = mock.createAccount();
     const logbook = new LogbookClient({ baseUrl, token });
-    const { secret } = await logbook.webhooks.create({ url: 'https://hooks.example.test/in', events: ['receipt.created'] });
+    const { secret } = await logbook.webhooks.create({
+      url: 'https://hooks.example.test/in',
+      events: ['receipt.created'],
+    });
 
     await logbook.receipts.create(receipt);
 

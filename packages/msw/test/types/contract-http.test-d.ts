@@ -18,7 +18,7 @@ describe('createContractHttp(apiUrl)', () => {
     api.get('/receipts/:id', () => undefined);
   });
 
-  it("types the path parameters as MSW gives them: strings named as in the contract", () => {
+  it('types the path parameters as MSW gives them: strings named as in the contract', () => {
     api.get('/receipts/{id}', ({ params }) => {
       expectTypeOf(params.id).toEqualTypeOf<string>();
       // @ts-expect-error: /receipts/{id} has no parameter `receipt`

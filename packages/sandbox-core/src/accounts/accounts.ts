@@ -55,7 +55,12 @@ export function addAccount(store: CoreStore, env: CoreEnv, input: SandboxAccount
  * Makes an account with its books and no token (a fixtures file brings its own). A core holds
  * at most `maxAccounts`, so that a long-lived sandbox cannot grow without bound.
  */
-export function openAccount(store: CoreStore, env: CoreEnv, input: SandboxAccountCreate, offsetSeconds = 0): AccountState {
+export function openAccount(
+  store: CoreStore,
+  env: CoreEnv,
+  input: SandboxAccountCreate,
+  offsetSeconds = 0,
+): AccountState {
   if (store.accounts.size >= env.maxAccounts) throw accountLimitReached(env.maxAccounts);
   const nowMs = env.now();
   const account = store.addAccount({

@@ -45,7 +45,8 @@ const BOOK_INPUT = inputShape<{ name: string }>(['name'], () => Joi.object({ nam
 /** `POST /_sandbox/books`: adds a book; its name must be new to the account. */
 export const createBook: AccountOperation = ({ store, request, account, nowMs }) => {
   const { name } = readInput(BOOK_INPUT, request.body, (value, errors) => {
-    if (value.name !== undefined && account.books.has(value.name)) errors.add('name', 'The name has already been taken.');
+    if (value.name !== undefined && account.books.has(value.name))
+      errors.add('name', 'The name has already been taken.');
   });
   return { status: 201, body: { data: renderBook(addBook(store, account, name, nowMs)) } };
 };

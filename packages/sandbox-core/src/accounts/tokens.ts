@@ -66,7 +66,14 @@ const TOKEN_INPUT = inputShape<{ permissions: Permission[]; name?: string | null
   ['permissions', 'name'],
   () =>
     Joi.object({
-      permissions: Joi.array().max(3).items(Joi.string().trim().valid(...PERMISSIONS)).required(),
+      permissions: Joi.array()
+        .max(3)
+        .items(
+          Joi.string()
+            .trim()
+            .valid(...PERMISSIONS),
+        )
+        .required(),
       name: trimmedString(255).allow(null),
     }),
   ['permissions'],

@@ -63,9 +63,9 @@ export const exportReceipts: AccountOperation = ({ request, account }) => {
   const filter = readFilter(query, true);
   query.assertValid([...LIST_PARAMS.slice(0, 5), 'q', 'field']);
   const matches = matcherOf(filter);
-  const receipts = selectReceipts(account, filter.book, filter.status).filter((receipt) => matches?.(receipt) ?? true).sort(
-    (a, b) => (a.book === b.book ? a.record - b.record : a.book < b.book ? -1 : 1),
-  );
+  const receipts = selectReceipts(account, filter.book, filter.status)
+    .filter((receipt) => matches?.(receipt) ?? true)
+    .sort((a, b) => (a.book === b.book ? a.record - b.record : a.book < b.book ? -1 : 1));
   const lines = [BOUND_BOOK_COLUMNS.map(([header]) => csvField(header)).join(',')];
   for (const receipt of receipts) lines.push(BOUND_BOOK_COLUMNS.map(([, value]) => csvField(value(receipt))).join(','));
   const name = filter.book === undefined ? 'bound-book' : `bound-book-${filter.book.replace(/[^A-Za-z0-9._-]+/g, '-')}`;
@@ -98,7 +98,9 @@ function readFilter(query: QueryReader, withSearch: boolean): ReceiptFilter {
   if (!withSearch) return filter;
   const term = query.text('q', 100);
   const field = query.oneOf('field', SEARCH_FIELDS);
-  return term === undefined ? filter : { ...filter, search: { term, fields: field === undefined ? SEARCH_FIELDS : [field] } };
+  return term === undefined
+    ? filter
+    : { ...filter, search: { term, fields: field === undefined ? SEARCH_FIELDS : [field] } };
 }
 
 /**
@@ -106,7 +108,12 @@ function readFilter(query: QueryReader, withSearch: boolean): ReceiptFilter {
  * list is one scan of the narrowest index that counts the matches and keeps only the page's: a
  * query over a million receipts makes no list of its matches (the million benchmark's peak RSS).
  */
-function matchingPage(account: AccountState, filter: ReceiptFilter, page: PageParams, request: PageRequest): Page<Receipt> {
+function matchingPage(
+  account: AccountState,
+  filter: ReceiptFilter,
+  page: PageParams,
+  request: PageRequest,
+): Page<Receipt> {
   const receipts = selectReceipts(account, filter.book, filter.status);
   const matches = matcherOf(filter);
   return matches === undefined ? paginate(receipts, page, request) : scannedPage(receipts, matches, page, request);
@@ -134,7 +141,8 @@ function scannedPage(
 /** The test of the filters beyond book and status (which the indexes answer); none without them. */
 function matcherOf(filter: ReceiptFilter): ((receipt: Receipt) => boolean) | undefined {
   const { serial, manufacturer, since, search } = filter;
-  if (serial === undefined && manufacturer === undefined && since === undefined && search === undefined) return undefined;
+  if (serial === undefined && manufacturer === undefined && since === undefined && search === undefined)
+    return undefined;
   const serialMatches = serial === undefined ? undefined : substringMatcher(serial);
   const manufacturerMatches = manufacturer === undefined ? undefined : substringMatcher(manufacturer);
   const searchMatches = search === undefined ? undefined : substringMatcher(search.term);
@@ -213,7 +221,11 @@ export const searchReceipts: AccountOperation = ({ request, account }) => {
  * The account's live receipts by ascending id, narrowed by book name (a name no book has gives
  * none) and status, straight from the indexes.
  */
-function selectReceipts(account: AccountState, book: string | undefined, status?: Receipt['status']): readonly Receipt[] {
+function selectReceipts(
+  account: AccountState,
+  book: string | undefined,
+  status?: Receipt['status'],
+): readonly Receipt[] {
   if (book === undefined) return account.index.list(status);
   return account.books.get(book)?.index.list(status) ?? [];
 }

@@ -9,14 +9,7 @@ import {
 } from '@fflkit/types';
 import Joi from 'joi';
 import type { AccountOperation, ChangeContext } from '../state/operation';
-import {
-  inputShape,
-  readInput,
-  MIME_TYPE_PATTERN,
-  dateTime,
-  httpUrl,
-  trimmedString,
-} from '../support/input';
+import { inputShape, readInput, MIME_TYPE_PATTERN, dateTime, httpUrl, trimmedString } from '../support/input';
 import { formatInstant, formatTimestamp, parseDateTime, utcDate } from '../support/time';
 import { enqueueEvent } from '../webhooks/deliveries';
 import { appendAudit, diffChanges } from './audit';
@@ -205,7 +198,10 @@ export const E4473_INPUT = inputShape<E4473Input>(
       form_4473_serial: trimmedString(255).required(),
       transferee_name: trimmedString(255).required(),
       nics_transaction_number: trimmedString(50).allow(null),
-      nics_result: Joi.string().trim().valid(...NICS_RESULTS).required(),
+      nics_result: Joi.string()
+        .trim()
+        .valid(...NICS_RESULTS)
+        .required(),
       completed_at: dateTime().required(),
     }),
   ['form_4473_serial', 'transferee_name', 'nics_result', 'completed_at'],

@@ -63,4 +63,3 @@ function freezeAnswer(result: OperationResult): OperationResult {
   deepFreeze(result.body);
   return Object.freeze(result);
 }
-

@@ -1,4 +1,9 @@
-import { ELIGIBLE_ACCOUNT_TYPES, type Permission, type SandboxRequestLogFault, type ServiceOperationId } from '@fflkit/types';
+import {
+  ELIGIBLE_ACCOUNT_TYPES,
+  type Permission,
+  type SandboxRequestLogFault,
+  type ServiceOperationId,
+} from '@fflkit/types';
 import { findToken } from '../accounts/tokens';
 import type { CoreEnv, OperationResult } from '../state/operation';
 import type { FaultRecord, TokenRecord } from '../state/records';
@@ -81,7 +86,8 @@ export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): 
       if (!decision.allowed) throw tooManyRequests();
       const before = faulted ? ruleBefore(account, route.operationId) : undefined;
       if (before?.action === 'delay') delay = before;
-      else if (before !== undefined) return outcome(withoutBody(failedAnswer({ rule: before, rateHeaders, nowMs }), head), faultMark(before));
+      else if (before !== undefined)
+        return outcome(withoutBody(failedAnswer({ rule: before, rateHeaders, nowMs }), head), faultMark(before));
       if (!(ELIGIBLE_ACCOUNT_TYPES as readonly string[]).includes(account.record.account_type)) {
         throw ineligibleAccount(account.record.account_type);
       }
@@ -97,7 +103,10 @@ export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): 
     // The change is made and kept; only then does a rule after acting fail the answer.
     const after = faulted && delay === undefined && result.status < 300 ? ruleAfter(account, operationId!) : undefined;
     if (after !== undefined) {
-      return outcome(withoutBody(failedAnswer({ rule: after, rateHeaders, nowMs, withheld: result.status }), head), faultMark(after, result.status));
+      return outcome(
+        withoutBody(failedAnswer({ rule: after, rateHeaders, nowMs, withheld: result.status }), head),
+        faultMark(after, result.status),
+      );
     }
     return outcome(toResponse(result, rateHeaders, head));
   } catch (error) {
@@ -140,5 +149,7 @@ function requiredPermission(method: string): Permission {
 
 function toResponse(result: OperationResult, headers: Record<string, string>, head = false): SandboxResponse {
   const all = result.headers === undefined ? headers : { ...headers, ...result.headers };
-  return result.body === undefined || head ? { status: result.status, headers: all } : { status: result.status, headers: all, body: result.body };
+  return result.body === undefined || head
+    ? { status: result.status, headers: all }
+    : { status: result.status, headers: all, body: result.body };
 }

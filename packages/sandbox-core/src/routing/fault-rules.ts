@@ -54,7 +54,10 @@ const FAULT_INPUT = inputShape<SandboxFaultCreate>(
 );
 
 /** `GET /_sandbox/faults`: the account's rules in id order, spent ones included. */
-export const listFaults: AccountOperation = ({ account }) => ({ status: 200, body: { data: account.faults.map(renderFault) } });
+export const listFaults: AccountOperation = ({ account }) => ({
+  status: 200,
+  body: { data: account.faults.map(renderFault) },
+});
 
 /**
  * `POST /_sandbox/faults`: adds a rule after the account's others. A field the rule does not
@@ -103,7 +106,8 @@ export const createFault: AccountOperation = ({ store, request, account, nowMs }
 /** `DELETE /_sandbox/faults/{id}`: deletes one rule of the account. */
 export const deleteFault: AccountOperation = ({ account, id }) => {
   const at = account.faults.findIndex((rule) => rule.id === id);
-  if (at === -1) throw new ApiError(404, { message: `The account has no fault rule ${id}: GET /_sandbox/faults lists its rules.` });
+  if (at === -1)
+    throw new ApiError(404, { message: `The account has no fault rule ${id}: GET /_sandbox/faults lists its rules.` });
   account.faults.splice(at, 1);
   return { status: 204 };
 };
@@ -116,8 +120,38 @@ export const clearFaults: AccountOperation = ({ account }) => {
 
 /** The control API's `Fault` of a rule. */
 function renderFault(rule: FaultRecord): SandboxFault {
-  const { id, operation, method, path, action, status, retry_after, delay_ms, after_acting, times, probability, seed, fired, created_at } = rule;
-  return { id, operation, method, path, action, status, retry_after, delay_ms, after_acting, times, probability, seed, fired, created_at };
+  const {
+    id,
+    operation,
+    method,
+    path,
+    action,
+    status,
+    retry_after,
+    delay_ms,
+    after_acting,
+    times,
+    probability,
+    seed,
+    fired,
+    created_at,
+  } = rule;
+  return {
+    id,
+    operation,
+    method,
+    path,
+    action,
+    status,
+    retry_after,
+    delay_ms,
+    after_acting,
+    times,
+    probability,
+    seed,
+    fired,
+    created_at,
+  };
 }
 
 /** The fields that only some actions take, and the fields those actions need. */
@@ -137,18 +171,33 @@ function checkAction(value: Partial<SandboxFaultCreate>, errors: FieldErrors): v
     errors.add('status', `The status field goes with the status action only; a ${action} sends no status.`);
   }
   if (value.retry_after !== undefined && !(action === 'status' && (status === 429 || status === 503))) {
-    errors.add('retry_after', 'The retry after field goes with a 429 or a 503 only, the answers that carry Retry-After.');
+    errors.add(
+      'retry_after',
+      'The retry after field goes with a 429 or a 503 only, the answers that carry Retry-After.',
+    );
   }
   if (action === 'delay' && !value.delay_ms && !errors.has('delay_ms')) {
-    errors.add('delay_ms', 'The delay ms field is required with the delay action: the milliseconds (1 to 300000) to hold the answer back.');
+    errors.add(
+      'delay_ms',
+      'The delay ms field is required with the delay action: the milliseconds (1 to 300000) to hold the answer back.',
+    );
   }
   if (value.after_acting === true && action === 'delay') {
-    errors.add('after_acting', 'The after acting field cannot go with a delay, which holds back an answer but fails nothing: use drop or a status.');
+    errors.add(
+      'after_acting',
+      'The after acting field cannot go with a delay, which holds back an answer but fails nothing: use drop or a status.',
+    );
   } else if (value.after_acting === true && status === 429) {
-    errors.add('after_acting', 'The after acting field cannot go with a 429, which says that the service did not act: use 500, 502, 503 or 504, or drop.');
+    errors.add(
+      'after_acting',
+      'The after acting field cannot go with a 429, which says that the service did not act: use 500, 502, 503 or 504, or drop.',
+    );
   }
   if (value.times === 0) {
-    errors.add('times', 'The times field must be at least 1: a rule that must not fire is deleted (DELETE /_sandbox/faults/{id}) or given probability 0.');
+    errors.add(
+      'times',
+      'The times field must be at least 1: a rule that must not fire is deleted (DELETE /_sandbox/faults/{id}) or given probability 0.',
+    );
   }
 }
 
@@ -157,7 +206,10 @@ function checkMatch(value: Partial<SandboxFaultCreate>, errors: FieldErrors): vo
   const { operation, method, path } = value;
   if (operation !== undefined) {
     if (method !== undefined || path !== undefined) {
-      errors.add('operation', 'The operation field names a method and a path already: give operation, or path and method, not both.');
+      errors.add(
+        'operation',
+        'The operation field names a method and a path already: give operation, or path and method, not both.',
+      );
     } else if (!isServiceOperation(operation)) {
       errors.add(
         'operation',
@@ -179,7 +231,10 @@ function checkMatch(value: Partial<SandboxFaultCreate>, errors: FieldErrors): vo
       `The path field must be a path template of openapi.yaml, written without /rest/v1, such as /receipts/{id}; ${path} is none (control calls are never faulted). The templates are ${templates}.`,
     );
   } else if (method !== undefined && !atPath.some((known) => known.method === method)) {
-    errors.add('method', `The method field and the path field name no operation: ${path} takes ${atPath.map((known) => known.method).join(', ')}.`);
+    errors.add(
+      'method',
+      `The method field and the path field name no operation: ${path} takes ${atPath.map((known) => known.method).join(', ')}.`,
+    );
   }
 }
 

@@ -144,7 +144,13 @@ function redactHeaders(headers: SandboxRequest['headers']): Record<string, strin
     const lower = name.toLowerCase();
     // A name that holds a token is no name to keep: its entry becomes one redacted header.
     if (SECRET_VALUE.test(lower)) copy[REDACTED] = REDACTED;
-    else copy[lower] = lower === 'authorization' ? REDACTED_BEARER : SECRET_HEADERS.has(lower) || SECRET_VALUE.test(value) ? REDACTED : value;
+    else
+      copy[lower] =
+        lower === 'authorization'
+          ? REDACTED_BEARER
+          : SECRET_HEADERS.has(lower) || SECRET_VALUE.test(value)
+            ? REDACTED
+            : value;
   }
   return copy;
 }
@@ -194,7 +200,6 @@ const NODE_BYTES = 64;
  */
 export const MAX_LOGGED_BODY_WEIGHT = REQUEST_LOG_BYTES / 4;
 
-
 /** What {@link keptCopy} answers for a body too deep or too heavy to keep. */
 const NOT_KEPT = Symbol('not kept');
 
@@ -223,10 +228,14 @@ function keptCopy(value: unknown, levels: number, tally: { weight: number }): un
     const member = (value as Record<string, unknown>)[field];
     // A field named with a token or a secret keeps neither its name nor its value.
     const name = SECRET_VALUE.test(field) ? REDACTED : field;
-    const kept = name === REDACTED || (SECRET_NAMES.test(name) && member !== null) ? REDACTED : keptCopy(member, levels - 1, tally);
+    const kept =
+      name === REDACTED || (SECRET_NAMES.test(name) && member !== null)
+        ? REDACTED
+        : keptCopy(member, levels - 1, tally);
     if (kept === NOT_KEPT) return NOT_KEPT;
     // A `__proto__` field is defined, not assigned, so that it stays a field.
-    if (name === '__proto__') Object.defineProperty(copy, name, { value: kept, enumerable: true, writable: true, configurable: true });
+    if (name === '__proto__')
+      Object.defineProperty(copy, name, { value: kept, enumerable: true, writable: true, configurable: true });
     else copy[name] = kept;
   }
   return Object.freeze(copy);
@@ -238,7 +247,6 @@ function redactText(text: string): string {
   // Only a URL with credentials holds an `@` after its scheme: most texts need no replace.
   return text.includes('@') ? text.replace(URL_CREDENTIALS, `$1${REDACTED}@`) : text;
 }
-
 
 /** A character that UTF-8 writes in more than one byte. */
 const NOT_ASCII = /[^\x00-\x7f]/;

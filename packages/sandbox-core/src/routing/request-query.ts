@@ -47,7 +47,10 @@ function readFilter(query: string): RequestFilter {
   const filter: RequestFilter = {};
   const method = reader.text('method', 20);
   if (method !== undefined && !/^[A-Z]+$/.test(method)) {
-    throw fieldInvalid('method', `The method field must be an HTTP method in capitals, such as POST; ${method} is none.`);
+    throw fieldInvalid(
+      'method',
+      `The method field must be an HTTP method in capitals, such as POST; ${method} is none.`,
+    );
   }
   const path = reader.text('path', 2048);
   const operation = reader.text('operation', 100);
@@ -58,10 +61,16 @@ function readFilter(query: string): RequestFilter {
   const body = reader.text('body', 65_536);
   reader.assertValid(PARAMETERS);
   if (path !== undefined && !path.startsWith('/')) {
-    throw fieldInvalid('path', `The path field must be a path as sent, starting with /, such as /rest/v1/receipts/12; ${path} is none.`);
+    throw fieldInvalid(
+      'path',
+      `The path field must be a path as sent, starting with /, such as /rest/v1/receipts/12; ${path} is none.`,
+    );
   }
   if (operation !== undefined && !isServiceOperation(operation)) {
-    throw fieldInvalid('operation', `The operation field must name an operation of the service API, such as createReceipt; ${operation} is none.`);
+    throw fieldInvalid(
+      'operation',
+      `The operation field must name an operation of the service API, such as createReceipt; ${operation} is none.`,
+    );
   }
   if (fromMs !== undefined && toMs !== undefined && toMs <= fromMs) {
     throw fieldInvalid('to', 'The to field must be a moment after from.');
@@ -110,7 +119,9 @@ function matches(record: RequestLogRecord, filter: RequestFilter): boolean {
 function holds(value: unknown, part: unknown): boolean {
   if (typeof part === 'object' && part !== null && !Array.isArray(part)) {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-    return Object.entries(part).every(([name, member]) => Object.hasOwn(value, name) && holds((value as Record<string, unknown>)[name], member));
+    return Object.entries(part).every(
+      ([name, member]) => Object.hasOwn(value, name) && holds((value as Record<string, unknown>)[name], member),
+    );
   }
   return equal(value, part);
 }
@@ -118,7 +129,21 @@ function holds(value: unknown, part: unknown): boolean {
 function equal(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, at) => equal(item, b[at]));
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) || Array.isArray(b)) return false;
+  if (
+    typeof a !== 'object' ||
+    typeof b !== 'object' ||
+    a === null ||
+    b === null ||
+    Array.isArray(a) ||
+    Array.isArray(b)
+  )
+    return false;
   const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((name) => Object.hasOwn(b, name) && equal((a as Record<string, unknown>)[name], (b as Record<string, unknown>)[name]));
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every(
+      (name) =>
+        Object.hasOwn(b, name) && equal((a as Record<string, unknown>)[name], (b as Record<string, unknown>)[name]),
+    )
+  );
 }

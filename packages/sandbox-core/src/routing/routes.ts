@@ -68,18 +68,93 @@ type WithoutSegments<R> = R extends unknown ? Omit<R, 'segments'> : never;
 /** Every route the core answers; `:id` stands for a numeric id, `:key` for a delivery's id. */
 export const ROUTES: readonly Route[] = (
   [
-    { method: 'GET', path: `${API_PREFIX}/receipts`, scope: 'api', operationId: 'listReceipts', operation: listReceipts, cached: true },
-    { method: 'POST', path: `${API_PREFIX}/receipts`, scope: 'api', operationId: 'createReceipt', operation: createReceipt },
-    { method: 'GET', path: `${API_PREFIX}/receipts/:id`, scope: 'api', operationId: 'getReceipt', operation: getReceipt },
-    { method: 'PUT', path: `${API_PREFIX}/receipts/:id`, scope: 'api', operationId: 'updateReceipt', operation: updateReceipt },
-    { method: 'DELETE', path: `${API_PREFIX}/receipts/:id`, scope: 'api', operationId: 'deleteReceipt', operation: deleteReceipt },
-    { method: 'POST', path: `${API_PREFIX}/receipts/:id/dispose`, scope: 'api', operationId: 'disposeReceipt', operation: disposeReceipt },
-    { method: 'GET', path: `${API_PREFIX}/books`, scope: 'api', operationId: 'listBooks', operation: listBooks, cached: true },
-    { method: 'GET', path: `${API_PREFIX}/inventory`, scope: 'api', operationId: 'listInventory', operation: listInventory },
-    { method: 'GET', path: `${API_PREFIX}/search`, scope: 'api', operationId: 'searchReceipts', operation: searchReceipts },
-    { method: 'GET', path: `${API_PREFIX}/webhooks`, scope: 'api', operationId: 'listWebhooks', operation: listWebhooks, cached: true },
-    { method: 'POST', path: `${API_PREFIX}/webhooks`, scope: 'api', operationId: 'createWebhook', operation: createWebhook },
-    { method: 'DELETE', path: `${API_PREFIX}/webhooks/:id`, scope: 'api', operationId: 'deleteWebhook', operation: deleteWebhook },
+    {
+      method: 'GET',
+      path: `${API_PREFIX}/receipts`,
+      scope: 'api',
+      operationId: 'listReceipts',
+      operation: listReceipts,
+      cached: true,
+    },
+    {
+      method: 'POST',
+      path: `${API_PREFIX}/receipts`,
+      scope: 'api',
+      operationId: 'createReceipt',
+      operation: createReceipt,
+    },
+    {
+      method: 'GET',
+      path: `${API_PREFIX}/receipts/:id`,
+      scope: 'api',
+      operationId: 'getReceipt',
+      operation: getReceipt,
+    },
+    {
+      method: 'PUT',
+      path: `${API_PREFIX}/receipts/:id`,
+      scope: 'api',
+      operationId: 'updateReceipt',
+      operation: updateReceipt,
+    },
+    {
+      method: 'DELETE',
+      path: `${API_PREFIX}/receipts/:id`,
+      scope: 'api',
+      operationId: 'deleteReceipt',
+      operation: deleteReceipt,
+    },
+    {
+      method: 'POST',
+      path: `${API_PREFIX}/receipts/:id/dispose`,
+      scope: 'api',
+      operationId: 'disposeReceipt',
+      operation: disposeReceipt,
+    },
+    {
+      method: 'GET',
+      path: `${API_PREFIX}/books`,
+      scope: 'api',
+      operationId: 'listBooks',
+      operation: listBooks,
+      cached: true,
+    },
+    {
+      method: 'GET',
+      path: `${API_PREFIX}/inventory`,
+      scope: 'api',
+      operationId: 'listInventory',
+      operation: listInventory,
+    },
+    {
+      method: 'GET',
+      path: `${API_PREFIX}/search`,
+      scope: 'api',
+      operationId: 'searchReceipts',
+      operation: searchReceipts,
+    },
+    {
+      method: 'GET',
+      path: `${API_PREFIX}/webhooks`,
+      scope: 'api',
+      operationId: 'listWebhooks',
+      operation: listWebhooks,
+      cached: true,
+    },
+    {
+      method: 'POST',
+      path: `${API_PREFIX}/webhooks`,
+      scope: 'api',
+      operationId: 'createWebhook',
+      operation: createWebhook,
+    },
+    {
+      method: 'DELETE',
+      path: `${API_PREFIX}/webhooks/:id`,
+      scope: 'api',
+      operationId: 'deleteWebhook',
+      operation: deleteWebhook,
+    },
     { method: 'POST', path: `${CONTROL_PREFIX}/accounts`, scope: 'public', operation: createAccount },
     { method: 'DELETE', path: `${CONTROL_PREFIX}/account`, scope: 'control', operation: deleteAccount },
     { method: 'POST', path: `${CONTROL_PREFIX}/tokens`, scope: 'control', operation: createToken },
@@ -91,7 +166,12 @@ export const ROUTES: readonly Route[] = (
     { method: 'POST', path: `${CONTROL_PREFIX}/clock/advance`, scope: 'control', operation: advanceClock },
     { method: 'GET', path: `${CONTROL_PREFIX}/deliveries`, scope: 'control', operation: listDeliveries },
     { method: 'GET', path: `${CONTROL_PREFIX}/deliveries/:key`, scope: 'control', operation: getDelivery },
-    { method: 'POST', path: `${CONTROL_PREFIX}/deliveries/:key/redeliver`, scope: 'control', operation: redeliverDelivery },
+    {
+      method: 'POST',
+      path: `${CONTROL_PREFIX}/deliveries/:key/redeliver`,
+      scope: 'control',
+      operation: redeliverDelivery,
+    },
     { method: 'GET', path: `${CONTROL_PREFIX}/webhooks`, scope: 'control', operation: listWebhookStates },
     // The dashboard's Add endpoint and Delete: the operations of the API, as control calls.
     { method: 'POST', path: `${CONTROL_PREFIX}/webhooks`, scope: 'control', operation: createWebhook },
@@ -128,7 +208,13 @@ interface ServiceOperation {
 /** Every operation of the service API, in the order of the routes. */
 export const SERVICE_OPERATIONS: readonly ServiceOperation[] = ROUTES.flatMap((route) =>
   route.scope === 'api'
-    ? [{ operationId: route.operationId, method: route.method, path: route.path.slice(API_PREFIX.length).replace(/:(\w+)/g, '{$1}') }]
+    ? [
+        {
+          operationId: route.operationId,
+          method: route.method,
+          path: route.path.slice(API_PREFIX.length).replace(/:(\w+)/g, '{$1}'),
+        },
+      ]
     : [],
 );
 

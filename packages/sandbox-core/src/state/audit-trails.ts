@@ -285,7 +285,8 @@ export function plainRecord(entry: AuditRecord): AuditRecord {
 export function creationEntry(record: AuditRecord, receipt: Receipt | undefined): CreationEntry | undefined {
   if (record.action !== 'created' || receipt === undefined || record.receipt_id !== receipt.id) return undefined;
   const { id, token_id: tokenId, occurred_at: occurredAt, changes } = record;
-  if (typeof id !== 'number' || (tokenId !== null && typeof tokenId !== 'number') || typeof occurredAt !== 'string') return undefined;
+  if (typeof id !== 'number' || (tokenId !== null && typeof tokenId !== 'number') || typeof occurredAt !== 'string')
+    return undefined;
   if (!hasMembers(record, RECORD_MEMBERS) || typeof changes !== 'object' || changes === null) return undefined;
   let field = 0;
   // for...in rather than Object.keys: it allocates nothing, and these records are plain objects
@@ -316,4 +317,3 @@ function hasMembers(value: object, names: readonly string[]): boolean {
   }
   return at === names.length;
 }
-

@@ -74,7 +74,6 @@ function before(a: QueuedAttempt, b: QueuedAttempt): boolean {
   return a.rank !== b.rank ? a.rank < b.rank : a.seq < b.seq;
 }
 
-
 /**
  * Which attempts are scheduled, per account: an index of the pending deliveries by due time,
  * derived from the stored records (never persisted; rebuilt on restore). Only accounts with

@@ -85,7 +85,8 @@ export function createSnapshotStringifier(): (record: unknown) => string {
   // entry before when they are the same, in a fraction of the time of making its record and
   // stringifying that: the million benchmark's stop, which writes a million of them.
   const texts = new CreationTexts();
-  return (record) => (record instanceof CreationEntry ? texts.text(record) : ((JSON.stringify(record) as string | undefined) ?? 'null'));
+  return (record) =>
+    record instanceof CreationEntry ? texts.text(record) : ((JSON.stringify(record) as string | undefined) ?? 'null');
 }
 
 /**
@@ -97,9 +98,12 @@ export function createSnapshotStringifier(): (record: unknown) => string {
 export function restoreStore(snapshot: SandboxSnapshot): CoreStore {
   const { format } = snapshot;
   if (typeof format === 'number' && format > SNAPSHOT_FORMAT) {
-    fail(`it is of format ${format}, newer than format ${SNAPSHOT_FORMAT}, the newest this version reads: use the version that wrote it, or a later one`);
+    fail(
+      `it is of format ${format}, newer than format ${SNAPSHOT_FORMAT}, the newest this version reads: use the version that wrote it, or a later one`,
+    );
   }
-  if (format !== 1 && format !== SNAPSHOT_FORMAT) fail(`format ${String(format)} is not a snapshot format (1 to ${SNAPSHOT_FORMAT})`);
+  if (format !== 1 && format !== SNAPSHOT_FORMAT)
+    fail(`format ${String(format)} is not a snapshot format (1 to ${SNAPSHOT_FORMAT})`);
   const data = snapshot as Partial<CoreSnapshot>;
   const store = new CoreStore();
   store.loadCounters(typeof data.version === 'number' ? data.version : 0, data.sequences);
@@ -140,7 +144,8 @@ export function restoreStore(snapshot: SandboxSnapshot): CoreStore {
       const top = highest.get(record.id) ?? 0;
       const stored = storedLast.get(record.id);
       if (stored === undefined) store.load(account, 'books', { ...record, last_record: top });
-      else if (stored < top) fail(`book ${record.id} gives ${stored} as its last record number, below its receipts' ${top}`);
+      else if (stored < top)
+        fail(`book ${record.id} gives ${stored} as its last record number, below its receipts' ${top}`);
     }
   }
   let previousEntry: AuditRecord | undefined;
@@ -209,7 +214,10 @@ function firstSharedId(receipts: readonly Receipt[], deleted: readonly Receipt[]
   let previous: number | undefined;
   let [a, b] = [0, 0];
   while (a < receipts.length || b < deleted.length) {
-    const next = b >= deleted.length || (a < receipts.length && receipts[a]!.id <= deleted[b]!.id) ? receipts[a++]! : deleted[b++]!;
+    const next =
+      b >= deleted.length || (a < receipts.length && receipts[a]!.id <= deleted[b]!.id)
+        ? receipts[a++]!
+        : deleted[b++]!;
     if (next.id === previous) return previous;
     previous = next.id;
   }
@@ -378,7 +386,9 @@ export class ChangeReplay {
     let records = this.#collections.get(collection);
     if (records !== undefined) return records;
     if (!KNOWN_COLLECTIONS.has(collection)) {
-      throw new TypeError(`[@fflkit/sandbox-core] cannot apply a change to the unknown collection ${JSON.stringify(collection)}`);
+      throw new TypeError(
+        `[@fflkit/sandbox-core] cannot apply a change to the unknown collection ${JSON.stringify(collection)}`,
+      );
     }
     records = new Map();
     const stored = this.#source[collection];
@@ -392,7 +402,10 @@ export class ChangeReplay {
  * The snapshot that `changeSets`, applied in order, make of `snapshot` (the empty state when it
  * is `undefined`); change sets the snapshot already holds are skipped.
  */
-export function applyChanges(snapshot: SandboxSnapshot | undefined, changeSets: Iterable<CoreChangeSet>): SandboxSnapshot {
+export function applyChanges(
+  snapshot: SandboxSnapshot | undefined,
+  changeSets: Iterable<CoreChangeSet>,
+): SandboxSnapshot {
   const replay = new ChangeReplay(snapshot);
   for (const changeSet of changeSets) replay.apply(changeSet);
   return replay.snapshot();

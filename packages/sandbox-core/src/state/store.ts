@@ -99,7 +99,12 @@ type Undo =
       readonly next: CoreRecord | undefined;
       readonly version: number;
     }
-  | { readonly kind: 'contents'; readonly account: AccountState; readonly contents: AccountContents; readonly version: number };
+  | {
+      readonly kind: 'contents';
+      readonly account: AccountState;
+      readonly contents: AccountContents;
+      readonly version: number;
+    };
 
 const SEQUENCE_KINDS = ['account', 'token', 'book', 'receipt', 'audit', 'webhook', 'document'] as const;
 
@@ -265,7 +270,12 @@ export class CoreStore {
         '[@fflkit/sandbox-core] takeChanges() needs a core made with createSandboxCore({ recordChanges: true })',
       );
     }
-    const set: CoreChangeSet = { base: this.#feedBase, version: this.version, sequences: { ...this.sequences }, changes: this.#feed };
+    const set: CoreChangeSet = {
+      base: this.#feedBase,
+      version: this.version,
+      sequences: { ...this.sequences },
+      changes: this.#feed,
+    };
     this.#feedBase = this.version;
     this.#feed = [];
     return set;
@@ -308,7 +318,12 @@ export class CoreStore {
     }
   }
 
-  #change(account: AccountState, collection: CoreCollection, previous: CoreRecord | undefined, next: CoreRecord | undefined): void {
+  #change(
+    account: AccountState,
+    collection: CoreCollection,
+    previous: CoreRecord | undefined,
+    next: CoreRecord | undefined,
+  ): void {
     this.#assertTransaction();
     this.#apply(account, collection, previous, next);
     this.#undo.push({ kind: 'record', account, collection, previous, next, version: this.version + 1 });
@@ -355,7 +370,12 @@ export class CoreStore {
   }
 
   /** Replaces `previous` by `next` (either may be absent) in the maps and indexes. */
-  #apply(account: AccountState, collection: CoreCollection, previous: CoreRecord | undefined, next: CoreRecord | undefined): void {
+  #apply(
+    account: AccountState,
+    collection: CoreCollection,
+    previous: CoreRecord | undefined,
+    next: CoreRecord | undefined,
+  ): void {
     switch (collection) {
       case 'accounts':
         if (next === undefined) {
@@ -502,7 +522,8 @@ function emptyContents(): AccountContents {
 }
 
 function contentsOf(account: AccountState): AccountContents {
-  const { books, receipts, deletedReceipts, index, audit, form4473Serials, webhooks, deliveries, deliveryPositions } = account;
+  const { books, receipts, deletedReceipts, index, audit, form4473Serials, webhooks, deliveries, deliveryPositions } =
+    account;
   return { books, receipts, deletedReceipts, index, audit, form4473Serials, webhooks, deliveries, deliveryPositions };
 }
 

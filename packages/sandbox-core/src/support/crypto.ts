@@ -154,10 +154,25 @@ export function randomUuid(randomBytes: RandomBytes): string {
   const version = HEX[((bytes[6] ?? 0) & 0x0f) | 0x40]!;
   const variant = HEX[((bytes[8] ?? 0) & 0x3f) | 0x80]!;
   return (
-    hex(0) + hex(1) + hex(2) + hex(3) + '-' +
-    hex(4) + hex(5) + '-' +
-    version + hex(7) + '-' +
-    variant + hex(9) + '-' +
-    hex(10) + hex(11) + hex(12) + hex(13) + hex(14) + hex(15)
+    hex(0) +
+    hex(1) +
+    hex(2) +
+    hex(3) +
+    '-' +
+    hex(4) +
+    hex(5) +
+    '-' +
+    version +
+    hex(7) +
+    '-' +
+    variant +
+    hex(9) +
+    '-' +
+    hex(10) +
+    hex(11) +
+    hex(12) +
+    hex(13) +
+    hex(14) +
+    hex(15)
   );
 }

@@ -229,7 +229,12 @@ export function paginate<Item>(items: readonly Item[], params: PageParams, reque
  * them all (a million receipts' filtered lists, whose every query would otherwise make a list of
  * a million).
  */
-export function pageOf<Item>(total: number, data: Item[], { page, perPage }: PageParams, request: PageRequest): Page<Item> {
+export function pageOf<Item>(
+  total: number,
+  data: Item[],
+  { page, perPage }: PageParams,
+  request: PageRequest,
+): Page<Item> {
   const lastPage = Math.max(1, Math.ceil(total / perPage));
   const start = (page - 1) * perPage;
   const path = `${requestOrigin(request.headers)}${request.path}`;

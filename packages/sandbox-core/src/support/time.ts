@@ -1,12 +1,9 @@
-
-
 // Moments as the API reads and writes them. Every timestamp the core writes is RFC 3339 in UTC;
 // records carry whole seconds (the precision of the service's examples), while due times and
 // event timestamps keep milliseconds.
 
 const DATE_SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME_SHAPE =
-  /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2}))$/;
+const DATE_TIME_SHAPE = /^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|([+-])(\d{2}):(\d{2}))$/;
 // The last instant an RFC 3339 timestamp can name; later ones would format with a six-digit year.
 const LAST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
@@ -55,8 +52,7 @@ function daysInMonth(year: number, month: number): number {
 export function parseDateTime(value: string): number | undefined {
   const match = DATE_TIME_SHAPE.exec(value);
   if (match === null) return undefined;
-  const [, date = '', hours, minutes, seconds, fraction, zone = 'Z', sign, offsetHours, offsetMinutes] =
-    match;
+  const [, date = '', hours, minutes, seconds, fraction, zone = 'Z', sign, offsetHours, offsetMinutes] = match;
   if (!isCalendarDate(date)) return undefined;
   const h = Number(hours);
   const m = Number(minutes);

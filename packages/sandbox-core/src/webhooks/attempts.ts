@@ -38,7 +38,11 @@ export type DeliverySender = (request: DeliveryRequest) => Promise<DeliveryOutco
  * as it is, `X-SVC-Delivery` the delivery's id (the same on every attempt) and `X-SVC-Signature`
  * the HMAC-SHA256 of the body keyed with the endpoint's whole secret.
  */
-export function buildDeliveryRequest(delivery: DeliveryRecord, webhook: WebhookRecord, hmac?: HmacSha256Hex): DeliveryRequest {
+export function buildDeliveryRequest(
+  delivery: DeliveryRecord,
+  webhook: WebhookRecord,
+  hmac?: HmacSha256Hex,
+): DeliveryRequest {
   return {
     method: 'POST',
     url: webhook.url,
@@ -149,7 +153,12 @@ export interface AttemptResult {
  * `WEBHOOK_DISABLE_AFTER_FAILURES` disables the endpoint and cancels its pending deliveries. A
  * delivery that is gone (the account was reset) records nothing.
  */
-export function recordAttempt(store: CoreStore, account: AccountState, deliveryId: string, result: AttemptResult): void {
+export function recordAttempt(
+  store: CoreStore,
+  account: AccountState,
+  deliveryId: string,
+  result: AttemptResult,
+): void {
   const delivery = findDelivery(account, deliveryId);
   if (delivery === undefined) return;
   const attempt = attemptOf(result);
@@ -183,7 +192,12 @@ export function recordAttempt(store: CoreStore, account: AccountState, deliveryI
  * endpoint's count of consecutive failures stay as the first sending left them. A delivery that
  * is gone records nothing.
  */
-export function recordDuplicate(store: CoreStore, account: AccountState, deliveryId: string, result: Omit<AttemptResult, 'kind'>): void {
+export function recordDuplicate(
+  store: CoreStore,
+  account: AccountState,
+  deliveryId: string,
+  result: Omit<AttemptResult, 'kind'>,
+): void {
   const delivery = findDelivery(account, deliveryId);
   if (delivery === undefined) return;
   const attempt: SandboxDeliveryAttempt = { ...attemptOf(result), duplicate: true };
@@ -201,7 +215,13 @@ function attemptOf(result: Omit<AttemptResult, 'kind'>): SandboxDeliveryAttempt 
 }
 
 /** Keeps the endpoint's count of consecutive failures, and disables it at the limit. */
-function countOutcome(store: CoreStore, account: AccountState, webhookId: number, succeeded: boolean, at: string): void {
+function countOutcome(
+  store: CoreStore,
+  account: AccountState,
+  webhookId: number,
+  succeeded: boolean,
+  at: string,
+): void {
   const webhook = account.webhooks.get(webhookId);
   if (webhook === undefined) return;
   const failures = succeeded ? 0 : webhook.consecutive_failures + 1;

@@ -65,7 +65,10 @@ export function readChaosInput(body: RequestBody, randomBytes: RandomBytes): Web
       reportUnknown(reorder as Record<string, unknown>, REORDER_FIELDS, 'reorder.', errors);
     }
   });
-  const reorder = input.reorder === undefined || input.reorder === null ? null : { window: input.reorder.window, hold_ms: input.reorder.hold_ms ?? DEFAULT_HOLD_MS };
+  const reorder =
+    input.reorder === undefined || input.reorder === null
+      ? null
+      : { window: input.reorder.window, hold_ms: input.reorder.hold_ms ?? DEFAULT_HOLD_MS };
   const duplicate = input.duplicate ?? 0;
   const delay = input.delay_ms ?? 0;
   if (reorder === null && duplicate === 0 && delay === 0) return null;
@@ -73,7 +76,12 @@ export function readChaosInput(body: RequestBody, randomBytes: RandomBytes): Web
   return { reorder, duplicate, delay_ms: delay, seed, made: 0, window: null };
 }
 
-function reportUnknown(source: Record<string, unknown>, known: readonly string[], prefix: string, errors: FieldErrors): void {
+function reportUnknown(
+  source: Record<string, unknown>,
+  known: readonly string[],
+  prefix: string,
+  errors: FieldErrors,
+): void {
   const names = known.map((name) => `${prefix}${name}`).join(', ');
   for (const key of Object.keys(source)) {
     if (known.includes(key)) continue;
@@ -91,7 +99,12 @@ function randomSeed(randomBytes: RandomBytes): number {
 export function renderChaos(chaos: WebhookChaosRecord | null): SandboxWebhookChaos | null {
   if (chaos === null) return null;
   const { reorder, duplicate, delay_ms, seed } = chaos;
-  return { reorder: reorder === null ? null : { window: reorder.window, hold_ms: reorder.hold_ms }, duplicate, delay_ms, seed };
+  return {
+    reorder: reorder === null ? null : { window: reorder.window, hold_ms: reorder.hold_ms },
+    duplicate,
+    delay_ms,
+    seed,
+  };
 }
 
 /**
@@ -118,7 +131,8 @@ export function applyChaos(
   let window = chaos.window;
   if (timing === 'scheduled' && chaos.reorder !== null) {
     const { window: size, hold_ms: holdMs } = chaos.reorder;
-    const open = window !== null && nowMs < window.opened_ms + holdMs ? window : { first: index, opened_ms: nowMs, ids: [] };
+    const open =
+      window !== null && nowMs < window.opened_ms + holdMs ? window : { first: index, opened_ms: nowMs, ids: [] };
     const slot = open.ids.length;
     const rank = open.first + windowOrder(size, chaos.seed, open.first)[slot]!;
     if (slot + 1 < size) {
@@ -129,7 +143,8 @@ export function applyChaos(
       for (const id of open.ids) {
         const held = findDelivery(account, id);
         // One whose window is released may have ended meanwhile: its endpoint disabled, a redelivery succeeded.
-        if (held?.state === 'pending' && held.scheduled_attempts === 0) store.put(account, 'deliveries', { ...held, next_attempt_at: due });
+        if (held?.state === 'pending' && held.scheduled_attempts === 0)
+          store.put(account, 'deliveries', { ...held, next_attempt_at: due });
       }
       made = { ...made, rank, next_attempt_at: due };
       window = null;

@@ -223,7 +223,12 @@ export class DeliveryEngine implements CoreDeliveries {
     }
   }
 
-  async #runWindow(accountId: number, fromMs: number, toMs: number, previous: Promise<void> | undefined): Promise<void> {
+  async #runWindow(
+    accountId: number,
+    fromMs: number,
+    toMs: number,
+    previous: Promise<void> | undefined,
+  ): Promise<void> {
     if (previous !== undefined) await previous;
     const account = this.#store.accounts.get(accountId);
     if (account === undefined) return;

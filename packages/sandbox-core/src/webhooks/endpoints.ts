@@ -45,7 +45,11 @@ export function renderWebhook(record: WebhookRecord): WebhookEndpoint {
 
 /** The control API's `WebhookEndpointState`: the endpoint, its consecutive failures and its delivery chaos. */
 function renderWebhookState(record: WebhookRecord): SandboxWebhookEndpointState {
-  return { ...renderWebhook(record), consecutive_failures: record.consecutive_failures, chaos: renderChaos(record.chaos) };
+  return {
+    ...renderWebhook(record),
+    consecutive_failures: record.consecutive_failures,
+    chaos: renderChaos(record.chaos),
+  };
 }
 
 /**
@@ -68,7 +72,11 @@ const WEBHOOK_INPUT = inputShape<{ url: string; events: WebhookSubscription[] }>
     url: httpUrl(255).required(),
     events: Joi.array()
       .min(1)
-      .items(Joi.string().trim().valid(...WEBHOOK_EVENT_NAMES, WILDCARD_SUBSCRIPTION))
+      .items(
+        Joi.string()
+          .trim()
+          .valid(...WEBHOOK_EVENT_NAMES, WILDCARD_SUBSCRIPTION),
+      )
       .required(),
   }),
 );
@@ -135,7 +143,8 @@ export const deleteWebhook: AccountOperation = ({ store, account, id }) => {
 export const enableWebhook: AccountOperation = ({ store, account, id, nowMs }) => {
   const webhook = account.webhooks.get(id);
   if (webhook === undefined) throw recordNotFound();
-  if (webhook.enabled && webhook.consecutive_failures === 0) return { status: 200, body: { data: renderWebhook(webhook) } };
+  if (webhook.enabled && webhook.consecutive_failures === 0)
+    return { status: 200, body: { data: renderWebhook(webhook) } };
   store.put(account, 'webhooks', {
     ...webhook,
     consecutive_failures: 0,

@@ -29,7 +29,9 @@ describe('POST /_sandbox/accounts', () => {
       'books.1': ['The books.1 field has a duplicate value.'],
       'books.2': ['The books.2 field must not be Main, which every account has.'],
     });
-    const many = await call('POST', '/_sandbox/accounts', { body: { books: Array.from({ length: 51 }, (_, n) => `B${n}`) } });
+    const many = await call('POST', '/_sandbox/accounts', {
+      body: { books: Array.from({ length: 51 }, (_, n) => `B${n}`) },
+    });
     expect(errorsOf(many)).toEqual({ books: ['The books field must not have more than 50 items.'] });
   });
 });
@@ -64,7 +66,9 @@ describe('the account limit and DELETE /_sandbox/account', () => {
     await call('POST', '/_sandbox/accounts');
     const refused = await call('POST', '/_sandbox/accounts');
     expect(refused.status).toBe(409);
-    expect((refused.body as { message: string }).message).toMatch(/at its limit of 2 accounts: .*DELETE \/_sandbox\/account.*--max-accounts/);
+    expect((refused.body as { message: string }).message).toMatch(
+      /at its limit of 2 accounts: .*DELETE \/_sandbox\/account.*--max-accounts/,
+    );
     expect(() => core.createAccount()).toThrow(/at its limit of 2 accounts/);
 
     await call('POST', '/rest/v1/receipts', { token: first.token, body: receiptBody() });

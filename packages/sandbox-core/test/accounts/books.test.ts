@@ -9,7 +9,14 @@ describe('POST /_sandbox/books', () => {
       status: 201,
       headers: {},
       body: {
-        data: { id: 2, name: 'Consignment', record_count: 0, on_hand_count: 0, disposed_count: 0, created_at: '2025-03-14T15:04:05Z' },
+        data: {
+          id: 2,
+          name: 'Consignment',
+          record_count: 0,
+          on_hand_count: 0,
+          disposed_count: 0,
+          created_at: '2025-03-14T15:04:05Z',
+        },
       },
     });
     expect((await control('POST', '/books', { body: { name: 'Consignment' } })).body).toEqual({
@@ -33,9 +40,30 @@ describe('GET /rest/v1/books', () => {
     const response = await api('GET', '/books');
     expect(response.body).toEqual({
       data: [
-        { id: 1, name: 'Main', record_count: 2, on_hand_count: 1, disposed_count: 1, created_at: '2025-03-14T15:04:05Z' },
-        { id: 2, name: 'Consignment', record_count: 1, on_hand_count: 1, disposed_count: 0, created_at: '2025-03-14T15:04:05Z' },
-        { id: 3, name: 'Repairs', record_count: 0, on_hand_count: 0, disposed_count: 0, created_at: '2025-03-14T15:04:05Z' },
+        {
+          id: 1,
+          name: 'Main',
+          record_count: 2,
+          on_hand_count: 1,
+          disposed_count: 1,
+          created_at: '2025-03-14T15:04:05Z',
+        },
+        {
+          id: 2,
+          name: 'Consignment',
+          record_count: 1,
+          on_hand_count: 1,
+          disposed_count: 0,
+          created_at: '2025-03-14T15:04:05Z',
+        },
+        {
+          id: 3,
+          name: 'Repairs',
+          record_count: 0,
+          on_hand_count: 0,
+          disposed_count: 0,
+          created_at: '2025-03-14T15:04:05Z',
+        },
       ],
     });
     expect(dataOf(response)).toHaveLength(3);

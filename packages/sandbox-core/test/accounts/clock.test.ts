@@ -14,7 +14,9 @@ describe('the account clock', () => {
       offset_seconds: 31_536_060,
     });
     for (const seconds of [0, -5, 1.5, '60', 31_536_001]) {
-      expect(Object.keys(errorsOf(await control('POST', '/clock/advance', { body: { seconds } })))).toEqual(['seconds']);
+      expect(Object.keys(errorsOf(await control('POST', '/clock/advance', { body: { seconds } })))).toEqual([
+        'seconds',
+      ]);
     }
   });
 

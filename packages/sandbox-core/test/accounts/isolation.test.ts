@@ -22,7 +22,11 @@ describe('isolation between accounts', () => {
     ] as const) {
       expect((await other(method, path, body)).status).toBe(404);
     }
-    for (const [path, query] of [['/rest/v1/receipts', ''], ['/rest/v1/search', 'q=secret'], ['/rest/v1/inventory', '']]) {
+    for (const [path, query] of [
+      ['/rest/v1/receipts', ''],
+      ['/rest/v1/search', 'q=secret'],
+      ['/rest/v1/inventory', ''],
+    ]) {
       const page = await first.call('GET', path ?? '', { token, query: query ?? '' });
       expect((page.body as { meta: { total: number } }).meta.total).toBe(0);
     }

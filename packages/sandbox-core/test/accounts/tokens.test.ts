@@ -7,7 +7,12 @@ describe('POST /_sandbox/tokens', () => {
     const response = await control('POST', '/tokens', { body: { permissions: ['read'], name: ' Inventory sync ' } });
     expect(response.status).toBe(201);
     const body = response.body as { data: unknown; token: string };
-    expect(body.data).toEqual({ id: 2, name: 'Inventory sync', permissions: ['read'], created_at: '2025-03-14T15:04:05Z' });
+    expect(body.data).toEqual({
+      id: 2,
+      name: 'Inventory sync',
+      permissions: ['read'],
+      created_at: '2025-03-14T15:04:05Z',
+    });
     expect((await api('GET', '/books', { token: body.token })).status).toBe(200);
     expect((await api('POST', '/receipts', { token: body.token, body: {} })).status).toBe(403);
   });
@@ -16,8 +21,12 @@ describe('POST /_sandbox/tokens', () => {
     const { control } = await withAccount();
     const errors = async (body: unknown) => errorsOf(await control('POST', '/tokens', { body }));
     expect(await errors({})).toEqual({ permissions: ['The permissions field is required.'] });
-    expect(await errors({ permissions: ['admin'] })).toEqual({ 'permissions.0': ['The selected permissions.0 is invalid.'] });
-    expect(await errors({ permissions: ['read', 'read'] })).toEqual({ 'permissions.1': ['The permissions.1 field has a duplicate value.'] });
+    expect(await errors({ permissions: ['admin'] })).toEqual({
+      'permissions.0': ['The selected permissions.0 is invalid.'],
+    });
+    expect(await errors({ permissions: ['read', 'read'] })).toEqual({
+      'permissions.1': ['The permissions.1 field has a duplicate value.'],
+    });
     expect(await errors({ permissions: [], name: 3 })).toEqual({ name: ['The name field must be a string.'] });
   });
 });
@@ -38,7 +47,9 @@ describe('DELETE /_sandbox/tokens/{id}', () => {
 describe('GET /_sandbox/tokens', () => {
   it('lists the tokens that are not revoked, never their values', async () => {
     const { control } = await withAccount();
-    const created = dataOf<{ id: number }>(await control('POST', '/tokens', { body: { permissions: ['read'], name: 'Reports' } }));
+    const created = dataOf<{ id: number }>(
+      await control('POST', '/tokens', { body: { permissions: ['read'], name: 'Reports' } }),
+    );
     await control('POST', '/tokens', { body: { permissions: [] } });
     await control('DELETE', `/tokens/${created.id + 1}`);
     const tokens = dataOf<Record<string, unknown>[]>(await control('GET', '/tokens'));

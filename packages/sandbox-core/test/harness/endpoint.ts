@@ -18,7 +18,9 @@ export async function withEndpoint(
   let serial = 0;
   const receipt = async () => {
     serial += 1;
-    return dataOf<{ id: number }>(await world.api('POST', '/receipts', { body: receiptBody({ serial_number: `SN${serial}` }) }));
+    return dataOf<{ id: number }>(
+      await world.api('POST', '/receipts', { body: receiptBody({ serial_number: `SN${serial}` }) }),
+    );
   };
   const deliveries = async () => dataOf<SandboxDelivery[]>(await world.control('GET', '/deliveries'));
   const advance = async (seconds: number) => world.control('POST', '/clock/advance', { body: { seconds } });

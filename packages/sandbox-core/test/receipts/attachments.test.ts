@@ -24,7 +24,9 @@ describe('POST /_sandbox/receipts/{id}/documents', () => {
       created_at: '2025-03-14T15:05:05Z',
     };
     expect(response).toEqual({ status: 201, headers: {}, body: { data: document } });
-    await control('POST', '/receipts/1/documents', { body: { name: 'b', mime_type: 'image/png', size: 0, url: 'https://files.example.com/b' } });
+    await control('POST', '/receipts/1/documents', {
+      body: { name: 'b', mime_type: 'image/png', size: 0, url: 'https://files.example.com/b' },
+    });
     const receipt = dataOf<{ documents: { url: string }[]; updated_at: string }>(await api('GET', '/receipts/1'));
     expect(receipt.documents[0]).toEqual(document);
     expect(receipt.documents[1]?.url).toBe('https://files.example.com/b');
@@ -35,7 +37,9 @@ describe('POST /_sandbox/receipts/{id}/documents', () => {
 
   it('validates the document and answers 404 for an unknown receipt', async () => {
     const { control } = await withReceipt();
-    expect(errorsOf(await control('POST', '/receipts/1/documents', { body: { mime_type: 'pdf', size: -1, url: 'nope' } }))).toEqual({
+    expect(
+      errorsOf(await control('POST', '/receipts/1/documents', { body: { mime_type: 'pdf', size: -1, url: 'nope' } })),
+    ).toEqual({
       name: ['The name field is required.'],
       mime_type: ['The mime type field format is invalid.'],
       size: ['The size field must be at least 0.'],
@@ -62,7 +66,9 @@ describe('PUT /_sandbox/receipts/{id}/e4473', () => {
       e4473: { ...e4473, completed_at: '2025-04-02T16:10:00Z' },
       updated_at: '2025-03-14T15:04:05Z',
     });
-    const replaced = await control('PUT', '/receipts/1/e4473', { body: { ...e4473, nics_transaction_number: null, nics_result: 'denied' } });
+    const replaced = await control('PUT', '/receipts/1/e4473', {
+      body: { ...e4473, nics_transaction_number: null, nics_result: 'denied' },
+    });
     expect(dataOf(replaced)).toMatchObject({ e4473: { nics_transaction_number: null, nics_result: 'denied' } });
     expect(dataOf<unknown[]>(await control('GET', '/receipts/1/audit'))).toHaveLength(1);
   });
@@ -70,7 +76,12 @@ describe('PUT /_sandbox/receipts/{id}/e4473', () => {
   it('validates the data', async () => {
     const { control } = await withReceipt();
     const response = await control('PUT', '/receipts/1/e4473', {
-      body: { ...e4473, nics_result: 'maybe', completed_at: '2025-04-02 16:10', nics_transaction_number: 'x'.repeat(51) },
+      body: {
+        ...e4473,
+        nics_result: 'maybe',
+        completed_at: '2025-04-02 16:10',
+        nics_transaction_number: 'x'.repeat(51),
+      },
     });
     expect(Object.keys(errorsOf(response))).toEqual(['nics_transaction_number', 'nics_result', 'completed_at']);
   });

@@ -9,10 +9,31 @@ describe('POST /rest/v1/receipts', () => {
     expect(response.headers).toEqual({ 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '59' });
     const receipt = dataOf(response);
     expect(Object.keys(receipt)).toEqual([
-      'id', 'user_id', 'record', 'book', 'status', 'serial_number', 'manufacturer', 'importer',
-      'country_of_origin', 'model', 'type', 'caliber', 'receipt_date', 'purchase_amount',
-      'received_from', 'ffl_license', 'address', 'city', 'state', 'zip', 'disposition',
-      'documents', 'e4473', 'created_at', 'updated_at',
+      'id',
+      'user_id',
+      'record',
+      'book',
+      'status',
+      'serial_number',
+      'manufacturer',
+      'importer',
+      'country_of_origin',
+      'model',
+      'type',
+      'caliber',
+      'receipt_date',
+      'purchase_amount',
+      'received_from',
+      'ffl_license',
+      'address',
+      'city',
+      'state',
+      'zip',
+      'disposition',
+      'documents',
+      'e4473',
+      'created_at',
+      'updated_at',
     ]);
     expect(receipt).toEqual({
       id: 1,
@@ -70,9 +91,15 @@ describe('POST /rest/v1/receipts', () => {
     const first = await withAccount({ books: ['Consignment'] });
     const created = [];
     for (const book of ['Main', 'Consignment', 'Main']) {
-      created.push(dataOf<{ id: number; record: number }>(await first.api('POST', '/receipts', { body: receiptBody({ book }) })));
+      created.push(
+        dataOf<{ id: number; record: number }>(await first.api('POST', '/receipts', { body: receiptBody({ book }) })),
+      );
     }
-    expect(created.map(({ id, record }) => [id, record])).toEqual([[1, 1], [2, 1], [3, 2]]);
+    expect(created.map(({ id, record }) => [id, record])).toEqual([
+      [1, 1],
+      [2, 1],
+      [3, 2],
+    ]);
     const second = await first.call('POST', '/_sandbox/accounts', { body: {} });
     const token = (second.body as { token: string }).token;
     const other = dataOf<{ id: number; record: number }>(

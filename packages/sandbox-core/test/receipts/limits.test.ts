@@ -8,7 +8,9 @@ describe('length limits count characters, as the contract does', () => {
     expect(accepted.status).toBe(201);
     const refused = await api('POST', '/receipts', { body: receiptBody({ serial_number: '🔫'.repeat(256) }) });
     expect(refused.status).toBe(422);
-    expect(errorsOf(refused)).toEqual({ serial_number: ['The serial number field must not be greater than 255 characters.'] });
+    expect(errorsOf(refused)).toEqual({
+      serial_number: ['The serial number field must not be greater than 255 characters.'],
+    });
   });
 });
 
@@ -31,7 +33,9 @@ describe('fixtures and the request log', () => {
     const { api, control } = await withAccount();
     const id = dataOf<{ id: number }>(await api('POST', '/receipts', { body: receiptBody() })).id;
     for (const url of ['javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd']) {
-      const response = await control('POST', `/receipts/${id}/documents`, { body: { name: 'a.pdf', mime_type: 'application/pdf', size: 1, url } });
+      const response = await control('POST', `/receipts/${id}/documents`, {
+        body: { name: 'a.pdf', mime_type: 'application/pdf', size: 1, url },
+      });
       expect(response.status).toBe(422);
       expect(Object.keys(errorsOf(response))).toEqual(['url']);
     }
@@ -39,7 +43,9 @@ describe('fixtures and the request log', () => {
 
   it('redacts credentials in every header that carries them', async () => {
     const { api, control } = await withAccount();
-    await api('GET', '/books', { headers: { cookie: 'session=abc', 'proxy-authorization': 'Basic eA==', 'x-api-key': 'k-123', 'x-trace': 't-1' } });
+    await api('GET', '/books', {
+      headers: { cookie: 'session=abc', 'proxy-authorization': 'Basic eA==', 'x-api-key': 'k-123', 'x-trace': 't-1' },
+    });
     const [entry] = dataOf<Array<{ headers: Record<string, string> }>>(await control('GET', '/requests'));
     expect(entry?.headers).toMatchObject({
       authorization: 'Bearer [redacted]',

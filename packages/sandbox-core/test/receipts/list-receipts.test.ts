@@ -93,7 +93,8 @@ describe('GET /rest/v1/receipts', () => {
   it('filters by book, status, serial number and manufacturer, all of them together', async () => {
     const { api } = await withReceipts(12);
     await api('POST', '/receipts/2/dispose', { body: dispositionBody() });
-    const ids = async (query: string) => page(await api('GET', '/receipts', { query })).data.map((receipt) => receipt.id);
+    const ids = async (query: string) =>
+      page(await api('GET', '/receipts', { query })).data.map((receipt) => receipt.id);
     expect(await ids('book=Consignment')).toEqual([3, 6, 9, 12]);
     expect(await ids('book=Nothing')).toEqual([]);
     expect(await ids('status=disposed')).toEqual([2]);
@@ -106,7 +107,9 @@ describe('GET /rest/v1/receipts', () => {
   it('keeps receipts updated strictly after since, in any offset', async () => {
     const { api } = await withReceipts(3);
     const ids = async (since: string) =>
-      page(await api('GET', '/receipts', { query: `since=${encodeURIComponent(since)}` })).data.map((receipt) => receipt.id);
+      page(await api('GET', '/receipts', { query: `since=${encodeURIComponent(since)}` })).data.map(
+        (receipt) => receipt.id,
+      );
     expect(await ids('2025-03-14T15:04:05Z')).toEqual([2, 3]);
     expect(await ids('2025-03-14T15:04:05.999Z')).toEqual([2, 3]);
     expect(await ids('2025-03-14T16:04:05+01:00')).toEqual([2, 3]);
@@ -145,12 +148,19 @@ describe('GET /_sandbox/receipts and GET /_sandbox/receipts/export', () => {
     for (let n = 0; n < 3; n += 1) {
       await control('GET', '/requests');
     }
-    const browse = async (query: string) => (await control('GET', '/receipts', { query })).body as { data: { serial_number: string }[]; meta: { per_page: number; total: number } };
+    const browse = async (query: string) =>
+      (await control('GET', '/receipts', { query })).body as {
+        data: { serial_number: string }[];
+        meta: { per_page: number; total: number };
+      };
     expect((await browse('')).meta).toMatchObject({ per_page: 50, total: 1 });
     expect((await browse('q=glock&field=manufacturer&per_page=1000')).meta).toMatchObject({ per_page: 1000, total: 1 });
     expect((await browse('q=glock&field=model')).meta.total).toBe(0);
     expect((await control('GET', '/receipts', { query: 'per_page=1001&field=colour' })).body).toMatchObject({
-      errors: { field: ['The selected field is invalid.'], per_page: ['The per page field must be between 1 and 1000.'] },
+      errors: {
+        field: ['The selected field is invalid.'],
+        per_page: ['The per page field must be between 1 and 1000.'],
+      },
     });
     expect(dataOf<unknown[]>(await control('GET', '/requests'))).toHaveLength(1);
   });
@@ -158,11 +168,24 @@ describe('GET /_sandbox/receipts and GET /_sandbox/receipts/export', () => {
   it('export the book as CSV in bound-book order and the columns of 27 CFR 478.125(e), fields quoted as RFC 4180 asks', async () => {
     const { api, control } = await withAccount({ books: ['Consignment'] });
     await api('POST', '/receipts', { body: receiptBody({ book: 'Consignment', serial_number: 'C-1' }) });
-    await api('POST', '/receipts', { body: receiptBody({ serial_number: 'M-1', model: 'EX-9, "Compact"', ffl_license: null, address: '1 Main St', city: 'Springfield', state: 'IL', zip: '62701' }) });
+    await api('POST', '/receipts', {
+      body: receiptBody({
+        serial_number: 'M-1',
+        model: 'EX-9, "Compact"',
+        ffl_license: null,
+        address: '1 Main St',
+        city: 'Springfield',
+        state: 'IL',
+        zip: '62701',
+      }),
+    });
     await api('POST', '/receipts/2/dispose', { body: dispositionBody() });
     const exported = await control('GET', '/receipts/export');
     expect(exported.status).toBe(200);
-    expect(exported.headers).toMatchObject({ 'Content-Type': 'text/csv; charset=utf-8', 'Content-Disposition': 'attachment; filename="bound-book.csv"' });
+    expect(exported.headers).toMatchObject({
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': 'attachment; filename="bound-book.csv"',
+    });
     const lines = (exported.body as string).split('\r\n');
     expect(lines[0]).toBe(
       'Manufacturer,Importer,Model,Serial Number,Type,Caliber or Gauge,Date of Receipt,Received From (Name),Received From (Address),Received From (License No.),Date of Disposition,Disposed To (Name),Disposed To (Address),Disposed To (Form 4473 Serial No.),Book,Record No.,Country of Origin,Status',

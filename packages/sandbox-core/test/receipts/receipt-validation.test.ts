@@ -48,7 +48,9 @@ describe('validation of POST /rest/v1/receipts', () => {
 
   it('refuses numbers, booleans, arrays and objects where strings are expected, without coercion', async () => {
     const errors = errorsOf(
-      await rejected(receiptBody({ serial_number: 12345, model: true, type: ['Pistol'], caliber: { a: 1 }, zip: 62701 })),
+      await rejected(
+        receiptBody({ serial_number: 12345, model: true, type: ['Pistol'], caliber: { a: 1 }, zip: 62701 }),
+      ),
     );
     expect(errors).toEqual({
       serial_number: ['The serial number field must be a string.'],
@@ -60,7 +62,9 @@ describe('validation of POST /rest/v1/receipts', () => {
   });
 
   it('limits strings to 255 characters after trimming', async () => {
-    const errors = errorsOf(await rejected(receiptBody({ model: 'x'.repeat(256), caliber: ` ${'x'.repeat(255)} ` }), {}));
+    const errors = errorsOf(
+      await rejected(receiptBody({ model: 'x'.repeat(256), caliber: ` ${'x'.repeat(255)} ` }), {}),
+    );
     expect(errors).toEqual({ model: ['The model field must not be greater than 255 characters.'] });
   });
 
@@ -150,7 +154,9 @@ describe('validation of POST /rest/v1/receipts', () => {
   });
 
   it('needs the book to exist in the account, by its exact name', async () => {
-    expect(errorsOf(await rejected(receiptBody({ book: 'main' })))).toEqual({ book: ['The selected book is invalid.'] });
+    expect(errorsOf(await rejected(receiptBody({ book: 'main' })))).toEqual({
+      book: ['The selected book is invalid.'],
+    });
   });
 
   it('answers 422 errors.body for malformed JSON and for JSON that is not an object', async () => {
@@ -179,7 +185,10 @@ describe('validation of POST /rest/v1/receipts', () => {
   it('refuses NUL characters and unpaired surrogates in text, wherever they are', async () => {
     const { api } = await withAccount();
     const response = await api('POST', '/receipts', {
-      rawBody: JSON.stringify(receiptBody({ serial_number: 'EXA\u00001', model: 'EX-9' })).replace('"EX-9"', '"EX\\ud800-9"'),
+      rawBody: JSON.stringify(receiptBody({ serial_number: 'EXA\u00001', model: 'EX-9' })).replace(
+        '"EX-9"',
+        '"EX\\ud800-9"',
+      ),
     });
     expect(errorsOf(response)).toEqual({
       serial_number: ['The serial number field must not contain NUL characters or unpaired surrogates.'],
@@ -194,12 +203,18 @@ describe('validation of POST /rest/v1/receipts', () => {
     const { api } = await withAccount();
     const tiny = await api('POST', '/receipts', { rawBody: JSON.stringify(receiptBody()).replace('389.5', '1e-400') });
     expect(errorsOf(tiny)).toEqual({
-      purchase_amount: ['The purchase amount field must be a number that is stored as written: it would be stored as 0.'],
+      purchase_amount: [
+        'The purchase amount field must be a number that is stored as written: it would be stored as 0.',
+      ],
     });
-    const long = await api('POST', '/receipts', { rawBody: JSON.stringify(receiptBody()).replace('389.5', '389.499999999999999999') });
+    const long = await api('POST', '/receipts', {
+      rawBody: JSON.stringify(receiptBody()).replace('389.5', '389.499999999999999999'),
+    });
     expect(Object.keys(errorsOf(long))).toEqual(['purchase_amount']);
     const old = await api('POST', '/receipts', { body: receiptBody({ receipt_date: '1899-12-31' }) });
-    expect(errorsOf(old)).toEqual({ receipt_date: ['The receipt date field must be a date after or equal to 1900-01-01.'] });
+    expect(errorsOf(old)).toEqual({
+      receipt_date: ['The receipt date field must be a date after or equal to 1900-01-01.'],
+    });
     expect((await api('POST', '/receipts', { body: receiptBody({ receipt_date: '1900-01-01' }) })).status).toBe(201);
   });
 });

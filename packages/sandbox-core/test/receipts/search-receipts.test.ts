@@ -30,7 +30,9 @@ describe('GET /rest/v1/search', () => {
   it('pages its matches: the page asked for and their count', async () => {
     const { api } = await withAccount({}, { rateLimit: 0 });
     for (let index = 1; index <= 6; index += 1) {
-      await api('POST', '/receipts', { body: receiptBody({ serial_number: `SN-${index}`, model: index % 2 === 0 ? 'Match' : 'Other' }) });
+      await api('POST', '/receipts', {
+        body: receiptBody({ serial_number: `SN-${index}`, model: index % 2 === 0 ? 'Match' : 'Other' }),
+      });
     }
     const body = (await api('GET', '/search', { query: 'q=match&per_page=2&page=2' })).body as Page<Receipt>;
     expect(body.data.map((receipt) => receipt.id)).toEqual([6]);
@@ -56,9 +58,9 @@ describe('GET /rest/v1/search matches the term literally', () => {
     await api('POST', '/receipts', { body: receiptBody({ model: 'axb' }) });
     await api('POST', '/receipts', { body: receiptBody({ model: 'Ärmel' }) });
     const ids = async (q: string) =>
-      ((await api('GET', '/search', { query: `q=${encodeURIComponent(q)}&field=model` })).body as Page<Receipt>).data.map(
-        (receipt) => receipt.id,
-      );
+      (
+        (await api('GET', '/search', { query: `q=${encodeURIComponent(q)}&field=model` })).body as Page<Receipt>
+      ).data.map((receipt) => receipt.id);
     expect(await ids('a.b*(c)[d]/\\e-f')).toEqual([1]);
     expect(await ids('a.b')).toEqual([1]);
     expect(await ids('ÄRM')).toEqual([3]);

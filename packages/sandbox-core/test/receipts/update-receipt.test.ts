@@ -11,7 +11,9 @@ async function withReceipt(input: Record<string, unknown> = {}, body = receiptBo
 describe('PUT /rest/v1/receipts/{id}', () => {
   it('changes the given fields, moves updated_at and appends one audit entry with the changes', async () => {
     const { api, control } = await withReceipt();
-    const response = await api('PUT', '/receipts/1', { body: { model: 'EX-9 Compact OR', purchase_amount: 399, caliber: '9mm Luger' } });
+    const response = await api('PUT', '/receipts/1', {
+      body: { model: 'EX-9 Compact OR', purchase_amount: 399, caliber: '9mm Luger' },
+    });
     expect(response.status).toBe(200);
     expect(dataOf(response)).toMatchObject({
       model: 'EX-9 Compact OR',
@@ -19,7 +21,9 @@ describe('PUT /rest/v1/receipts/{id}', () => {
       created_at: '2025-03-14T15:04:05Z',
       updated_at: '2025-03-14T15:05:05Z',
     });
-    const trail = dataOf<{ action: string; changes: unknown; occurred_at: string }[]>(await control('GET', '/receipts/1/audit'));
+    const trail = dataOf<{ action: string; changes: unknown; occurred_at: string }[]>(
+      await control('GET', '/receipts/1/audit'),
+    );
     expect(trail.map((entry) => entry.action)).toEqual(['created', 'updated']);
     expect(trail[1]).toEqual({
       id: 2,
@@ -48,7 +52,9 @@ describe('PUT /rest/v1/receipts/{id}', () => {
 
   it('clears an optional field with null and refuses null on a field required on create', async () => {
     const { api } = await withReceipt();
-    expect(dataOf(await api('PUT', '/receipts/1', { body: { purchase_amount: null } }))).toMatchObject({ purchase_amount: null });
+    expect(dataOf(await api('PUT', '/receipts/1', { body: { purchase_amount: null } }))).toMatchObject({
+      purchase_amount: null,
+    });
     const response = await api('PUT', '/receipts/1', { body: { serial_number: null, model: null } });
     expect(errorsOf(response)).toEqual({
       serial_number: ['The serial number field is required.'],

@@ -88,7 +88,8 @@ describe('permissions', () => {
     const { api, control } = await withAccount();
     await api('POST', '/receipts', { body: receiptBody() });
     const others = ['read', 'write', 'delete'].filter((name) => name !== permission);
-    const token = ((await control('POST', '/tokens', { body: { permissions: others } })).body as { token: string }).token;
+    const token = ((await control('POST', '/tokens', { body: { permissions: others } })).body as { token: string })
+      .token;
     const response = await api(method, path, { token, body: {} });
     expect(response.status).toBe(403);
     expect(response.body).toEqual({ message: `This token lacks the ${permission} permission.` });
@@ -106,7 +107,12 @@ describe('permissions', () => {
 describe('account eligibility', () => {
   it('answers 403 naming the type on every service call of a collector, whatever the token holds', async () => {
     const { api, control } = await withAccount({ account_type: 'collector' });
-    for (const [method, path] of [['GET', '/books'], ['POST', '/receipts'], ['DELETE', '/receipts/1'], ['GET', '/search']]) {
+    for (const [method, path] of [
+      ['GET', '/books'],
+      ['POST', '/receipts'],
+      ['DELETE', '/receipts/1'],
+      ['GET', '/search'],
+    ]) {
       const response = await api(method ?? 'GET', path ?? '/');
       expect(response.status).toBe(403);
       expect(response.body).toEqual({ message: 'Accounts of type collector cannot use the API.' });
@@ -141,16 +147,28 @@ describe('bodies that are not JSON', () => {
     const refused = await call('POST', '/_sandbox/accounts', { rawBody: '{}', headers: text });
     expect(refused).toMatchObject({
       status: 415,
-      body: { message: 'The request body must be JSON, sent with Content-Type: application/json; this request sent text/plain.' },
+      body: {
+        message:
+          'The request body must be JSON, sent with Content-Type: application/json; this request sent text/plain.',
+      },
     });
     expect(core.snapshot().accounts).toHaveLength(1);
     const form = { 'content-type': 'application/x-www-form-urlencoded' };
     expect((await call('POST', '/rest/v1/receipts', { body: receiptBody(), headers: form })).status).toBe(401);
     expect((await api('POST', '/receipts', { body: receiptBody(), headers: form })).status).toBe(415);
-    expect((await call('POST', '/_sandbox/tokens', { token, body: { permissions: ['read'] }, headers: text })).status).toBe(415);
+    expect(
+      (await call('POST', '/_sandbox/tokens', { token, body: { permissions: ['read'] }, headers: text })).status,
+    ).toBe(415);
     expect(core.snapshot().receipts).toEqual([]);
-    for (const type of ['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/vnd.api+json']) {
-      expect((await api('POST', '/receipts', { body: receiptBody(), headers: { 'content-type': type } })).status).toBe(201);
+    for (const type of [
+      'application/json',
+      'application/json; charset=utf-8',
+      'Application/JSON',
+      'application/vnd.api+json',
+    ]) {
+      expect((await api('POST', '/receipts', { body: receiptBody(), headers: { 'content-type': type } })).status).toBe(
+        201,
+      );
     }
     expect((await api('POST', '/receipts', { body: receiptBody() })).status).toBe(201);
   });

@@ -17,35 +17,62 @@ async function faulted(rule: Record<string, unknown>, options: { rateLimit?: num
 
 describe('a status rule', () => {
   it('before acting answers its status in the error shape, changes nothing, and is marked', async () => {
-    const { api, core, log, receipts } = await faulted({ operation: 'createReceipt', action: 'status', status: 503, retry_after: 2 }, { rateLimit: 60 });
+    const { api, core, log, receipts } = await faulted(
+      { operation: 'createReceipt', action: 'status', status: 503, retry_after: 2 },
+      { rateLimit: 60 },
+    );
     const before = JSON.stringify(core.snapshot());
     const answer = await api('POST', '/receipts', { body: receiptBody() });
     expect(answer).toEqual({
       status: 503,
       headers: { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '59', 'X-Sandbox-Fault': '1', 'Retry-After': '2' },
-      body: { message: "Injected by the sandbox's fault rule 1: 503 before acting, so the request changed nothing. DELETE /_sandbox/faults/1 removes the rule." },
+      body: {
+        message:
+          "Injected by the sandbox's fault rule 1: 503 before acting, so the request changed nothing. DELETE /_sandbox/faults/1 removes the rule.",
+      },
       fault: { rule: 1, delayMs: 0, drop: false },
     });
     expect(JSON.stringify(core.snapshot())).toBe(before);
     expect(await receipts()).toEqual([]);
     expect(await log()).toEqual([
-      expect.objectContaining({ status: 503, operation: 'createReceipt', fault: { rule: 1, action: 'status', after_acting: false, delay_ms: 0, withheld_status: null } }),
+      expect.objectContaining({
+        status: 503,
+        operation: 'createReceipt',
+        fault: { rule: 1, action: 'status', after_acting: false, delay_ms: 0, withheld_status: null },
+      }),
     ]);
   });
 
   it('after acting keeps the change and says so, the status it withheld in the log', async () => {
-    const { api, log, receipts } = await faulted({ operation: 'createReceipt', action: 'status', status: 502, after_acting: true });
+    const { api, log, receipts } = await faulted({
+      operation: 'createReceipt',
+      action: 'status',
+      status: 502,
+      after_acting: true,
+    });
     const answer = await api('POST', '/receipts', { body: receiptBody({ serial_number: 'KEPT-1' }) });
     expect([answer.status, answer.body]).toEqual([
       502,
-      { message: "Injected by the sandbox's fault rule 1: 502 after acting: the request's change was made and kept (its answer was 201). DELETE /_sandbox/faults/1 removes the rule." },
+      {
+        message:
+          "Injected by the sandbox's fault rule 1: 502 after acting: the request's change was made and kept (its answer was 201). DELETE /_sandbox/faults/1 removes the rule.",
+      },
     ]);
     expect((await receipts()).map((receipt) => receipt.serial_number)).toEqual(['KEPT-1']);
-    expect((await log())[0]).toMatchObject({ status: 502, fault: { rule: 1, action: 'status', after_acting: true, withheld_status: 201 } });
+    expect((await log())[0]).toMatchObject({
+      status: 502,
+      fault: { rule: 1, action: 'status', after_acting: true, withheld_status: 201 },
+    });
   });
 
   it('after acting lets a refusal through and is not spent by it', async () => {
-    const { api, control } = await faulted({ operation: 'createReceipt', action: 'status', status: 500, after_acting: true, times: 1 });
+    const { api, control } = await faulted({
+      operation: 'createReceipt',
+      action: 'status',
+      status: 500,
+      after_acting: true,
+      times: 1,
+    });
     expect((await api('POST', '/receipts', { body: {} })).status).toBe(422);
     expect((await api('POST', '/receipts', { body: receiptBody() })).status).toBe(500);
     expect((await api('POST', '/receipts', { body: receiptBody({ serial_number: 'EXA-2' }) })).status).toBe(201);
@@ -67,10 +94,23 @@ describe('a status rule', () => {
 
 describe('a drop rule', () => {
   it('answers status 0 without a body for the transport to drop, before or after acting', async () => {
-    const { api, control, log, receipts } = await faulted({ operation: 'createReceipt', action: 'drop', times: 1, delay_ms: 25 });
+    const { api, control, log, receipts } = await faulted({
+      operation: 'createReceipt',
+      action: 'drop',
+      times: 1,
+      delay_ms: 25,
+    });
     await control('POST', '/faults', { body: { operation: 'createReceipt', action: 'drop', after_acting: true } });
-    expect(await api('POST', '/receipts', { body: receiptBody({ serial_number: 'LOST-1' }) })).toEqual({ status: 0, headers: {}, fault: { rule: 1, delayMs: 25, drop: true } });
-    expect(await api('POST', '/receipts', { body: receiptBody({ serial_number: 'KEPT-2' }) })).toEqual({ status: 0, headers: {}, fault: { rule: 2, delayMs: 0, drop: true } });
+    expect(await api('POST', '/receipts', { body: receiptBody({ serial_number: 'LOST-1' }) })).toEqual({
+      status: 0,
+      headers: {},
+      fault: { rule: 1, delayMs: 25, drop: true },
+    });
+    expect(await api('POST', '/receipts', { body: receiptBody({ serial_number: 'KEPT-2' }) })).toEqual({
+      status: 0,
+      headers: {},
+      fault: { rule: 2, delayMs: 0, drop: true },
+    });
     expect((await receipts()).map((receipt) => receipt.serial_number)).toEqual(['KEPT-2']);
     expect((await log()).map((entry) => [entry.status, entry.fault])).toEqual([
       [0, { rule: 2, action: 'drop', after_acting: true, delay_ms: 0, withheld_status: 201 }],
@@ -83,7 +123,11 @@ describe('a delay rule', () => {
   it('answers as usual, marked for the transport to hold back, a refusal too', async () => {
     const { api, log } = await faulted({ method: 'POST', path: '/receipts', action: 'delay', delay_ms: 1500 });
     const answer = await api('POST', '/receipts', { body: receiptBody() });
-    expect([answer.status, answer.headers['X-Sandbox-Fault'], answer.fault]).toEqual([201, '1', { rule: 1, delayMs: 1500, drop: false }]);
+    expect([answer.status, answer.headers['X-Sandbox-Fault'], answer.fault]).toEqual([
+      201,
+      '1',
+      { rule: 1, delayMs: 1500, drop: false },
+    ]);
     const refused = await api('POST', '/receipts', { body: {} });
     expect([refused.status, refused.fault]).toEqual([422, { rule: 1, delayMs: 1500, drop: false }]);
     expect((await log()).map((entry) => [entry.status, entry.fault])).toEqual([
@@ -97,12 +141,14 @@ describe('where a rule sits in the order of checks', () => {
   it('never acts on a request without a valid token, which stays 401 and leaves the rule unspent', async () => {
     const { api, control, token } = await faulted({ action: 'status', status: 500 });
     expect((await api('GET', '/books', { token: 'sbx_unknown' })).status).toBe(401);
-    expect((await api('GET', '/books', { headers: { authorization: '' }, token: undefined as never })).status).toBe(401);
+    expect((await api('GET', '/books', { headers: { authorization: '' }, token: undefined as never })).status).toBe(
+      401,
+    );
     expect(dataOf<{ fired: number }[]>(await control('GET', '/faults'))[0]?.fired).toBe(0);
     expect((await api('GET', '/books', { token })).status).toBe(500);
   });
 
-  it('acts after the rate limit: a request over it gets the limit\'s 429, and a faulted one spends it', async () => {
+  it("acts after the rate limit: a request over it gets the limit's 429, and a faulted one spends it", async () => {
     const { api, control } = await faulted({ operation: 'listBooks', action: 'status', status: 503 }, { rateLimit: 2 });
     expect((await api('GET', '/books')).headers['X-RateLimit-Remaining']).toBe('1');
     expect((await api('GET', '/books')).headers['X-RateLimit-Remaining']).toBe('0');
@@ -115,7 +161,9 @@ describe('where a rule sits in the order of checks', () => {
     const { api, control } = await faulted({ action: 'status', status: 504 });
     const reader = (await control('POST', '/tokens', { body: { permissions: ['read'] } })).body as { token: string };
     expect((await api('POST', '/receipts', { token: reader.token, body: receiptBody() })).status).toBe(504);
-    expect((await api('POST', '/receipts', { rawBody: 'serial=1', headers: { 'content-type': 'text/plain' } })).status).toBe(504);
+    expect(
+      (await api('POST', '/receipts', { rawBody: 'serial=1', headers: { 'content-type': 'text/plain' } })).status,
+    ).toBe(504);
     expect((await api('GET', '/receipts/999999')).status).toBe(504);
   });
 
@@ -160,10 +208,16 @@ describe('what a rule matches', () => {
   it("of one account never acts on another's requests", async () => {
     const { api, call } = await faulted({ operation: 'createReceipt', action: 'status', status: 503 });
     const { token } = (await call('POST', '/_sandbox/accounts')).body as { token: string };
-    await call('POST', '/_sandbox/faults', { token, body: { operation: 'createReceipt', action: 'status', status: 500 } });
+    await call('POST', '/_sandbox/faults', {
+      token,
+      body: { operation: 'createReceipt', action: 'status', status: 500 },
+    });
     expect((await api('POST', '/receipts', { body: receiptBody() })).status).toBe(503);
     expect((await call('POST', '/rest/v1/receipts', { token, body: receiptBody() })).status).toBe(500);
-    expect((await call('POST', '/rest/v1/webhooks', { token, body: { url: 'https://hooks.example.com/a', events: ['*'] } })).status).toBe(201);
+    expect(
+      (await call('POST', '/rest/v1/webhooks', { token, body: { url: 'https://hooks.example.com/a', events: ['*'] } }))
+        .status,
+    ).toBe(201);
   });
 });
 
@@ -173,7 +227,9 @@ describe('when a rule fires', () => {
     const statuses = [];
     for (let count = 0; count < 4; count += 1) statuses.push((await api('GET', '/books')).status);
     expect(statuses).toEqual([500, 500, 200, 200]);
-    expect(dataOf<{ fired: number; times: number }[]>(await control('GET', '/faults'))).toEqual([expect.objectContaining({ fired: 2, times: 2 })]);
+    expect(dataOf<{ fired: number; times: number }[]>(await control('GET', '/faults'))).toEqual([
+      expect.objectContaining({ fired: 2, times: 2 }),
+    ]);
   });
 
   it('never with probability 0, always with 1', async () => {
@@ -187,9 +243,17 @@ describe('when a rule fires', () => {
 
   it('with a probability, the same requests meet the same faults for the same seed, on every core', async () => {
     const pattern = async (seed: number) => {
-      const { api, control } = await faulted({ operation: 'listBooks', action: 'status', status: 500, probability: 0.3, seed });
+      const { api, control } = await faulted({
+        operation: 'listBooks',
+        action: 'status',
+        status: 500,
+        probability: 0.3,
+        seed,
+      });
       // A rule consulted for other operations does not draw for this one.
-      await control('POST', '/faults', { body: { operation: 'listInventory', action: 'drop', probability: 0.5, seed } });
+      await control('POST', '/faults', {
+        body: { operation: 'listInventory', action: 'drop', probability: 0.5, seed },
+      });
       const statuses: number[] = [];
       for (let count = 0; count < 200; count += 1) {
         statuses.push((await api('GET', '/books')).status);

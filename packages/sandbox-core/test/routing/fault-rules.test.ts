@@ -7,7 +7,9 @@ import { dataOf, dispositionBody, errorsOf, receiptBody, withAccount } from '../
 describe('POST /_sandbox/faults', () => {
   it('adds a rule with its defaults and lists it', async () => {
     const { control } = await withAccount();
-    const created = await control('POST', '/faults', { body: { operation: 'createReceipt', action: 'status', status: 429 } });
+    const created = await control('POST', '/faults', {
+      body: { operation: 'createReceipt', action: 'status', status: 429 },
+    });
     const rule = {
       id: 1,
       operation: 'createReceipt',
@@ -25,8 +27,34 @@ describe('POST /_sandbox/faults', () => {
       created_at: '2025-03-14T15:04:05Z',
     };
     expect([created.status, dataOf(created)]).toEqual([201, rule]);
-    const second = dataOf(await control('POST', '/faults', { body: { method: 'POST', path: '/receipts/{id}/dispose', action: 'drop', after_acting: true, times: 2, probability: 0.5, seed: 7, delay_ms: 10 } }));
-    expect(second).toMatchObject({ id: 2, operation: null, method: 'POST', path: '/receipts/{id}/dispose', action: 'drop', status: null, retry_after: null, delay_ms: 10, after_acting: true, times: 2, probability: 0.5, seed: 7 });
+    const second = dataOf(
+      await control('POST', '/faults', {
+        body: {
+          method: 'POST',
+          path: '/receipts/{id}/dispose',
+          action: 'drop',
+          after_acting: true,
+          times: 2,
+          probability: 0.5,
+          seed: 7,
+          delay_ms: 10,
+        },
+      }),
+    );
+    expect(second).toMatchObject({
+      id: 2,
+      operation: null,
+      method: 'POST',
+      path: '/receipts/{id}/dispose',
+      action: 'drop',
+      status: null,
+      retry_after: null,
+      delay_ms: 10,
+      after_acting: true,
+      times: 2,
+      probability: 0.5,
+      seed: 7,
+    });
     expect(dataOf<{ id: number }[]>(await control('GET', '/faults')).map((listed) => listed.id)).toEqual([1, 2]);
   });
 
@@ -66,17 +94,27 @@ describe('POST /_sandbox/faults', () => {
 
   it('says what to do about a 429 after acting and an unknown operation', async () => {
     const { control } = await withAccount();
-    const twice = await control('POST', '/faults', { body: { operation: 'createReciept', action: 'status', status: 429, after_acting: true } });
+    const twice = await control('POST', '/faults', {
+      body: { operation: 'createReciept', action: 'status', status: 429, after_acting: true },
+    });
     expect(errorsOf(twice)).toEqual({
-      operation: [expect.stringMatching(/^The operation field must name an operation of the service API, such as createReceipt; createReciept is none \(control calls are never faulted\)\. The operations are listReceipts, createReceipt, /)],
-      after_acting: ['The after acting field cannot go with a 429, which says that the service did not act: use 500, 502, 503 or 504, or drop.'],
+      operation: [
+        expect.stringMatching(
+          /^The operation field must name an operation of the service API, such as createReceipt; createReciept is none \(control calls are never faulted\)\. The operations are listReceipts, createReceipt, /,
+        ),
+      ],
+      after_acting: [
+        'The after acting field cannot go with a 429, which says that the service did not act: use 500, 502, 503 or 504, or drop.',
+      ],
     });
   });
 
   it('accepts probabilities 0 and 1, and answers 409 past 100 rules', async () => {
     const { control } = await withAccount();
-    for (const probability of [0, 1]) expect((await control('POST', '/faults', { body: { action: 'drop', probability } })).status).toBe(201);
-    for (let count = 2; count < 100; count += 1) await control('POST', '/faults', { body: { action: 'drop', probability: 0 } });
+    for (const probability of [0, 1])
+      expect((await control('POST', '/faults', { body: { action: 'drop', probability } })).status).toBe(201);
+    for (let count = 2; count < 100; count += 1)
+      await control('POST', '/faults', { body: { action: 'drop', probability: 0 } });
     const over = await control('POST', '/faults', { body: { action: 'drop' } });
     expect([over.status, (over.body as { message: string }).message]).toEqual([
       409,
@@ -89,12 +127,17 @@ describe('DELETE /_sandbox/faults and /_sandbox/faults/{id}', () => {
   it('deletes one rule, 404 for one the account does not have, and then all', async () => {
     const { control, call } = await withAccount();
     const { token: otherToken } = (await call('POST', '/_sandbox/accounts')).body as { token: string };
-    const otherControl = (method: string, path: string, body?: unknown) => call(method, `/_sandbox${path}`, { token: otherToken, body });
-    for (const operation of ['createReceipt', 'disposeReceipt', 'createWebhook']) await control('POST', '/faults', { body: { operation, action: 'drop' } });
+    const otherControl = (method: string, path: string, body?: unknown) =>
+      call(method, `/_sandbox${path}`, { token: otherToken, body });
+    for (const operation of ['createReceipt', 'disposeReceipt', 'createWebhook'])
+      await control('POST', '/faults', { body: { operation, action: 'drop' } });
     const theirs = dataOf<{ id: number }>(await otherControl('POST', '/faults', { action: 'drop' }));
     expect((await control('DELETE', '/faults/2')).status).toBe(204);
     const missing = await control('DELETE', '/faults/2');
-    expect([missing.status, missing.body]).toEqual([404, { message: 'The account has no fault rule 2: GET /_sandbox/faults lists its rules.' }]);
+    expect([missing.status, missing.body]).toEqual([
+      404,
+      { message: 'The account has no fault rule 2: GET /_sandbox/faults lists its rules.' },
+    ]);
     expect((await control('DELETE', `/faults/${theirs.id}`)).status).toBe(404);
     expect(dataOf<{ id: number }[]>(await control('GET', '/faults')).map((rule) => rule.id)).toEqual([1, 3]);
     expect((await control('DELETE', '/faults')).status).toBe(204);

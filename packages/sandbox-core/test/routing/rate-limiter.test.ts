@@ -48,7 +48,8 @@ describe('the rate limit of the service API', () => {
 
   it('counts per token: another token of the account is unaffected', async () => {
     const { api, control } = await withAccount({}, { rateLimit: 1 });
-    const other = ((await control('POST', '/tokens', { body: { permissions: ['read'] } })).body as { token: string }).token;
+    const other = ((await control('POST', '/tokens', { body: { permissions: ['read'] } })).body as { token: string })
+      .token;
     await api('GET', '/books');
     expect((await api('GET', '/books')).status).toBe(429);
     expect((await api('GET', '/books', { token: other })).status).toBe(200);

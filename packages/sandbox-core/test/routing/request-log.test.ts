@@ -46,10 +46,17 @@ describe('GET /_sandbox/requests', () => {
     const version = core.version;
     for (let count = 0; count < 1005; count += 1) await api('GET', '/books');
     expect(core.version).toBe(version);
-    const other = (await control('POST', '/tokens', { body: { permissions: ['read'] } })).body as { data: { id: number }; token: string };
+    const other = (await control('POST', '/tokens', { body: { permissions: ['read'] } })).body as {
+      data: { id: number };
+      token: string;
+    };
     await control('DELETE', `/tokens/${other.data.id}`);
     await api('GET', '/books', { token: other.token });
-    const log = (await control('GET', '/requests')).body as { data: { id: number; status: number }[]; truncated: boolean; dropped: number };
+    const log = (await control('GET', '/requests')).body as {
+      data: { id: number; status: number }[];
+      truncated: boolean;
+      dropped: number;
+    };
     expect(log.data).toHaveLength(1000);
     expect(log.data[0]).toMatchObject({ id: 1006, status: 401 });
     expect(log.data[999]).toMatchObject({ id: 7 });
@@ -60,7 +67,11 @@ describe('GET /_sandbox/requests', () => {
     const { api, control } = await withAccount({}, { rateLimit: 0 });
     const model = 'x'.repeat(200_000);
     for (let count = 0; count < 6; count += 1) await api('PUT', '/receipts/999999', { body: { model } });
-    const log = (await control('GET', '/requests')).body as { data: { id: number; body: { model: string } | null }[]; truncated: boolean; dropped: number };
+    const log = (await control('GET', '/requests')).body as {
+      data: { id: number; body: { model: string } | null }[];
+      truncated: boolean;
+      dropped: number;
+    };
     expect(log.data.map((entry) => entry.id)).toEqual([6, 5, 4, 3, 2]);
     expect(log.data[0]?.body?.model).toBe(model);
     expect([log.truncated, log.dropped]).toEqual([true, 1]);
@@ -84,10 +95,16 @@ describe('GET /_sandbox/requests', () => {
     for (let count = 0; count < 1001; count += 1) await api('GET', '/books');
     clock.ms += 1500;
     await api('GET', '/inventory');
-    const since = (from: string) => control('GET', '/requests', { query: `from=${encodeURIComponent(from)}` }).then((response) => response.body as { data: unknown[]; truncated: boolean });
+    const since = (from: string) =>
+      control('GET', '/requests', { query: `from=${encodeURIComponent(from)}` }).then(
+        (response) => response.body as { data: unknown[]; truncated: boolean },
+      );
     expect(await since('2025-03-14T15:04:05Z')).toMatchObject({ truncated: true });
     const later = await since('2025-03-14T15:04:05.001Z');
-    expect([later.truncated, later.data]).toEqual([false, [expect.objectContaining({ path: '/rest/v1/inventory', at: '2025-03-14T15:04:06.500Z' })]]);
+    expect([later.truncated, later.data]).toEqual([
+      false,
+      [expect.objectContaining({ path: '/rest/v1/inventory', at: '2025-03-14T15:04:06.500Z' })],
+    ]);
   });
 });
 
@@ -96,12 +113,19 @@ describe('the request log keeps the JSON body of writes', () => {
     const { api, control, token } = await withAccount();
     const receipt = receiptBody({ serial_number: ' EXA-1 ', note: `copied ${token}` });
     await api('POST', '/receipts', { body: receipt });
-    await api('POST', '/webhooks', { body: { url: 'https://ops:hunter2@hooks.example.com/a?x=1', events: ['*'], secret: 'whsec_abc', password: null } });
+    await api('POST', '/webhooks', {
+      body: { url: 'https://ops:hunter2@hooks.example.com/a?x=1', events: ['*'], secret: 'whsec_abc', password: null },
+    });
     await api('POST', '/receipts', { rawBody: '{"book": "Main",' });
     await api('GET', '/receipts', { rawBody: '{"a":1}' });
     const [read, malformed, webhook, created] = dataOf<Array<{ body: unknown }>>(await control('GET', '/requests'));
     expect(created?.body).toEqual({ ...receipt, note: '[redacted]' });
-    expect(webhook?.body).toEqual({ url: 'https://[redacted]@hooks.example.com/a?x=1', events: ['*'], secret: '[redacted]', password: null });
+    expect(webhook?.body).toEqual({
+      url: 'https://[redacted]@hooks.example.com/a?x=1',
+      events: ['*'],
+      secret: '[redacted]',
+      password: null,
+    });
     expect([malformed?.body, read?.body]).toEqual([null, null]);
   });
 
@@ -119,14 +143,17 @@ describe('the request log keeps the JSON body of writes', () => {
 describe('GET /_sandbox/requests filters', () => {
   async function logged() {
     const h = await withAccount({}, { rateLimit: 0 });
-    const created = dataOf<{ id: number }>(await h.api('POST', '/receipts', { body: receiptBody({ serial_number: 'EXA-1' }) }));
+    const created = dataOf<{ id: number }>(
+      await h.api('POST', '/receipts', { body: receiptBody({ serial_number: 'EXA-1' }) }),
+    );
     h.clock.ms += 1000;
     await h.api('POST', '/receipts', { body: receiptBody({ serial_number: 'EXA-2', purchase_amount: 10 }) });
     await h.api('GET', `/receipts/${created.id}`);
     h.clock.ms += 1000;
     await h.api('HEAD', '/receipts/999999');
     await h.api('POST', '/receipts', { body: { book: 'Main' } });
-    const list = async (query: string) => dataOf<Array<{ id: number }>>(await h.control('GET', '/requests', { query })).map((entry) => entry.id);
+    const list = async (query: string) =>
+      dataOf<Array<{ id: number }>>(await h.control('GET', '/requests', { query })).map((entry) => entry.id);
     return { ...h, list };
   }
 
@@ -148,7 +175,9 @@ describe('GET /_sandbox/requests filters', () => {
   it('by time: from at or after, to before, on the account clock', async () => {
     const { list } = await logged();
     expect(await list(`from=${encodeURIComponent('2025-03-14T15:04:06Z')}`)).toEqual([5, 4, 3, 2]);
-    expect(await list(`from=${encodeURIComponent('2025-03-14T15:04:06Z')}&to=${encodeURIComponent('2025-03-14T15:04:07Z')}`)).toEqual([3, 2]);
+    expect(
+      await list(`from=${encodeURIComponent('2025-03-14T15:04:06Z')}&to=${encodeURIComponent('2025-03-14T15:04:07Z')}`),
+    ).toEqual([3, 2]);
     expect(await list(`to=${encodeURIComponent('2025-03-14T17:04:06+02:00')}`)).toEqual([1]);
   });
 
@@ -161,7 +190,13 @@ describe('GET /_sandbox/requests filters', () => {
     expect(Object.keys(await errors('status=600&from=yesterday'))).toEqual(['status', 'from']);
     expect(Object.keys(await errors('faulted=yes'))).toEqual(['faulted']);
     expect(Object.keys(await errors('body=%5B1%5D'))).toEqual(['body']);
-    expect(Object.keys(await errors(`from=${encodeURIComponent('2025-03-14T15:04:06Z')}&to=${encodeURIComponent('2025-03-14T15:04:06Z')}`))).toEqual(['to']);
+    expect(
+      Object.keys(
+        await errors(
+          `from=${encodeURIComponent('2025-03-14T15:04:06Z')}&to=${encodeURIComponent('2025-03-14T15:04:06Z')}`,
+        ),
+      ),
+    ).toEqual(['to']);
   });
 });
 
@@ -187,16 +222,24 @@ describe('the request log redacts credentials in the query string', () => {
 describe('the request log redacts credentials in any header', () => {
   it('hides a header of any name that holds a token or a secret', async () => {
     const { api, control, token } = await withAccount();
-    await api('GET', '/books', { headers: { 'X-Auth-Token': token, 'X-Webhook-Secret': 'whsec_abcdef', 'X-Trace': 'abc' } });
+    await api('GET', '/books', {
+      headers: { 'X-Auth-Token': token, 'X-Webhook-Secret': 'whsec_abcdef', 'X-Trace': 'abc' },
+    });
     const [entry] = dataOf<Array<{ headers: Record<string, string> }>>(await control('GET', '/requests'));
-    expect(entry?.headers).toMatchObject({ 'x-auth-token': '[redacted]', 'x-webhook-secret': '[redacted]', 'x-trace': 'abc' });
+    expect(entry?.headers).toMatchObject({
+      'x-auth-token': '[redacted]',
+      'x-webhook-secret': '[redacted]',
+      'x-trace': 'abc',
+    });
   });
 
   it('hides a token or a secret in a header name, a query name or part, a path segment and a body field name', async () => {
     const { api, control, token } = await withAccount();
     await api('GET', `/books/${token}`, { query: `${token}&whsec_abcdef123=2&page=1`, headers: { [token]: '1' } });
     await api('POST', '/receipts', { body: { [token]: 1, nested: { whsec_abcdef123: 'v', kept: 'k' } } });
-    const [write, read] = dataOf<Array<{ path: string; query: string; headers: Record<string, string>; body: unknown }>>(await control('GET', '/requests'));
+    const [write, read] = dataOf<
+      Array<{ path: string; query: string; headers: Record<string, string>; body: unknown }>
+    >(await control('GET', '/requests'));
     expect(read?.path).toBe('/rest/v1/books/[redacted]');
     expect(read?.query).toBe('[redacted]&[redacted]=[redacted]&page=1');
     expect(read?.headers).toMatchObject({ '[redacted]': '[redacted]' });
@@ -209,7 +252,9 @@ describe('the request log weighs headers', () => {
   it('counts header names too, so that many empty headers do not fill the log for free', async () => {
     const { api, control } = await withAccount({}, { rateLimit: 0 });
     // 1,000 empty headers of 5-character names: 37 KB each against the 1 MiB budget.
-    const headers = Object.fromEntries(Array.from({ length: 1000 }, (_, index) => [`x${String(index).padStart(4, '0')}`, '']));
+    const headers = Object.fromEntries(
+      Array.from({ length: 1000 }, (_, index) => [`x${String(index).padStart(4, '0')}`, '']),
+    );
     for (let count = 0; count < 40; count += 1) await api('GET', '/books', { headers });
     const log = (await control('GET', '/requests')).body as { data: unknown[]; dropped: number };
     expect(log.data.length).toBeLessThan(30);

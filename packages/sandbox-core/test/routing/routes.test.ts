@@ -9,7 +9,11 @@ function walk(method: string, path: string) {
       route.method === method &&
       route.segments.length === segments.length &&
       route.segments.every((expected, at) =>
-        expected === ':id' ? /^\d+$/.test(segments[at]!) : expected === ':key' ? segments[at] !== '' : expected === segments[at],
+        expected === ':id'
+          ? /^\d+$/.test(segments[at]!)
+          : expected === ':key'
+            ? segments[at] !== ''
+            : expected === segments[at],
       ),
   );
 }

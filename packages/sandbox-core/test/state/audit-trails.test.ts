@@ -33,13 +33,44 @@ describe('creationEntry(record, receipt)', () => {
   it.each([
     ['another action', (r: AuditRecord) => ({ ...r, action: 'updated' as const })],
     ['a member more', (r: AuditRecord) => ({ ...r, note: 'x' })],
-    ['members in another order', ({ id, action, changes, occurred_at, token_id, receipt_id }: AuditRecord) => ({ id, action, changes, occurred_at, token_id, receipt_id })],
-    ['a change from a value', (r: AuditRecord) => ({ ...r, changes: { ...r.changes, model: { from: 'X', to: 'EX-9 Compact' } } })],
-    ['a change to another value', (r: AuditRecord) => ({ ...r, changes: { ...r.changes, model: { from: null, to: 'EX-10' } } })],
-    ['a change with a member more', (r: AuditRecord) => ({ ...r, changes: { ...r.changes, model: { from: null, to: 'EX-9 Compact', by: 1 } } })],
-    ['a field missing', (r: AuditRecord) => ({ ...r, changes: Object.fromEntries(Object.entries(r.changes).filter(([field]) => field !== 'type')) })],
-    ['a field of a null value', (r: AuditRecord) => ({ ...r, changes: { ...r.changes, city: { from: null, to: null } } })],
-    ['fields in another order', (r: AuditRecord) => ({ ...r, changes: Object.fromEntries(Object.entries(r.changes).reverse()) })],
+    [
+      'members in another order',
+      ({ id, action, changes, occurred_at, token_id, receipt_id }: AuditRecord) => ({
+        id,
+        action,
+        changes,
+        occurred_at,
+        token_id,
+        receipt_id,
+      }),
+    ],
+    [
+      'a change from a value',
+      (r: AuditRecord) => ({ ...r, changes: { ...r.changes, model: { from: 'X', to: 'EX-9 Compact' } } }),
+    ],
+    [
+      'a change to another value',
+      (r: AuditRecord) => ({ ...r, changes: { ...r.changes, model: { from: null, to: 'EX-10' } } }),
+    ],
+    [
+      'a change with a member more',
+      (r: AuditRecord) => ({ ...r, changes: { ...r.changes, model: { from: null, to: 'EX-9 Compact', by: 1 } } }),
+    ],
+    [
+      'a field missing',
+      (r: AuditRecord) => ({
+        ...r,
+        changes: Object.fromEntries(Object.entries(r.changes).filter(([field]) => field !== 'type')),
+      }),
+    ],
+    [
+      'a field of a null value',
+      (r: AuditRecord) => ({ ...r, changes: { ...r.changes, city: { from: null, to: null } } }),
+    ],
+    [
+      'fields in another order',
+      (r: AuditRecord) => ({ ...r, changes: Object.fromEntries(Object.entries(r.changes).reverse()) }),
+    ],
     ['another receipt', (r: AuditRecord) => ({ ...r, receipt_id: 8 })],
   ])('keeps whole an entry with %s', (_, alter) => {
     const stored = receipt(7);
@@ -87,7 +118,13 @@ describe('CreationTexts.matches(entry, text)', () => {
     for (const entry of [first, second, other, second]) {
       const text = JSON.stringify(entry);
       expect(texts.matches(entry, text)).toBe(true);
-      for (const altered of [`${text} `, text.replace('"EX-', '"Ex-'), text.replace('"token_id":3', '"token_id":4'), text.slice(0, -1), text.replace('"id":', '"id": ')]) {
+      for (const altered of [
+        `${text} `,
+        text.replace('"EX-', '"Ex-'),
+        text.replace('"token_id":3', '"token_id":4'),
+        text.slice(0, -1),
+        text.replace('"id":', '"id": '),
+      ]) {
         expect(texts.matches(entry, altered)).toBe(false);
       }
     }
@@ -107,7 +144,14 @@ describe('AuditTrails', () => {
     const trails = new AuditTrails();
     const held = receipts(first, second);
     const created = createdRecord(1, first);
-    const updated: AuditRecord = { id: 2, action: 'updated', changes: { model: { from: 'EX-9', to: 'EX-10' } }, token_id: 1, occurred_at: 'x', receipt_id: 1 };
+    const updated: AuditRecord = {
+      id: 2,
+      action: 'updated',
+      changes: { model: { from: 'EX-9', to: 'EX-10' } },
+      token_id: 1,
+      occurred_at: 'x',
+      receipt_id: 1,
+    };
     trails.apply(undefined, created, held);
     trails.apply(undefined, createdRecord(3, second), held);
     trails.apply(undefined, updated, held);
@@ -133,7 +177,12 @@ describe('the audit trail through the API', () => {
     await api('DELETE', '/receipts/1');
     const after = dataOf<unknown[]>(await control('GET', '/receipts/1/audit'));
     expect(after[0]).toEqual(before[0]);
-    expect(after.map((entry) => (entry as { action: string }).action)).toEqual(['created', 'updated', 'disposed', 'deleted']);
+    expect(after.map((entry) => (entry as { action: string }).action)).toEqual([
+      'created',
+      'updated',
+      'disposed',
+      'deleted',
+    ]);
     const held = core.snapshot({ jsonOnly: true }).audit;
     expect(held[0]).toBeInstanceOf(CreationEntry);
     expect(JSON.parse(JSON.stringify(held))).toEqual(core.snapshot().audit);

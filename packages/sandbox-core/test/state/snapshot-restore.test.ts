@@ -3,7 +3,8 @@ import { createSandboxCore } from '../../src/core';
 import type { CoreSnapshot, SandboxSnapshot } from '../../src/index';
 import { countingBytes, receiptBody, START, withAccount } from '../harness/harness';
 
-const restore = (snapshot: unknown) => createSandboxCore({ now: () => START, randomBytes: countingBytes(), snapshot: snapshot as SandboxSnapshot });
+const restore = (snapshot: unknown) =>
+  createSandboxCore({ now: () => START, randomBytes: countingBytes(), snapshot: snapshot as SandboxSnapshot });
 const viaJson = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 /** Two accounts, two receipts each, the second account's made after the first's. */
@@ -37,13 +38,23 @@ describe('restoring a snapshot', () => {
 
   it('refuses a receipt listed both live and deleted, naming it', async () => {
     const snapshot = await twoAccounts();
-    const twice = { ...snapshot, deleted_receipts: [...snapshot.deleted_receipts, { ...snapshot.receipts[0], deleted_at: snapshot.receipts[0]!.created_at }] };
+    const twice = {
+      ...snapshot,
+      deleted_receipts: [
+        ...snapshot.deleted_receipts,
+        { ...snapshot.receipts[0], deleted_at: snapshot.receipts[0]!.created_at },
+      ],
+    };
     expect(() => restore(twice)).toThrow(/cannot restore the snapshot: receipt 1 is there twice/);
   });
 
   it('refuses an audit entry of a receipt it lacks, naming both', async () => {
     const snapshot = await twoAccounts();
-    const orphan = { ...snapshot, audit: [...snapshot.audit, { ...snapshot.audit[0], id: 99, receipt_id: 42 }], sequences: { ...snapshot.sequences, audit: 99 } };
+    const orphan = {
+      ...snapshot,
+      audit: [...snapshot.audit, { ...snapshot.audit[0], id: 99, receipt_id: 42 }],
+      sequences: { ...snapshot.sequences, audit: 99 },
+    };
     expect(() => restore(orphan)).toThrow(/audit entry 99 belongs to receipt 42, which it lacks/);
   });
 });

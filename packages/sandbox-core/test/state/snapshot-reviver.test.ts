@@ -30,18 +30,27 @@ async function busyCore(): Promise<CoreSnapshot> {
   const { api, control, call, core } = await withAccount({ books: ['Consignment'] });
   await call('POST', '/_sandbox/accounts', { body: {} });
   for (let n = 1; n <= 6; n++) {
-    await api('POST', '/receipts', { body: receiptBody({ serial_number: `S${n}`, book: n % 3 ? 'Main' : 'Consignment', model: n < 4 ? 'EX-9' : 'Modèle "9" ✓' }) });
+    await api('POST', '/receipts', {
+      body: receiptBody({
+        serial_number: `S${n}`,
+        book: n % 3 ? 'Main' : 'Consignment',
+        model: n < 4 ? 'EX-9' : 'Modèle "9" ✓',
+      }),
+    });
   }
   await api('PUT', '/receipts/2', { body: { model: 'Changed' } });
   await api('POST', '/receipts/3/dispose', { body: dispositionBody() });
   await api('DELETE', '/receipts/4');
   await control('POST', '/receipts/5/documents', { body: { name: 'a.pdf', mime_type: 'application/pdf', size: 1 } });
-  const { token } = (await control('POST', '/tokens', { body: { permissions: ['read', 'write'] } })).body as { token: string };
+  const { token } = (await control('POST', '/tokens', { body: { permissions: ['read', 'write'] } })).body as {
+    token: string;
+  };
   await call('POST', '/rest/v1/receipts', { token, body: receiptBody({ serial_number: 'S7' }) });
   return core.snapshot();
 }
 
-const restored = (snapshot: SandboxSnapshot) => createSandboxCore({ now: () => START, randomBytes: countingBytes(), snapshot });
+const restored = (snapshot: SandboxSnapshot) =>
+  createSandboxCore({ now: () => START, randomBytes: countingBytes(), snapshot });
 
 describe('createSnapshotReviver()', () => {
   it('gives a snapshot that restores the same state as the plain one, with entries `created` held as their receipts', async () => {
@@ -49,9 +58,13 @@ describe('createSnapshotReviver()', () => {
     const read = readThrough(snapshot);
     const entries = read['audit'] as unknown[];
     // Every entry `created` but that of receipt 2, corrected since, is known from its receipt.
-    expect(entries.filter((entry) => entry instanceof CreationEntry).map((entry) => (entry as CreationEntry).receipt_id)).toEqual([1, 3, 4, 5, 6, 7]);
+    expect(
+      entries.filter((entry) => entry instanceof CreationEntry).map((entry) => (entry as CreationEntry).receipt_id),
+    ).toEqual([1, 3, 4, 5, 6, 7]);
     expect(JSON.parse(JSON.stringify(read))).toEqual(JSON.parse(JSON.stringify(snapshot)));
-    expect(restored(read).snapshot()).toEqual(restored(JSON.parse(JSON.stringify(snapshot)) as SandboxSnapshot).snapshot());
+    expect(restored(read).snapshot()).toEqual(
+      restored(JSON.parse(JSON.stringify(snapshot)) as SandboxSnapshot).snapshot(),
+    );
     expect(restored(read).snapshot()).toEqual(snapshot);
   });
 
@@ -59,7 +72,8 @@ describe('createSnapshotReviver()', () => {
     const snapshot = await busyCore();
     const reviver = createSnapshotReviver();
     readThrough({ format: 2, receipts: snapshot.receipts, deleted_receipts: snapshot.deleted_receipts }, reviver);
-    const created = (receiptId: number) => snapshot.audit.find((entry) => entry.action === 'created' && entry.receipt_id === receiptId);
+    const created = (receiptId: number) =>
+      snapshot.audit.find((entry) => entry.action === 'created' && entry.receipt_id === receiptId);
     // Receipt 2 was corrected since its entry: receipts 1 and 3 still read as they were made.
     const [first, second] = [created(1), created(3)];
     expect(reviver.text('audit', JSON.stringify(first))).toBeUndefined();

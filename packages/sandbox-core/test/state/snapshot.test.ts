@@ -11,7 +11,8 @@ describe('snapshot() and restore', () => {
     const world = await withAccount({ books: ['Consignment'] });
     const { api, control, core, token } = world;
     await api('POST', '/webhooks', { body: { url: 'https://a.example.com', events: ['*'] } });
-    for (const book of ['Main', 'Main', 'Consignment', 'Main']) await api('POST', '/receipts', { body: receiptBody({ book }) });
+    for (const book of ['Main', 'Main', 'Consignment', 'Main'])
+      await api('POST', '/receipts', { body: receiptBody({ book }) });
     await api('POST', '/receipts/2/dispose', { body: dispositionBody() });
     await api('DELETE', '/receipts/4');
     await control('POST', '/receipts/1/documents', { body: { name: 'a.pdf', mime_type: 'application/pdf', size: 1 } });
@@ -35,7 +36,9 @@ describe('snapshot() and restore', () => {
     for (const path of ['/rest/v1/books', '/rest/v1/receipts', '/rest/v1/receipts/2', '/rest/v1/webhooks']) {
       expect((await call('GET', path)).body).toEqual((await api('GET', path.replace('/rest/v1', ''))).body);
     }
-    expect((await call('GET', '/_sandbox/receipts/4/audit')).body).toEqual((await control('GET', '/receipts/4/audit')).body);
+    expect((await call('GET', '/_sandbox/receipts/4/audit')).body).toEqual(
+      (await control('GET', '/receipts/4/audit')).body,
+    );
     expect(dataOf(await call('GET', '/_sandbox/clock'))).toEqual({ now: '2025-03-14T15:06:05Z', offset_seconds: 120 });
     expect((await call('GET', '/rest/v1/receipts/4')).status).toBe(404);
     expect((await call('POST', '/rest/v1/receipts', receiptBody(), readOnly.token)).status).toBe(403);
@@ -43,7 +46,11 @@ describe('snapshot() and restore', () => {
 
     const next = dataOf<{ id: number; record: number }>(await call('POST', '/rest/v1/receipts', receiptBody()));
     expect([next.id, next.record]).toEqual([5, 4]);
-    expect(dataOf<{ id: number }>(await call('POST', '/_sandbox/receipts/1/documents', { name: 'b', mime_type: 'a/b', size: 1 })).id).toBe(2);
+    expect(
+      dataOf<{ id: number }>(
+        await call('POST', '/_sandbox/receipts/1/documents', { name: 'b', mime_type: 'a/b', size: 1 }),
+      ).id,
+    ).toBe(2);
     expect((await call('POST', '/rest/v1/receipts/3/dispose', dispositionBody())).status).toBe(422);
   });
 
@@ -65,13 +72,22 @@ describe('snapshot() and restore', () => {
       /^\[@fflkit\/sandbox-core\] cannot restore the snapshot: it is of format 3, newer than format 2, the newest this version reads/,
     );
     expect(restore({ format: 'x' })).toThrow(/format x is not a snapshot format \(1 to 2\)/);
-    const base = { format: 2, version: 1, sequences: { account: 1, book: 1, audit: 0 }, accounts: [{ id: 1, offset_seconds: 0 }] };
-    expect(restore({ ...base, books: [{ id: 1, account_id: 9, name: 'Main', created_at: '' }] })).toThrow(/book 1 belongs to account 9/);
+    const base = {
+      format: 2,
+      version: 1,
+      sequences: { account: 1, book: 1, audit: 0 },
+      accounts: [{ id: 1, offset_seconds: 0 }],
+    };
+    expect(restore({ ...base, books: [{ id: 1, account_id: 9, name: 'Main', created_at: '' }] })).toThrow(
+      /book 1 belongs to account 9/,
+    );
     expect(restore({ ...base, books: [null] })).toThrow(/book at position 0 of books is null, not a record with an id/);
     expect(restore({ ...base, audit: [{ id: 1, receipt_id: 7 }], sequences: { ...base.sequences, audit: 1 } })).toThrow(
       /audit entry 1 belongs to receipt 7, which it lacks/,
     );
-    expect(restore({ ...base, sequences: { account: 0 } })).toThrow(/the account sequence is at 0, below the id of account 1/);
+    expect(restore({ ...base, sequences: { account: 0 } })).toThrow(
+      /the account sequence is at 0, below the id of account 1/,
+    );
     expect(restore({ ...base, accounts: {} })).toThrow(/accounts is not a list/);
   });
 
@@ -82,7 +98,10 @@ describe('snapshot() and restore', () => {
     await api('DELETE', '/receipts/2');
     const current = core.snapshot();
     const formatOne = { ...current, format: 1, books: current.books.map(({ last_record: _, ...book }) => book) };
-    const restored = createSandboxCore({ now: () => START, snapshot: JSON.parse(JSON.stringify(formatOne)) as SandboxSnapshot });
+    const restored = createSandboxCore({
+      now: () => START,
+      snapshot: JSON.parse(JSON.stringify(formatOne)) as SandboxSnapshot,
+    });
     expect(restored.snapshot()).toEqual(current);
     expect(restored.snapshot().format).toBe(2);
   });
@@ -192,21 +211,34 @@ describe('applyChanges(snapshot, changeSets)', () => {
         let serial = 0;
         for (const { kind, n, take } of steps) {
           const id = n + 1;
-          if (kind === 'receipt') await api('POST', '/receipts', { body: receiptBody({ serial_number: `S${(serial += 1)}` }) });
+          if (kind === 'receipt')
+            await api('POST', '/receipts', { body: receiptBody({ serial_number: `S${(serial += 1)}` }) });
           if (kind === 'bad receipt') await api('POST', '/receipts', { body: receiptBody({ book: 'Nope' }) });
           if (kind === 'update') await api('PUT', `/receipts/${id}`, { body: { model: `M${n}` } });
-          if (kind === 'dispose') await api('POST', `/receipts/${id}/dispose`, { body: dispositionBody({ form_4473_serial: `F${(serial += 1)}` }) });
+          if (kind === 'dispose')
+            await api('POST', `/receipts/${id}/dispose`, {
+              body: dispositionBody({ form_4473_serial: `F${(serial += 1)}` }),
+            });
           if (kind === 'delete') await api('DELETE', `/receipts/${id}`);
-          if (kind === 'document') await control('POST', `/receipts/${id}/documents`, { body: { name: 'a', mime_type: 'a/b', size: n } });
+          if (kind === 'document')
+            await control('POST', `/receipts/${id}/documents`, { body: { name: 'a', mime_type: 'a/b', size: n } });
           if (kind === 'e4473') {
-            const body = { form_4473_serial: `E${n}`, transferee_name: 'T', nics_result: 'proceed', completed_at: '2025-03-14T10:00:00Z' };
+            const body = {
+              form_4473_serial: `E${n}`,
+              transferee_name: 'T',
+              nics_result: 'proceed',
+              completed_at: '2025-03-14T10:00:00Z',
+            };
             await control('PUT', `/receipts/${id}/e4473`, { body });
           }
           if (kind === 'token') await control('POST', '/tokens', { body: { permissions: ['read'] } });
           if (kind === 'revoke' && id > 1) await control('DELETE', `/tokens/${id}`);
           if (kind === 'book') await control('POST', '/books', { body: { name: `Book ${n}` } });
           if (kind === 'clock') await control('POST', '/clock/advance', { body: { seconds: id } });
-          if (kind === 'webhook') await api('POST', '/webhooks', { body: { url: 'https://a.example.com', events: n % 2 ? ['*'] : ['receipt.deleted'] } });
+          if (kind === 'webhook')
+            await api('POST', '/webhooks', {
+              body: { url: 'https://a.example.com', events: n % 2 ? ['*'] : ['receipt.deleted'] },
+            });
           if (kind === 'delete webhook') await api('DELETE', `/webhooks/${id}`);
           if (kind === 'reset') await control('POST', '/reset');
           if (kind === 'account') await call('POST', '/_sandbox/accounts', { body: { books: [`B${n}`] } });
@@ -249,7 +281,10 @@ describe('ChangeReplay', () => {
 
   it('apply() throws a TypeError for a change to an unknown collection', () => {
     const replay = new ChangeReplay();
-    const bad = { ...set(0, 1, 1), changes: [{ op: 'remove', collection: 'secrets', id: 1 }] } as unknown as CoreChangeSet;
+    const bad = {
+      ...set(0, 1, 1),
+      changes: [{ op: 'remove', collection: 'secrets', id: 1 }],
+    } as unknown as CoreChangeSet;
     expect(() => replay.apply(bad)).toThrow(/unknown collection "secrets"/);
   });
 

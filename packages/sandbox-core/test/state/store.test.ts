@@ -75,11 +75,7 @@ describe('every change to state reports its records', () => {
     await api('POST', '/receipts/1/dispose', { body: dispositionBody() });
     expect(summary(take().changes)).toEqual(['upsert receipts 1', 'upsert audit 3']);
     await api('DELETE', '/receipts/1');
-    expect(summary(take().changes)).toEqual([
-      'remove receipts 1',
-      'upsert deleted_receipts 1',
-      'upsert audit 4',
-    ]);
+    expect(summary(take().changes)).toEqual(['remove receipts 1', 'upsert deleted_receipts 1', 'upsert audit 4']);
   });
 
   it('documents and E4473 data: the receipt', async () => {
@@ -107,7 +103,11 @@ describe('every change to state reports its records', () => {
     expect(summary(take().changes)).toEqual(['upsert tokens 2']);
     await control('DELETE', '/tokens/2');
     const revoked = take().changes[0];
-    expect(revoked).toMatchObject({ op: 'upsert', collection: 'tokens', record: { id: 2, revoked_at: expect.any(String) } });
+    expect(revoked).toMatchObject({
+      op: 'upsert',
+      collection: 'tokens',
+      record: { id: 2, revoked_at: expect.any(String) },
+    });
     await control('POST', '/books', { body: { name: 'Consignment' } });
     expect(summary(take().changes)).toEqual(['upsert books 2']);
     await control('POST', '/clock/advance', { body: { seconds: 60 } });
@@ -186,7 +186,9 @@ describe('a request that changes nothing reports nothing', () => {
     expect((await call('POST', '/rest/v1/receipts', { body: receiptBody() })).status).toBe(401);
     expect((await call('POST', '/rest/v1/receipts', { token: readOnly.token, body: receiptBody() })).status).toBe(403);
     expect((await call('POST', '/rest/v1/receipts', { token, body: receiptBody() })).status).toBe(201);
-    expect((await call('POST', '/rest/v1/receipts', { token, body: receiptBody({ serial_number: 'C3' }) })).status).toBe(429);
+    expect(
+      (await call('POST', '/rest/v1/receipts', { token, body: receiptBody({ serial_number: 'C3' }) })).status,
+    ).toBe(429);
     const after = core.takeChanges();
     expect(after.base).toBe(before.version);
     expect(summary(after.changes)).toEqual(['upsert receipts 1', 'upsert books 1', 'upsert audit 1']);
@@ -196,12 +198,26 @@ describe('a request that changes nothing reports nothing', () => {
 describe('store.transaction(change)', () => {
   it('keeps nothing of a change that throws: records, indexes, sequences and version', () => {
     const store = new CoreStore();
-    store.transaction(() => store.addAccount({ id: store.nextId('account'), name: 'A', account_type: 'dealer', created_at: '', offset_seconds: 0 }));
+    store.transaction(() =>
+      store.addAccount({
+        id: store.nextId('account'),
+        name: 'A',
+        account_type: 'dealer',
+        created_at: '',
+        offset_seconds: 0,
+      }),
+    );
     const account = store.accounts.get(1)!;
     expect(store.version).toBe(1);
     expect(() =>
       store.transaction(() => {
-        store.put(account, 'books', { id: store.nextId('book'), account_id: 1, name: 'Main', created_at: '', last_record: 0 });
+        store.put(account, 'books', {
+          id: store.nextId('book'),
+          account_id: 1,
+          name: 'Main',
+          created_at: '',
+          last_record: 0,
+        });
         store.put(account, 'accounts', { ...account.record, offset_seconds: 60 });
         throw new Error('refused');
       }),
@@ -214,9 +230,9 @@ describe('store.transaction(change)', () => {
 
   it('refuses a change made outside a transaction', () => {
     const store = new CoreStore();
-    expect(() => store.addAccount({ id: 1, name: 'A', account_type: 'dealer', created_at: '', offset_seconds: 0 })).toThrow(
-      /outside a transaction/,
-    );
+    expect(() =>
+      store.addAccount({ id: 1, name: 'A', account_type: 'dealer', created_at: '', offset_seconds: 0 }),
+    ).toThrow(/outside a transaction/);
   });
 });
 
@@ -241,7 +257,9 @@ describe('core.revertChanges()', () => {
     expect(after.sequences).toEqual(kept.sequences);
     expect(take()).toEqual({ base: kept.version, version: kept.version, sequences: kept.sequences, changes: [] });
 
-    const again = dataOf<{ id: number; record: number }>(await api('POST', '/receipts', { body: receiptBody({ serial_number: 'NEXT' }) }));
+    const again = dataOf<{ id: number; record: number }>(
+      await api('POST', '/receipts', { body: receiptBody({ serial_number: 'NEXT' }) }),
+    );
     expect([again.id, again.record]).toEqual([2, 2]);
     expect((await api('POST', '/receipts/1/dispose', { body: dispositionBody() })).status).toBe(200);
     expect((await api('GET', '/inventory')).body).toMatchObject({ meta: { total: 1 } });

@@ -29,7 +29,9 @@ describe('randomUuid(randomBytes)', () => {
   });
 
   it('writes the 16 bytes in order as lowercase hex', () => {
-    expect(randomUuid((length) => Uint8Array.from({ length }, (_, index) => index))).toBe('00010203-0405-4607-8809-0a0b0c0d0e0f');
+    expect(randomUuid((length) => Uint8Array.from({ length }, (_, index) => index))).toBe(
+      '00010203-0405-4607-8809-0a0b0c0d0e0f',
+    );
   });
 });
 
@@ -56,7 +58,8 @@ describe('pooledRandomBytes(source)', () => {
 describe('signDelivery(secret, body)', () => {
   it('returns sha256= and the hex HMAC of the body keyed with the whole secret', () => {
     const secret = 'whsec_3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a';
-    const body = '{"event":"ping","timestamp":"2025-03-01T10:05:00Z","data":{"webhook_id":7,"message":"Webhook test ping. ✓"}}';
+    const body =
+      '{"event":"ping","timestamp":"2025-03-01T10:05:00Z","data":{"webhook_id":7,"message":"Webhook test ping. ✓"}}';
     const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update(Buffer.from(body, 'utf8')).digest('hex');
     expect(signDelivery(secret, body)).toBe(`sha256=${expected}`);
   });
@@ -68,7 +71,8 @@ describe('sha256Hex(token)', () => {
   });
 });
 
-const nodeHmac = (key: string, message: string): string => createHmac('sha256', key).update(message, 'utf8').digest('hex');
+const nodeHmac = (key: string, message: string): string =>
+  createHmac('sha256', key).update(message, 'utf8').digest('hex');
 
 describe('createSandboxCore({ hmacSha256Hex })', () => {
   it('signs deliveries with the given HMAC, the same signature as the plain JavaScript one', async () => {

@@ -24,13 +24,18 @@ describe('validationFailed(errors, order)', () => {
     const error = validationFailed(errors);
     expect(error.status).toBe(422);
     expect(error.name).toBe('ApiError');
-    expect(error.body).toEqual({ message: 'First. (and 2 more errors)', errors: { a: ['First.', 'Second.'], b: ['Third.'] } });
+    expect(error.body).toEqual({
+      message: 'First. (and 2 more errors)',
+      errors: { a: ['First.', 'Second.'], b: ['Third.'] },
+    });
   });
 });
 
 describe('laravelMessage(failure)', () => {
   it('falls back to a generic message for a rule it does not know', () => {
-    expect(laravelMessage({ type: 'object.unknown', label: 'colour', required: false })).toBe('The colour field is invalid.');
+    expect(laravelMessage({ type: 'object.unknown', label: 'colour', required: false })).toBe(
+      'The colour field is invalid.',
+    );
   });
 });
 
@@ -51,14 +56,18 @@ describe('readJsonObject(text, fields)', () => {
       }
       return undefined;
     };
-    expect(refusal('{"a":1e-400}')).toEqual({ a: ['The a field must be a number that is stored as written: it would be stored as 0.'] });
+    expect(refusal('{"a":1e-400}')).toEqual({
+      a: ['The a field must be a number that is stored as written: it would be stored as 0.'],
+    });
     expect(refusal('{"a":{"b":[1, 2e0, 389.499999999999999999]}}')).toEqual({
       'a.b.2': ['The a.b.2 field must be a number that is stored as written: it would be stored as 389.5.'],
     });
     expect(refusal('{"b":"1e-400","c":[{"x":"\\"","y":1E400}]}')).toEqual({
       'c.0.y': ['The c.0.y field must be a number that is stored as written: it would be stored as Infinity.'],
     });
-    expect(refusal('{"a":12345678901234567890}')).toMatchObject({ a: [expect.stringContaining('12345678901234567000')] });
+    expect(refusal('{"a":12345678901234567890}')).toMatchObject({
+      a: [expect.stringContaining('12345678901234567000')],
+    });
     // Numbers written another way but meaning the same value, and unknown fields, pass.
     expect(refusal('{"a":0.5e1,"b":-0,"c":1.230,"unknown":1e-400}')).toBeUndefined();
     expect(refusal('{"a":0.1,"b":1234567890123456,"c":1.5e2}')).toBeUndefined();

@@ -4,7 +4,9 @@ import { ApiError } from '../../src/support/errors';
 
 describe('requestOrigin(headers)', () => {
   it('takes the host and a forwarded scheme', () => {
-    expect(requestOrigin({ host: 'logbook.example.com', 'x-forwarded-proto': 'https, http' })).toBe('https://logbook.example.com');
+    expect(requestOrigin({ host: 'logbook.example.com', 'x-forwarded-proto': 'https, http' })).toBe(
+      'https://logbook.example.com',
+    );
     expect(requestOrigin({ host: '[::1]:4010', 'x-forwarded-proto': 'gopher' })).toBe('http://[::1]:4010');
   });
 

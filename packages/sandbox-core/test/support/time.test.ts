@@ -19,10 +19,14 @@ describe('parseDateTime(value)', () => {
     expect(parseDateTime('2025-03-01T00:00:00+01:00')).toBe(Date.UTC(2025, 1, 28, 23));
     expect(parseDateTime('2025-03-01t00:00:00.5-02:30')).toBe(Date.UTC(2025, 2, 1, 2, 30, 0, 500));
   });
-  it.each(['2025-03-01', '2025-03-01T00:00:00', '2025-03-01 00:00:00Z', '2025-02-30T00:00:00Z', '2025-03-01T24:00:00Z', '2025-03-01T00:00:00+24:00'])(
-    'returns undefined for %s',
-    (value) => {
-      expect(parseDateTime(value)).toBeUndefined();
-    },
-  );
+  it.each([
+    '2025-03-01',
+    '2025-03-01T00:00:00',
+    '2025-03-01 00:00:00Z',
+    '2025-02-30T00:00:00Z',
+    '2025-03-01T24:00:00Z',
+    '2025-03-01T00:00:00+24:00',
+  ])('returns undefined for %s', (value) => {
+    expect(parseDateTime(value)).toBeUndefined();
+  });
 });

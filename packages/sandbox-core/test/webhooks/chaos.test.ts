@@ -13,7 +13,11 @@ async function chaos(world: World, settings: unknown) {
 
 /** Starts every due attempt, and those that fall due as they end, until none is left. */
 async function drain(world: World): Promise<void> {
-  for (let started = world.core.deliveries.startDue(32); started.length > 0; started = world.core.deliveries.startDue(32)) {
+  for (
+    let started = world.core.deliveries.startDue(32);
+    started.length > 0;
+    started = world.core.deliveries.startDue(32)
+  ) {
     await Promise.all(started);
   }
 }
@@ -37,7 +41,9 @@ describe('PUT /_sandbox/webhooks/{id}/chaos', () => {
     expect(response.status).toBe(200);
     const expected = { reorder: { window: 4, hold_ms: 1000 }, duplicate: 0, delay_ms: 0, seed: 7 };
     expect(dataOf(response)).toEqual({ ...world.webhook, consecutive_failures: 0, chaos: expected });
-    expect(dataOf(await world.control('GET', '/webhooks'))).toEqual([{ ...world.webhook, consecutive_failures: 0, chaos: expected }]);
+    expect(dataOf(await world.control('GET', '/webhooks'))).toEqual([
+      { ...world.webhook, consecutive_failures: 0, chaos: expected },
+    ]);
     // The service's own API knows nothing of it.
     expect(dataOf(await world.api('GET', '/webhooks'))).toEqual([world.webhook]);
   });
@@ -51,7 +57,9 @@ describe('PUT /_sandbox/webhooks/{id}/chaos', () => {
   it('clears the chaos when every setting is off, and DELETE clears it with 204, twice alike', async () => {
     const world = await withEndpoint();
     await chaos(world, { delay_ms: 10 });
-    expect(dataOf(await chaos(world, { reorder: null, duplicate: 0, delay_ms: 0, seed: 3 }))).toMatchObject({ chaos: null });
+    expect(dataOf(await chaos(world, { reorder: null, duplicate: 0, delay_ms: 0, seed: 3 }))).toMatchObject({
+      chaos: null,
+    });
     await chaos(world, { delay_ms: 10 });
     expect((await world.control('DELETE', `/webhooks/${world.webhook.id}/chaos`)).status).toBe(204);
     expect(dataOf(await world.control('GET', '/webhooks'))).toMatchObject([{ chaos: null }]);
@@ -83,7 +91,11 @@ describe('PUT /_sandbox/webhooks/{id}/chaos', () => {
     [{ reorder: { window: 2.5 } }, 'reorder.window', 'The reorder.window field must be an integer.'],
     [{ reorder: { window: '4' } }, 'reorder.window', 'The reorder.window field must be a number.'],
     [{ reorder: {} }, 'reorder.window', 'The reorder.window field is required.'],
-    [{ reorder: { window: 2, hold_ms: 3_600_001 } }, 'reorder.hold_ms', 'The reorder.hold ms field must not be greater than 3600000.'],
+    [
+      { reorder: { window: 2, hold_ms: 3_600_001 } },
+      'reorder.hold_ms',
+      'The reorder.hold ms field must not be greater than 3600000.',
+    ],
     [{ reorder: 4 }, 'reorder', 'The reorder field must be an object.'],
     [{ reorder: [] }, 'reorder', 'The reorder field must be an object.'],
     [{ duplicate: -0.1 }, 'duplicate', 'The duplicate field must be at least 0.'],
@@ -102,10 +114,12 @@ describe('PUT /_sandbox/webhooks/{id}/chaos', () => {
 
   it('refuses a field it does not know, so that a misspelt setting cannot pass unnoticed', async () => {
     const world = await withEndpoint();
-    const refused = await chaos(world, { dealy_ms: 500, reorder: { window: 2, hold: 10 }, '__proto__': 1, 'a b': 2 });
+    const refused = await chaos(world, { dealy_ms: 500, reorder: { window: 2, hold: 10 }, __proto__: 1, 'a b': 2 });
     expect(refused.status).toBe(422);
     expect(errorsOf(refused)).toEqual({
-      dealy_ms: ['The dealy_ms field is not a setting of delivery chaos: the settings are reorder, duplicate, delay_ms, seed.'],
+      dealy_ms: [
+        'The dealy_ms field is not a setting of delivery chaos: the settings are reorder, duplicate, delay_ms, seed.',
+      ],
       body: ['The body field is not a setting of delivery chaos: the settings are reorder, duplicate, delay_ms, seed.'],
       'reorder.hold': [
         'The reorder.hold field is not a setting of delivery chaos: the settings are reorder.window, reorder.hold_ms.',
@@ -117,7 +131,9 @@ describe('PUT /_sandbox/webhooks/{id}/chaos', () => {
   it('refuses a body that is not a JSON object, and a number JSON would change', async () => {
     const world = await withEndpoint();
     const path = `/webhooks/${world.webhook.id}/chaos`;
-    expect(errorsOf(await world.control('PUT', path, { rawBody: '[1]' }))).toEqual({ body: ['The request body must be a JSON object.'] });
+    expect(errorsOf(await world.control('PUT', path, { rawBody: '[1]' }))).toEqual({
+      body: ['The request body must be a JSON object.'],
+    });
     expect(errorsOf(await world.control('PUT', path, { rawBody: '{"duplicate": 1e-400}' }))).toEqual({
       duplicate: ['The duplicate field must be a number that is stored as written: it would be stored as 0.'],
     });
@@ -147,7 +163,10 @@ describe('PUT /_sandbox/webhooks/{id}/chaos', () => {
     await drain(world);
     expect(world.endpoint()).toMatchObject({ enabled: false });
 
-    expect(dataOf(await chaos(world, { duplicate: 1, seed: 1 }))).toMatchObject({ enabled: false, chaos: { duplicate: 1 } });
+    expect(dataOf(await chaos(world, { duplicate: 1, seed: 1 }))).toMatchObject({
+      enabled: false,
+      chaos: { duplicate: 1 },
+    });
     await world.receipt();
     await drain(world);
     expect(world.transport.requests).toHaveLength(10);
@@ -171,7 +190,9 @@ describe('reorder: windows of deliveries sent in a shuffled order', () => {
     world.transport.hold = true;
     await receipts(world, 3);
     expect(world.core.deliveries.startDue(32)).toEqual([]);
-    expect((await world.deliveries()).map((delivery) => delivery.next_attempt_at)).toEqual(Array(3).fill(instant(1000)));
+    expect((await world.deliveries()).map((delivery) => delivery.next_attempt_at)).toEqual(
+      Array(3).fill(instant(1000)),
+    );
 
     await world.receipt();
     expect((await world.deliveries()).map((delivery) => delivery.next_attempt_at)).toEqual(Array(4).fill(at(0)));
@@ -264,7 +285,11 @@ describe('reorder: windows of deliveries sent in a shuffled order', () => {
         return Promise.resolve({ status: 200 });
       },
     });
-    for (let started = restarted.deliveries.startDue(32); started.length > 0; started = restarted.deliveries.startDue(32)) {
+    for (
+      let started = restarted.deliveries.startDue(32);
+      started.length > 0;
+      started = restarted.deliveries.startDue(32)
+    ) {
       await Promise.all(started);
     }
     expect(sent(sentAfterRestart)).toEqual(['SN3', 'SN4', 'SN2', 'SN1']);
@@ -278,7 +303,9 @@ describe('reorder: windows of deliveries sent in a shuffled order', () => {
     await receipts(world, 2);
     const started = world.core.deliveries.startDue(32);
     expect(started).toHaveLength(2);
-    expect(world.transport.requests.map((request) => request.url)).toEqual(Array(2).fill('https://other.example.com/hook'));
+    expect(world.transport.requests.map((request) => request.url)).toEqual(
+      Array(2).fill('https://other.example.com/hook'),
+    );
   });
 
   it('keeps the timing of a window already held when the chaos is cleared', async () => {
@@ -337,7 +364,12 @@ describe('duplicate: every attempt of some deliveries sent twice', () => {
     await world.advance(60);
     expect((await world.deliveries())[0]).toMatchObject({
       state: 'succeeded',
-      attempts: [{ status_code: 500 }, { status_code: 200, duplicate: true }, { status_code: 200 }, { error: 'Connection refused.', duplicate: true }],
+      attempts: [
+        { status_code: 500 },
+        { status_code: 200, duplicate: true },
+        { status_code: 200 },
+        { error: 'Connection refused.', duplicate: true },
+      ],
     });
     expect(world.endpoint()?.consecutive_failures).toBe(0);
   });
@@ -363,7 +395,11 @@ describe('duplicate: every attempt of some deliveries sent twice', () => {
     await chaos(world, { duplicate: 1, delay_ms: 60_000, reorder: { window: 2 } });
     const ping = await world.control('POST', `/webhooks/${world.webhook.id}/ping`);
     // A ping is made at once, neither held nor delayed.
-    expect(dataOf(ping)).toMatchObject({ event: 'ping', state: 'succeeded', attempts: [{ status_code: 200 }, { status_code: 200, duplicate: true }] });
+    expect(dataOf(ping)).toMatchObject({
+      event: 'ping',
+      state: 'succeeded',
+      attempts: [{ status_code: 200 }, { status_code: 200, duplicate: true }],
+    });
     const id = dataOf<{ id: string }>(ping).id;
     const redelivered = await world.control('POST', `/deliveries/${id}/redeliver`);
     expect(dataOf<{ attempts: unknown[] }>(redelivered).attempts).toHaveLength(4);
@@ -429,7 +465,10 @@ describe('delay_ms: deliveries sent late', () => {
     expect((await world.deliveries())[0]?.next_attempt_at).toBe(instant(500));
     world.clock.ms += 50;
     await world.receipt();
-    expect((await world.deliveries()).map((delivery) => delivery.next_attempt_at)).toEqual([instant(150), instant(150)]);
+    expect((await world.deliveries()).map((delivery) => delivery.next_attempt_at)).toEqual([
+      instant(150),
+      instant(150),
+    ]);
   });
 });
 
@@ -448,6 +487,9 @@ describe('chaos in a snapshot', () => {
     await receipts(world, 1);
     const restored = createSandboxCore({ snapshot: world.core.snapshot(), now: () => world.clock.ms });
     expect(restored.snapshot().webhooks[0]?.chaos).toEqual(world.endpoint()?.chaos);
-    expect(world.endpoint()?.chaos).toMatchObject({ made: 1, window: { first: 0, opened_ms: START, ids: [expect.any(String)] } });
+    expect(world.endpoint()?.chaos).toMatchObject({
+      made: 1,
+      window: { first: 0, opened_ms: START, ids: [expect.any(String)] },
+    });
   });
 });

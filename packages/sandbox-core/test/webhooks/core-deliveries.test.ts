@@ -148,7 +148,9 @@ describe('the transport', () => {
       await world.receipt();
       await Promise.all(world.core.deliveries.startDue(1));
     }
-    const states = (await world.deliveries()).reverse().map((delivery) => [delivery.attempts[0]?.status_code, delivery.state]);
+    const states = (await world.deliveries())
+      .reverse()
+      .map((delivery) => [delivery.attempts[0]?.status_code, delivery.state]);
     expect(states).toEqual(
       statuses.map((status) => [status, status >= 200 && status <= 299 ? 'succeeded' : 'pending']),
     );

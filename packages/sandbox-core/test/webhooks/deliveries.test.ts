@@ -4,7 +4,7 @@ import { dataOf, errorsOf, dispositionBody, receiptBody, withAccount } from '../
 import { at, withEndpoint } from '../harness/endpoint';
 
 describe('GET /_sandbox/deliveries', () => {
-  it('lists the account\'s deliveries newest first, with their attempts and without bodies', async () => {
+  it("lists the account's deliveries newest first, with their attempts and without bodies", async () => {
     const world = await withEndpoint();
     world.transport.respond = () => ({ status: 500 });
     await world.receipt();
@@ -74,21 +74,28 @@ describe('POST /_sandbox/webhooks/{id}/ping', () => {
     });
     world.transport.respond = () => ({ status: 200 });
     await world.advance(60);
-    expect((await world.deliveries())[0]).toMatchObject({ state: 'succeeded', attempts: [{}, { at: at(60), status_code: 200 }] });
+    expect((await world.deliveries())[0]).toMatchObject({
+      state: 'succeeded',
+      attempts: [{}, { at: at(60), status_code: 200 }],
+    });
   });
 
-  it('answers 404 for an unknown or another account\'s endpoint, 422 for a disabled one, 401 without a token', async () => {
+  it("answers 404 for an unknown or another account's endpoint, 422 for a disabled one, 401 without a token", async () => {
     const world = await withEndpoint();
     expect((await world.control('POST', '/webhooks/99/ping')).status).toBe(404);
     const other = (await world.call('POST', '/_sandbox/accounts')).body as { token: string };
-    expect((await world.call('POST', `/_sandbox/webhooks/${world.webhook.id}/ping`, { token: other.token })).status).toBe(404);
+    expect(
+      (await world.call('POST', `/_sandbox/webhooks/${world.webhook.id}/ping`, { token: other.token })).status,
+    ).toBe(404);
     expect((await world.call('POST', `/_sandbox/webhooks/${world.webhook.id}/ping`)).status).toBe(401);
     world.transport.respond = () => ({ status: 500 });
     for (let n = 0; n < 10; n += 1) await world.control('POST', `/webhooks/${world.webhook.id}/ping`);
     const version = world.core.version;
     const refused = await world.control('POST', `/webhooks/${world.webhook.id}/ping`);
     expect(errorsOf(refused)).toEqual({
-      webhook_id: [`The webhook endpoint ${world.webhook.id} is disabled: enable it with POST /_sandbox/webhooks/${world.webhook.id}/enable before testing it.`],
+      webhook_id: [
+        `The webhook endpoint ${world.webhook.id} is disabled: enable it with POST /_sandbox/webhooks/${world.webhook.id}/enable before testing it.`,
+      ],
     });
     expect(world.core.version).toBe(version);
     expect(world.transport.requests).toHaveLength(10);
@@ -123,7 +130,9 @@ describe('POST /_sandbox/deliveries/{id}/redeliver', () => {
     expect(failed).toMatchObject({ state: 'pending', next_attempt_at: at(60) });
     expect(failed.attempts).toHaveLength(2);
     world.transport.respond = () => ({ status: 200 });
-    const succeeded = dataOf<SandboxDelivery>(await world.control('POST', `/deliveries/${delivery?.id.toUpperCase()}/redeliver`));
+    const succeeded = dataOf<SandboxDelivery>(
+      await world.control('POST', `/deliveries/${delivery?.id.toUpperCase()}/redeliver`),
+    );
     expect(succeeded).toMatchObject({ state: 'succeeded', next_attempt_at: null });
     await world.advance(86_400);
     expect(world.transport.requests).toHaveLength(3);
@@ -137,7 +146,9 @@ describe('POST /_sandbox/deliveries/{id}/redeliver', () => {
     const [delivery] = await world.deliveries();
     expect(delivery?.state).toBe('failed');
     world.transport.respond = () => ({ status: 202 });
-    expect(dataOf(await world.control('POST', `/deliveries/${delivery?.id}/redeliver`))).toMatchObject({ state: 'succeeded' });
+    expect(dataOf(await world.control('POST', `/deliveries/${delivery?.id}/redeliver`))).toMatchObject({
+      state: 'succeeded',
+    });
     expect(world.endpoint()?.consecutive_failures).toBe(0);
   });
 
@@ -154,7 +165,7 @@ describe('POST /_sandbox/deliveries/{id}/redeliver', () => {
     expect(world.transport.requests).toEqual([]);
   });
 
-  it('answers 404 for an unknown id, a path that is no UUID or another account\'s delivery, 401 without a token', async () => {
+  it("answers 404 for an unknown id, a path that is no UUID or another account's delivery, 401 without a token", async () => {
     const world = await withEndpoint();
     await world.receipt();
     const [delivery] = await world.deliveries();
@@ -164,13 +175,19 @@ describe('POST /_sandbox/deliveries/{id}/redeliver', () => {
     const unknown = await world.control('POST', '/deliveries/0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f/redeliver');
     expect(unknown).toEqual({ status: 404, headers: {}, body: noSuch('0f8e2d4c-6b1a-4c3e-9d5f-7a2b4c6d8e0f') });
     // Whatever stands where the id goes is answered as an id that names no delivery.
-    expect(await world.control('POST', '/deliveries/1/redeliver')).toEqual({ status: 404, headers: {}, body: noSuch('1') });
+    expect(await world.control('POST', '/deliveries/1/redeliver')).toEqual({
+      status: 404,
+      headers: {},
+      body: noSuch('1'),
+    });
     expect((await world.control('POST', '/deliveries/not-a-uuid/redeliver')).body).toEqual(noSuch('not-a-uuid'));
     expect((await world.control('GET', `/deliveries/${delivery?.id}/redeliver`)).body).toEqual({
       message: `The route GET /_sandbox/deliveries/${delivery?.id}/redeliver could not be found.`,
     });
     const other = (await world.call('POST', '/_sandbox/accounts')).body as { token: string };
-    expect((await world.call('POST', `/_sandbox/deliveries/${delivery?.id}/redeliver`, { token: other.token })).status).toBe(404);
+    expect(
+      (await world.call('POST', `/_sandbox/deliveries/${delivery?.id}/redeliver`, { token: other.token })).status,
+    ).toBe(404);
     expect((await world.call('POST', `/_sandbox/deliveries/${delivery?.id}/redeliver`)).status).toBe(401);
     expect(world.transport.requests).toEqual([]);
   });
@@ -211,7 +228,12 @@ describe('the outbox', () => {
     clock.ms += 1000;
     await api('DELETE', '/receipts/1');
     const bodies = core.snapshot().deliveries.map((delivery) => JSON.parse(delivery.body));
-    expect(bodies.map((body) => body.event)).toEqual(['receipt.created', 'receipt.updated', 'receipt.disposed', 'receipt.deleted']);
+    expect(bodies.map((body) => body.event)).toEqual([
+      'receipt.created',
+      'receipt.updated',
+      'receipt.disposed',
+      'receipt.deleted',
+    ]);
     expect(bodies[1].data).toEqual(updated);
     expect(bodies[2].data).toEqual(disposed);
     expect(bodies[3]).toEqual({
@@ -238,7 +260,9 @@ describe('the outbox', () => {
     await api('POST', '/webhooks', { body: { url: 'https://b.example.com', events: ['*'] } });
     await api('POST', '/receipts', { body: receiptBody() });
     await api('DELETE', '/webhooks/1');
-    const states = core.snapshot().deliveries.map((delivery) => [delivery.webhook_id, delivery.state, delivery.next_attempt_at]);
+    const states = core
+      .snapshot()
+      .deliveries.map((delivery) => [delivery.webhook_id, delivery.state, delivery.next_attempt_at]);
     expect(states).toEqual([
       [1, 'cancelled', null],
       [2, 'pending', '2025-03-14T15:04:05Z'],

@@ -53,7 +53,10 @@ describe('delivery state and the change feed', () => {
     world.transport.respond = () => ({ status: 500 });
     await world.receipt();
     await Promise.all(world.core.deliveries.startDue(10));
-    const snapshot = json(world.core.snapshot()) as { webhooks: Record<string, unknown>[]; deliveries: Record<string, unknown>[] };
+    const snapshot = json(world.core.snapshot()) as {
+      webhooks: Record<string, unknown>[];
+      deliveries: Record<string, unknown>[];
+    };
     delete snapshot.webhooks[0]?.['consecutive_failures'];
     delete snapshot.deliveries[0]?.['scheduled_attempts'];
     const restored = createSandboxCore({ snapshot: snapshot as never });
@@ -76,6 +79,8 @@ describe('delivery state and the change feed', () => {
   });
 
   it('throws a TypeError naming the package for a sendDelivery that is not a function', () => {
-    expect(() => createSandboxCore({ sendDelivery: 'fetch' as never })).toThrow(/^\[@fflkit\/sandbox-core\] sendDelivery must be a function/);
+    expect(() => createSandboxCore({ sendDelivery: 'fetch' as never })).toThrow(
+      /^\[@fflkit\/sandbox-core\] sendDelivery must be a function/,
+    );
   });
 });

@@ -13,7 +13,11 @@ describe('disabling an endpoint after 10 consecutive failed attempts', () => {
     expect(world.endpoint()).toMatchObject({ enabled: true, consecutive_failures: 9 });
     await world.advance(60); // the 10th
     expect(world.transport.requests).toHaveLength(10);
-    expect(world.endpoint()).toMatchObject({ enabled: false, consecutive_failures: 10, updated_at: at(2 * 86_400 + 60) });
+    expect(world.endpoint()).toMatchObject({
+      enabled: false,
+      consecutive_failures: 10,
+      updated_at: at(2 * 86_400 + 60),
+    });
     const [second, first] = await world.deliveries();
     expect(second).toMatchObject({ state: 'cancelled', next_attempt_at: null });
     expect(second?.attempts).toHaveLength(2);
@@ -59,7 +63,10 @@ describe('POST /_sandbox/webhooks/{id}/enable', () => {
     await Promise.all(world.core.deliveries.startDue(32));
     world.clock.ms += 5_000;
     const enabled = await world.control('POST', `/webhooks/${world.webhook.id}/enable`);
-    expect(enabled).toMatchObject({ status: 200, body: { data: { ...world.webhook, enabled: true, updated_at: at(5) } } });
+    expect(enabled).toMatchObject({
+      status: 200,
+      body: { data: { ...world.webhook, enabled: true, updated_at: at(5) } },
+    });
     expect(world.endpoint()?.consecutive_failures).toBe(0);
     expect((await world.deliveries()).every((delivery) => delivery.state === 'cancelled')).toBe(true);
     await world.receipt();
@@ -81,11 +88,13 @@ describe('POST /_sandbox/webhooks/{id}/enable', () => {
     expect((await world.deliveries())[0]).toMatchObject({ state: 'pending', next_attempt_at: at(60) });
   });
 
-  it('answers 404 for an endpoint that does not exist or is another account\'s, 401 without a token', async () => {
+  it("answers 404 for an endpoint that does not exist or is another account's, 401 without a token", async () => {
     const world = await withEndpoint();
     expect((await world.control('POST', '/webhooks/99/enable')).status).toBe(404);
     const other = (await world.call('POST', '/_sandbox/accounts')).body as { token: string };
-    expect((await world.call('POST', `/_sandbox/webhooks/${world.webhook.id}/enable`, { token: other.token })).status).toBe(404);
+    expect(
+      (await world.call('POST', `/_sandbox/webhooks/${world.webhook.id}/enable`, { token: other.token })).status,
+    ).toBe(404);
     expect((await world.call('POST', `/_sandbox/webhooks/${world.webhook.id}/enable`)).status).toBe(401);
   });
 });

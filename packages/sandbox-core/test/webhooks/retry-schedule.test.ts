@@ -135,7 +135,9 @@ describe('due times to the millisecond', () => {
     await world.api('PUT', '/receipts/1', { body: { model: 'A' } });
     await world.api('PUT', '/receipts/1', { body: { model: 'B' } });
     await Promise.all(world.core.deliveries.startDue(10));
-    const stamps = world.transport.requests.map((request) => (JSON.parse(request.body) as { timestamp: string }).timestamp);
+    const stamps = world.transport.requests.map(
+      (request) => (JSON.parse(request.body) as { timestamp: string }).timestamp,
+    );
     expect(stamps).toEqual([
       '2025-03-14T15:04:05.250Z',
       '2025-03-14T15:04:05.251Z',
@@ -156,7 +158,9 @@ describe('event timestamps across a reset and a revert', () => {
     await world.control('POST', '/reset');
     const again = await world.api('POST', '/webhooks', { body: { url: 'https://hooks.example.com/b', events: ['*'] } });
     await world.control('POST', `/webhooks/${(again.body as { data: { id: number } }).data.id}/ping`);
-    const stamps = world.transport.requests.map((request) => (JSON.parse(request.body) as { timestamp: string }).timestamp);
+    const stamps = world.transport.requests.map(
+      (request) => (JSON.parse(request.body) as { timestamp: string }).timestamp,
+    );
     expect(stamps).toEqual(['2025-03-14T15:04:05Z', '2025-03-14T15:04:05.001Z', '2025-03-14T15:04:05.002Z']);
   });
 });

@@ -20,7 +20,10 @@ const RETRY_MS = [1000, 30_000] as const;
 export class ActivityFeed {
   readonly #authorization: string;
   readonly #onUnauthenticated: () => void;
-  readonly #listeners: { [K in keyof ActivityListeners]: Set<Listener<K>> } = { request: new Set(), delivery: new Set() };
+  readonly #listeners: { [K in keyof ActivityListeners]: Set<Listener<K>> } = {
+    request: new Set(),
+    delivery: new Set(),
+  };
   readonly #abort = new AbortController();
   #retryMs: number = RETRY_MS[0];
 

@@ -65,7 +65,12 @@ export class ControlApi {
     const headers: Record<string, string> = { authorization: this.authorization, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     try {
-      return await fetch(path, { method, headers, body: body === undefined ? null : JSON.stringify(body), cache: 'no-store' });
+      return await fetch(path, {
+        method,
+        headers,
+        body: body === undefined ? null : JSON.stringify(body),
+        cache: 'no-store',
+      });
     } catch {
       throw new ConsoleApiError(0, 'The sandbox did not answer: check that it is still running, then try again.');
     }
@@ -84,7 +89,11 @@ export class ControlApi {
  * and its first token, which holds every permission.
  */
 export async function makeAccount(): Promise<string> {
-  const response = await fetch('/_sandbox/accounts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const response = await fetch('/_sandbox/accounts', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{}',
+  });
   const body = (await response.json().catch(() => ({}))) as { token?: string; message?: string };
   if (response.status !== 201 || typeof body.token !== 'string') {
     throw new ConsoleApiError(response.status, body.message ?? `The sandbox answered ${response.status}.`);

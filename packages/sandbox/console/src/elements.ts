@@ -10,7 +10,9 @@ export type Child = Node | string | number | null | undefined | false | readonly
  * `false`, `null` and `undefined` leave it out; a function under a name beginning with `on` is
  * an event listener (`onclick`, `onsubmit`).
  */
-export type Attributes = Readonly<Record<string, string | number | boolean | null | undefined | ((event: never) => void)>>;
+export type Attributes = Readonly<
+  Record<string, string | number | boolean | null | undefined | ((event: never) => void)>
+>;
 
 /**
  * An element of `tag` with `attributes` and `children`.
@@ -20,7 +22,11 @@ export type Attributes = Readonly<Record<string, string | number | boolean | nul
  * h('button', { type: 'button', onclick: () => resend() }, 'Resend');
  * ```
  */
-export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attributes: Attributes = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Attributes = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
     if (typeof value === 'function') element.addEventListener(name.slice(2), value as EventListener);
@@ -36,7 +42,12 @@ export function append(parent: Node, children: readonly Child[]): void {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
     if (Array.isArray(child)) append(parent, child);
-    else parent.appendChild(typeof child === 'string' || typeof child === 'number' ? document.createTextNode(String(child)) : (child as Node));
+    else
+      parent.appendChild(
+        typeof child === 'string' || typeof child === 'number'
+          ? document.createTextNode(String(child))
+          : (child as Node),
+      );
   }
 }
 
@@ -51,7 +62,14 @@ export function details(rows: ReadonlyArray<readonly [label: string, value: Chil
   return h(
     'dl',
     { class: 'details' },
-    rows.map(([label, value]) => [h('dt', {}, label), h('dd', {}, value === null || value === undefined || value === '' ? h('span', { class: 'muted' }, 'None') : value)]),
+    rows.map(([label, value]) => [
+      h('dt', {}, label),
+      h(
+        'dd',
+        {},
+        value === null || value === undefined || value === '' ? h('span', { class: 'muted' }, 'None') : value,
+      ),
+    ]),
   );
 }
 
@@ -59,7 +77,12 @@ export function details(rows: ReadonlyArray<readonly [label: string, value: Chil
  * A table with a caption, column headers and rows, in a region that scrolls sideways on a
  * narrow screen and takes the keyboard focus to do so. An empty table shows `empty` instead.
  */
-export function table(caption: string, headers: readonly string[], rows: readonly HTMLTableRowElement[], empty: string): HTMLElement {
+export function table(
+  caption: string,
+  headers: readonly string[],
+  rows: readonly HTMLTableRowElement[],
+  empty: string,
+): HTMLElement {
   if (rows.length === 0) return h('p', { class: 'empty' }, empty);
   return scroller(
     caption,
@@ -67,7 +90,15 @@ export function table(caption: string, headers: readonly string[], rows: readonl
       'table',
       {},
       h('caption', {}, caption),
-      h('thead', {}, h('tr', {}, headers.map((header) => h('th', { scope: 'col' }, header)))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          headers.map((header) => h('th', { scope: 'col' }, header)),
+        ),
+      ),
       h('tbody', {}, rows),
     ),
   );
@@ -90,7 +121,11 @@ export function field(label: string, control: HTMLInputElement | HTMLSelectEleme
 let nextId = 0;
 
 /** A select of `options` as `[value, text]` pairs, with `selected` chosen. */
-export function select(name: string, options: ReadonlyArray<readonly [value: string, text: string]>, selected = ''): HTMLSelectElement {
+export function select(
+  name: string,
+  options: ReadonlyArray<readonly [value: string, text: string]>,
+  selected = '',
+): HTMLSelectElement {
   return h(
     'select',
     { name },
@@ -103,7 +138,14 @@ export function select(name: string, options: ReadonlyArray<readonly [value: str
  * with a Copy button, and says why it is not shown again (`note`).
  */
 export function secretBox(title: string, label: string, secret: string, note: string): HTMLElement {
-  const input = h('input', { type: 'text', readonly: true, value: secret, class: 'secret', spellcheck: 'false', autocomplete: 'off' });
+  const input = h('input', {
+    type: 'text',
+    readonly: true,
+    value: secret,
+    class: 'secret',
+    spellcheck: 'false',
+    autocomplete: 'off',
+  });
   const copied = h('span', { class: 'hint', role: 'status' });
   const copy = async (): Promise<void> => {
     input.select();

@@ -44,9 +44,18 @@ export function formatAmount(value: number | null | undefined): string {
 }
 
 /** Street, city, and state and ZIP joined with `, `, parts that are absent left out, as the CSV export joins them. */
-export function formatAddress(parts: { address?: string | null; city?: string | null; state?: string | null; zip?: string | null }): string {
-  const region = [parts.state, parts.zip].filter((part) => part !== null && part !== undefined && part !== '').join(' ');
-  return [parts.address, parts.city, region].filter((part) => part !== null && part !== undefined && part !== '').join(', ');
+export function formatAddress(parts: {
+  address?: string | null;
+  city?: string | null;
+  state?: string | null;
+  zip?: string | null;
+}): string {
+  const region = [parts.state, parts.zip]
+    .filter((part) => part !== null && part !== undefined && part !== '')
+    .join(' ');
+  return [parts.address, parts.city, region]
+    .filter((part) => part !== null && part !== undefined && part !== '')
+    .join(', ');
 }
 
 /** Any JSON value of an audit change, as text: `null` reads "none", strings are quoted. */

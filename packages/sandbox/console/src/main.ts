@@ -59,7 +59,11 @@ function start(): void {
     h(
       'footer',
       {},
-      h('p', {}, `A sandbox of the A&D Logbook Service at ${location.origin}: nothing here touches a licensee's records.`),
+      h(
+        'p',
+        {},
+        `A sandbox of the A&D Logbook Service at ${location.origin}: nothing here touches a licensee's records.`,
+      ),
       status,
     ),
   );
@@ -95,7 +99,9 @@ function close(): void {
 function expired(): void {
   if (session === undefined) return;
   close();
-  showSignedOut('The sandbox does not know this token (it was revoked, or the sandbox was reset): sign in with another.');
+  showSignedOut(
+    'The sandbox does not know this token (it was revoked, or the sandbox was reset): sign in with another.',
+  );
 }
 
 function skipToMain(event: Event): void {
@@ -165,23 +171,31 @@ function drawChrome(current: Route): void {
       'ul',
       {},
       ROUTES.filter((route) => route.nav).map((route) =>
-        h('li', {}, h('a', { href: `#/${route.path}`, 'aria-current': route.path === active ? 'page' : false }, route.label)),
+        h(
+          'li',
+          {},
+          h('a', { href: `#/${route.path}`, 'aria-current': route.path === active ? 'page' : false }, route.label),
+        ),
       ),
     ),
   );
   if (account.childElementCount === 0) {
     replace(
       account,
-      h('button', {
-        type: 'button',
-        class: 'secondary',
-        onclick: () => {
-          close();
-          announce('Signed out.');
-          history.replaceState(null, '', location.pathname);
-          showSignedOut(undefined);
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'secondary',
+          onclick: () => {
+            close();
+            announce('Signed out.');
+            history.replaceState(null, '', location.pathname);
+            showSignedOut(undefined);
+          },
         },
-      }, 'Sign out'),
+        'Sign out',
+      ),
     );
   }
 }

@@ -47,6 +47,12 @@ export function errorAlert(error: unknown): HTMLElement {
     'div',
     { class: 'alert', role: 'alert' },
     h('p', {}, errorText(error)),
-    fields.length === 0 ? null : h('ul', {}, fields.map(([name, messages]) => h('li', {}, `${name}: ${messages.join(' ')}`))),
+    fields.length === 0
+      ? null
+      : h(
+          'ul',
+          {},
+          fields.map(([name, messages]) => h('li', {}, `${name}: ${messages.join(' ')}`)),
+        ),
   );
 }

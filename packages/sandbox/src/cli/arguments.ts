@@ -36,8 +36,20 @@ const DEFAULT_DATA_FILE = './.fflkit/sandbox.json';
 
 /** The options of the start, each with the variable it is also read from, in the help's order. */
 export const START_OPTIONS: readonly CliOption[] = [
-  { flag: 'port', kind: 'value', placeholder: '<number>', variable: 'FFLKIT_SANDBOX_PORT', help: [`Port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)`] },
-  { flag: 'host', kind: 'value', placeholder: '<address>', variable: 'FFLKIT_SANDBOX_HOST', help: ['Interface to listen on (default 127.0.0.1)'] },
+  {
+    flag: 'port',
+    kind: 'value',
+    placeholder: '<number>',
+    variable: 'FFLKIT_SANDBOX_PORT',
+    help: [`Port to listen on (default ${DEFAULT_PORT}; 0 picks a free port)`],
+  },
+  {
+    flag: 'host',
+    kind: 'value',
+    placeholder: '<address>',
+    variable: 'FFLKIT_SANDBOX_HOST',
+    help: ['Interface to listen on (default 127.0.0.1)'],
+  },
   {
     flag: 'data',
     kind: 'value',
@@ -45,7 +57,12 @@ export const START_OPTIONS: readonly CliOption[] = [
     variable: 'FFLKIT_SANDBOX_DATA',
     help: ['JSON data file, created with its directories when missing', `(default ${DEFAULT_DATA_FILE})`],
   },
-  { flag: 'memory', kind: 'switch', variable: 'FFLKIT_SANDBOX_MEMORY', help: ['Keep everything in memory; save nothing'] },
+  {
+    flag: 'memory',
+    kind: 'switch',
+    variable: 'FFLKIT_SANDBOX_MEMORY',
+    help: ['Keep everything in memory; save nothing'],
+  },
   {
     flag: 'fixtures',
     kind: 'value',
@@ -61,11 +78,32 @@ export const START_OPTIONS: readonly CliOption[] = [
     flag: 'demo',
     kind: 'switch',
     variable: 'FFLKIT_SANDBOX_DEMO',
-    help: ['Add a demo account: books, a few thousand receipts (some disposed,', 'some corrected) and a webhook endpoint; its token is printed'],
+    help: [
+      'Add a demo account: books, a few thousand receipts (some disposed,',
+      'some corrected) and a webhook endpoint; its token is printed',
+    ],
   },
-  { flag: 'seed', kind: 'value', placeholder: '<number>', variable: 'FFLKIT_SANDBOX_SEED', help: ['The demo for this seed (default 1): the same records every time'] },
-  { flag: 'rate-limit', kind: 'value', placeholder: '<number>', variable: 'FFLKIT_SANDBOX_RATE_LIMIT', help: ['Requests per minute per token (default 60; 0 lifts the limit)'] },
-  { flag: 'max-accounts', kind: 'value', placeholder: '<number>', variable: 'FFLKIT_SANDBOX_MAX_ACCOUNTS', help: ['The most accounts the sandbox holds (default 10000)'] },
+  {
+    flag: 'seed',
+    kind: 'value',
+    placeholder: '<number>',
+    variable: 'FFLKIT_SANDBOX_SEED',
+    help: ['The demo for this seed (default 1): the same records every time'],
+  },
+  {
+    flag: 'rate-limit',
+    kind: 'value',
+    placeholder: '<number>',
+    variable: 'FFLKIT_SANDBOX_RATE_LIMIT',
+    help: ['Requests per minute per token (default 60; 0 lifts the limit)'],
+  },
+  {
+    flag: 'max-accounts',
+    kind: 'value',
+    placeholder: '<number>',
+    variable: 'FFLKIT_SANDBOX_MAX_ACCOUNTS',
+    help: ['The most accounts the sandbox holds (default 10000)'],
+  },
   {
     flag: 'allowed-hosts',
     kind: 'list',
@@ -82,7 +120,10 @@ export const START_OPTIONS: readonly CliOption[] = [
     kind: 'list',
     placeholder: '<origins>',
     variable: 'FFLKIT_SANDBOX_CORS',
-    help: ['Origins allowed to call the sandbox from a browser, with CORS,', 'comma-separated (such as http://localhost:5173)'],
+    help: [
+      'Origins allowed to call the sandbox from a browser, with CORS,',
+      'comma-separated (such as http://localhost:5173)',
+    ],
   },
   { flag: 'quiet', kind: 'switch', variable: 'FFLKIT_SANDBOX_QUIET', help: ['Do not print a line for each request'] },
 ];
@@ -122,15 +163,23 @@ export type CliCommand =
  * {@link CliUsageError} whose message says what is wrong and whose `usage` is the usage line of
  * the command concerned.
  */
-export function parseCliArguments(args: readonly string[], env: Readonly<Record<string, string | undefined>>, cwd: string): CliCommand {
+export function parseCliArguments(
+  args: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): CliCommand {
   const [first, ...rest] = args;
   if (first !== undefined && !first.startsWith('-')) {
     const command = SUBCOMMANDS.find((candidate) => candidate.name === first);
     if (command === undefined) {
-      throw new CliUsageError(`Unknown command '${first}': the commands are ${SUBCOMMANDS.map(({ name }) => name).join(', ')}`);
+      throw new CliUsageError(
+        `Unknown command '${first}': the commands are ${SUBCOMMANDS.map(({ name }) => name).join(', ')}`,
+      );
     }
     const usage = `Usage: fflkit-sandbox ${command.name} ${command.usage}`;
-    const options = withUsage(usage, () => readOptions([...command.options, HELP_OPTION], rest, env, command.positionals ?? 0));
+    const options = withUsage(usage, () =>
+      readOptions([...command.options, HELP_OPTION], rest, env, command.positionals ?? 0),
+    );
     if (switchOf(options, 'help')) return { kind: 'help', text: formatSubcommandHelp(command) };
     return { kind: 'subcommand', command, options };
   }
@@ -153,9 +202,11 @@ function readStart(options: ReadOptions, cwd: string): StartOptions {
   const useData = !inMemory && data !== undefined;
   if (useData && data.value === '') throw new CliUsageError(`${data.source} needs a file path`);
   const host = textOf(options, 'host');
-  if (host !== undefined && host.value === '') throw new CliUsageError(`${host.source} needs an address, such as 127.0.0.1`);
+  if (host !== undefined && host.value === '')
+    throw new CliUsageError(`${host.source} needs an address, such as 127.0.0.1`);
   const fixtures = textOf(options, 'fixtures');
-  if (fixtures !== undefined && fixtures.value === '') throw new CliUsageError(`${fixtures.source} needs the path of a JSON or YAML fixtures file`);
+  if (fixtures !== undefined && fixtures.value === '')
+    throw new CliUsageError(`${fixtures.source} needs the path of a JSON or YAML fixtures file`);
   const demo = switchOf(options, 'demo');
   const seed = textOf(options, 'seed');
   if (!demo && seed?.source === '--seed') throw new CliUsageError('--seed chooses the demo of --demo: pass --demo too');
@@ -181,7 +232,9 @@ function optionalNumber(found: ReturnType<typeof textOf>, min: number): number |
 function checkedOrigin(origin: string, source: string): string {
   if (origin === '*' || origin === 'null') return origin;
   if (!URL.canParse(origin) || new URL(origin).origin !== origin.replace(/\/$/, '')) {
-    throw new CliUsageError(`${source} takes an origin, such as http://localhost:5173 (a scheme, a host and a port, no path), not ${JSON.stringify(origin)}`);
+    throw new CliUsageError(
+      `${source} takes an origin, such as http://localhost:5173 (a scheme, a host and a port, no path), not ${JSON.stringify(origin)}`,
+    );
   }
   return origin.replace(/\/$/, '');
 }
@@ -191,7 +244,8 @@ function withUsage<T>(usage: string, read: () => T): T {
   try {
     return read();
   } catch (error) {
-    if (error instanceof CliUsageError && error.usage === undefined) throw new CliUsageError(error.message, usage, { cause: error });
+    if (error instanceof CliUsageError && error.usage === undefined)
+      throw new CliUsageError(error.message, usage, { cause: error });
     throw error;
   }
 }

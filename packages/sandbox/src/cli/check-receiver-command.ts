@@ -37,20 +37,31 @@ Exits 0 when no check failed (warnings aside), 1 when one did.
       kind: 'value',
       placeholder: '<whsec_...>',
       variable: 'FFLKIT_WEBHOOK_SECRET',
-      help: ["The endpoint's signing secret the receiver verifies with, prefix", "included (the variable keeps it out of the shell's history)"],
+      help: [
+        "The endpoint's signing secret the receiver verifies with, prefix",
+        "included (the variable keeps it out of the shell's history)",
+      ],
     },
     { flag: 'json', kind: 'switch', help: ['Print the report as JSON, for machines'] },
   ],
   async run({ options, out }) {
     const url = options.positionals[0];
-    if (url === undefined) throw new CliUsageError("check-receiver needs the receiver's URL, such as http://127.0.0.1:3000/webhooks");
+    if (url === undefined)
+      throw new CliUsageError("check-receiver needs the receiver's URL, such as http://127.0.0.1:3000/webhooks");
     if (!/^https?:\/\//i.test(url) || !URL.canParse(url)) {
-      throw new CliUsageError(`the URL must be the receiver's absolute http(s) URL, such as http://127.0.0.1:3000/webhooks, not ${JSON.stringify(url)}`);
+      throw new CliUsageError(
+        `the URL must be the receiver's absolute http(s) URL, such as http://127.0.0.1:3000/webhooks, not ${JSON.stringify(url)}`,
+      );
     }
     const secret = textOf(options, 'secret');
-    if (secret === undefined) throw new CliUsageError("--secret is required (or FFLKIT_WEBHOOK_SECRET): the endpoint's signing secret, whsec_...");
+    if (secret === undefined)
+      throw new CliUsageError(
+        "--secret is required (or FFLKIT_WEBHOOK_SECRET): the endpoint's signing secret, whsec_...",
+      );
     if (!secret.value.startsWith(SECRET_PREFIX) || secret.value === SECRET_PREFIX) {
-      throw new CliUsageError(`${secret.source} must be the endpoint's signing secret as POST /webhooks answered it, whsec_... with its prefix`);
+      throw new CliUsageError(
+        `${secret.source} must be the endpoint's signing secret as POST /webhooks answered it, whsec_... with its prefix`,
+      );
     }
     const report = await checkReceiver({ url, secret: secret.value });
     out(switchOf(options, 'json') ? `${JSON.stringify(report, null, 2)}\n` : formatReceiverReport(report));

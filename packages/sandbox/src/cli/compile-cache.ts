@@ -45,10 +45,7 @@ export interface CompiledModule<Exports> {
  * never reads a stale cache (V8 checks it again and ignores one it cannot use), and saving it
  * removes the caches of other builds. With `cacheDir` `undefined` the file runs without a cache.
  */
-export function requireWithCompileCache<Exports>(
-  file: string,
-  cacheDir: string | undefined,
-): CompiledModule<Exports> {
+export function requireWithCompileCache<Exports>(file: string, cacheDir: string | undefined): CompiledModule<Exports> {
   const bytes = readFileSync(file);
   const cacheFile = cacheDir === undefined ? undefined : join(cacheDir, `${basename(file)}-${cacheKey(bytes)}.bin`);
   const cachedData = cacheFile === undefined ? undefined : readIfPresent(cacheFile);

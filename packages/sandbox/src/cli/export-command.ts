@@ -45,12 +45,16 @@ Written to standard output as JSON, or to the --out file: YAML when its name end
     try {
       await writeFixturesFile(path, formatFixtures(fixtures, fixturesFormatOf(path) ?? 'json'));
     } catch (error) {
-      err(`fflkit-sandbox export: cannot write ${path} (${error instanceof Error ? error.message : String(error)}): check that its folder exists and that you may write there\n`);
+      err(
+        `fflkit-sandbox export: cannot write ${path} (${error instanceof Error ? error.message : String(error)}): check that its folder exists and that you may write there\n`,
+      );
       return 1;
     }
     const [account] = fixtures.accounts;
     const receipts = account?.receipts?.length ?? 0;
-    out(`Wrote the account ${account?.name ?? ''} (${receipts} ${receipts === 1 ? 'receipt' : 'receipts'}) to ${path}\n`);
+    out(
+      `Wrote the account ${account?.name ?? ''} (${receipts} ${receipts === 1 ? 'receipt' : 'receipts'}) to ${path}\n`,
+    );
     return 0;
   },
 };

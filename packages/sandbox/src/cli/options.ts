@@ -97,7 +97,10 @@ export function readOptions(
     const text = option.variable === undefined ? undefined : env[option.variable];
     if (text === undefined || text === '') continue;
     const source = option.variable!;
-    values.set(option.flag, { value: option.kind === 'switch' ? switchValue(source, text) : option.kind === 'list' ? [text] : text, source });
+    values.set(option.flag, {
+      value: option.kind === 'switch' ? switchValue(source, text) : option.kind === 'list' ? [text] : text,
+      source,
+    });
   }
   return { values, positionals: parsed.positionals };
 }
@@ -159,11 +162,17 @@ export function listOf(read: ReadOptions, flag: string): string[] {
  * A whole number from `min` to `max`, read from an option's text; `fallback` when the option
  * was not given. A malformed or out-of-range value is a {@link CliUsageError} naming its source.
  */
-export function wholeNumberOf(found: OptionValue<string> | undefined, fallback: number, min: number, max: number): number {
+export function wholeNumberOf(
+  found: OptionValue<string> | undefined,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   if (found === undefined) return fallback;
   const { value, source } = found;
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
-    const range = max !== Number.MAX_SAFE_INTEGER ? `from ${min} to ${max}` : min === 0 ? '0 or more' : `of ${min} or more`;
+    const range =
+      max !== Number.MAX_SAFE_INTEGER ? `from ${min} to ${max}` : min === 0 ? '0 or more' : `of ${min} or more`;
     throw new CliUsageError(`${source} must be a whole number ${range}, not ${JSON.stringify(value)}`);
   }
   return Number(value);

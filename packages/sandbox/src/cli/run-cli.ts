@@ -40,7 +40,10 @@ export async function runCli(
     command = parseCliArguments(args, env, cwd);
   } catch (error) {
     if (!(error instanceof CliUsageError)) throw error;
-    reportUsageError(error, args[0] !== undefined && !args[0].startsWith('-') && error.usage !== undefined ? args[0] : undefined);
+    reportUsageError(
+      error,
+      args[0] !== undefined && !args[0].startsWith('-') && error.usage !== undefined ? args[0] : undefined,
+    );
     return 'done';
   }
   if (command.kind === 'help') {
@@ -61,7 +64,9 @@ export async function runCli(
 /** Prints a wrong command line's reason, the usage and where the help is, and sets exit code 2. */
 function reportUsageError(error: CliUsageError, subcommand: string | undefined): void {
   const name = subcommand === undefined ? 'fflkit-sandbox' : `fflkit-sandbox ${subcommand}`;
-  process.stderr.write(`${name}: ${error.message}\n${error.usage ?? USAGE_LINES}\nRun ${name} --help for the options.\n`);
+  process.stderr.write(
+    `${name}: ${error.message}\n${error.usage ?? USAGE_LINES}\nRun ${name} --help for the options.\n`,
+  );
   process.exitCode = USAGE_EXIT_CODE;
 }
 
@@ -69,7 +74,12 @@ function reportUsageError(error: CliUsageError, subcommand: string | undefined):
  * Runs a subcommand until it resolves with its exit code; SIGINT and SIGTERM abort its signal
  * (a second one exits at once).
  */
-async function runSubcommand(command: Subcommand, options: ReadOptions, env: Readonly<Record<string, string | undefined>>, cwd: string): Promise<void> {
+async function runSubcommand(
+  command: Subcommand,
+  options: ReadOptions,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): Promise<void> {
   const controller = new AbortController();
   const stop = (): void => {
     if (controller.signal.aborted) process.exit(130);
@@ -88,7 +98,10 @@ async function runSubcommand(command: Subcommand, options: ReadOptions, env: Rea
     });
   } catch (error) {
     if (error instanceof CliUsageError) {
-      reportUsageError(new CliUsageError(error.message, `Usage: fflkit-sandbox ${command.name} ${command.usage}`), command.name);
+      reportUsageError(
+        new CliUsageError(error.message, `Usage: fflkit-sandbox ${command.name} ${command.usage}`),
+        command.name,
+      );
       return;
     }
     process.stderr.write(`fflkit-sandbox ${command.name}: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -122,7 +135,10 @@ async function start(command: StartOptions, env: Readonly<Record<string, string 
   try {
     // Loaded only now, so that --help, the subcommands and a wrong command line answer without
     // loading the server.
-    const [{ createSandbox }, { compactAtBytes }] = await Promise.all([import('../sandbox'), import('../persistence/persister')]);
+    const [{ createSandbox }, { compactAtBytes }] = await Promise.all([
+      import('../sandbox'),
+      import('../persistence/persister'),
+    ]);
     sandbox = await createSandbox({ ...command, compactAtBytes: compactAtBytes(env) });
     if (command.demoSeed !== undefined) {
       const { addDemoAccount } = await import('../demo/demo-account');
@@ -130,7 +146,8 @@ async function start(command: StartOptions, env: Readonly<Record<string, string 
     }
     await sandbox.start();
     // Fixtures and the demo give the accounts to use: no other is made for them.
-    if (sandbox.fresh && command.fixtures === undefined && demo === undefined) ({ token } = await sandbox.createAccount());
+    if (sandbox.fresh && command.fixtures === undefined && demo === undefined)
+      ({ token } = await sandbox.createAccount());
   } catch (error) {
     process.stderr.write(`fflkit-sandbox: ${startFailure(error, command.port)}\n`);
     await sandbox?.stop().catch(() => undefined);
@@ -144,8 +161,13 @@ async function start(command: StartOptions, env: Readonly<Record<string, string 
   sandbox.server.events.on({ name: 'request', channels: 'error' }, (_request, event) => {
     process.stderr.write(`fflkit-sandbox: ${String(event.error)}\n`);
   });
-  const fixtures = command.fixtures === undefined || sandbox.fixturesLoaded === undefined ? undefined : { file: command.fixtures, loaded: sandbox.fixturesLoaded };
-  process.stdout.write(formatStartBanner({ origin: sandbox.origin, data: command.data, fresh: sandbox.fresh, token, fixtures, demo }));
+  const fixtures =
+    command.fixtures === undefined || sandbox.fixturesLoaded === undefined
+      ? undefined
+      : { file: command.fixtures, loaded: sandbox.fixturesLoaded };
+  process.stdout.write(
+    formatStartBanner({ origin: sandbox.origin, data: command.data, fresh: sandbox.fresh, token, fixtures, demo }),
+  );
   return 'serving';
 }
 
@@ -172,7 +194,14 @@ export interface StartBannerInput {
  * of the account it just made with a ready `curl` line, or (on an existing data file, whose
  * first token was printed when it was made) how to make a new account.
  */
-export function formatStartBanner({ origin, data, fresh = undefined, token, fixtures, demo }: StartBannerInput): string {
+export function formatStartBanner({
+  origin,
+  data,
+  fresh = undefined,
+  token,
+  fixtures,
+  demo,
+}: StartBannerInput): string {
   const apiUrl = `${origin}/rest/v1`;
   const signIn = token ?? demo?.token;
   const blocks: string[][] = [
@@ -181,7 +210,9 @@ export function formatStartBanner({ origin, data, fresh = undefined, token, fixt
       `Control API: ${origin}/_sandbox`,
       // The token rides in the fragment, which the browser never sends: it reaches no server or log.
       `Console: ${origin}/${signIn === undefined ? '' : `#token=${signIn}`}`,
-      data === undefined ? 'Data: in memory only; nothing is saved.' : `Data: ${data}${(fresh ?? token !== undefined) ? ' (new file)' : ''}`,
+      data === undefined
+        ? 'Data: in memory only; nothing is saved.'
+        : `Data: ${data}${(fresh ?? token !== undefined) ? ' (new file)' : ''}`,
     ],
   ];
   if (fixtures !== undefined) {
@@ -218,7 +249,10 @@ export function formatStartBanner({ origin, data, fresh = undefined, token, fixt
     );
   } else if (fixtures === undefined && demo === undefined) {
     blocks.push(
-      ['The token of the first account was printed when the data file was created.', 'To make a new account with its own token:'],
+      [
+        'The token of the first account was printed when the data file was created.',
+        'To make a new account with its own token:',
+      ],
       [`  curl -X POST ${origin}/_sandbox/accounts`],
     );
   }
@@ -228,14 +262,14 @@ export function formatStartBanner({ origin, data, fresh = undefined, token, fixt
 
 function logRequest(request: Request): void {
   const { response } = request;
-  const status =
-    response === null ? '-' : 'isBoom' in response ? response.output.statusCode : response.statusCode;
+  const status = response === null ? '-' : 'isBoom' in response ? response.output.statusCode : response.statusCode;
   const elapsed = Date.now() - request.info.received;
   process.stdout.write(`${request.method.toUpperCase()} ${request.path} ${status} ${elapsed} ms\n`);
 }
 
 function startFailure(error: unknown, port: number): string {
-  if (error instanceof DataFileError || error instanceof FixturesError) return error.message.replace('[@fflkit/sandbox] ', '');
+  if (error instanceof DataFileError || error instanceof FixturesError)
+    return error.message.replace('[@fflkit/sandbox] ', '');
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EADDRINUSE') {
     return `port ${port} is already in use: stop the other server or pass --port <number>`;

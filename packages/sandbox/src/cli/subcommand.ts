@@ -86,7 +86,10 @@ export interface SandboxAddress {
  * The sandbox (`--url`, else the address a sandbox started with the same environment listens
  * on) and the token (`--token`, required) of a subcommand.
  */
-export function sandboxAddress(options: ReadOptions, env: Readonly<Record<string, string | undefined>>): SandboxAddress {
+export function sandboxAddress(
+  options: ReadOptions,
+  env: Readonly<Record<string, string | undefined>>,
+): SandboxAddress {
   const token = textOf(options, 'token');
   if (token === undefined || token.value.trim() === '') {
     throw new CliUsageError('--token is required (or FFLKIT_SANDBOX_TOKEN): a token of the account, sbx_...');
@@ -104,7 +107,9 @@ export function sandboxAddress(options: ReadOptions, env: Readonly<Record<string
     parsed = undefined;
   }
   if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-    throw new CliUsageError(`${url.source} must be the sandbox's http(s) address, such as http://127.0.0.1:4010, not ${JSON.stringify(url.value)}`);
+    throw new CliUsageError(
+      `${url.source} must be the sandbox's http(s) address, such as http://127.0.0.1:4010, not ${JSON.stringify(url.value)}`,
+    );
   }
   return { origin: parsed.origin, token: token.value.trim() };
 }
@@ -131,14 +136,20 @@ export function describeFailure(error: unknown, origin: string): string {
     return `the sandbox at ${origin} refused the token: it is unknown there, revoked, or of a deleted account; pass a token of the account with --token`;
   }
   const message = (error.body as { message?: unknown } | undefined)?.message;
-  return typeof message === 'string' ? `the sandbox answered ${error.status}: ${message}` : error.message.replace('[@fflkit/sandbox] ', '');
+  return typeof message === 'string'
+    ? `the sandbox answered ${error.status}: ${message}`
+    : error.message.replace('[@fflkit/sandbox] ', '');
 }
 
 /**
  * One line for an attempt of a delivery (its first unless told): the event, the endpoint, and
  * what came of it, with when it is tried again when it failed; as `trigger` and `tail` print it.
  */
-export function describeAttempt(delivery: SandboxDelivery, urls: ReadonlyMap<number, string>, attempt: SandboxDeliveryAttempt | undefined = delivery.attempts[0]): string {
+export function describeAttempt(
+  delivery: SandboxDelivery,
+  urls: ReadonlyMap<number, string>,
+  attempt: SandboxDeliveryAttempt | undefined = delivery.attempts[0],
+): string {
   const endpoint = urls.get(delivery.webhook_id) ?? `endpoint ${delivery.webhook_id}`;
   return `${delivery.event} ${endpoint} ${describeOutcome(delivery, attempt)}`;
 }
@@ -148,8 +159,15 @@ function describeOutcome(delivery: SandboxDelivery, attempt: SandboxDeliveryAtte
   const took = `${Math.round(attempt.duration_ms)} ms`;
   const ok = attempt.status_code !== null && attempt.status_code >= 200 && attempt.status_code < 300;
   if (ok) return `${attempt.status_code} delivered in ${took}`;
-  const why = attempt.status_code === null ? (attempt.error ?? 'no answer').replace(/\.$/, '') : `answered ${attempt.status_code}`;
+  const why =
+    attempt.status_code === null
+      ? (attempt.error ?? 'no answer').replace(/\.$/, '')
+      : `answered ${attempt.status_code}`;
   const isLast = delivery.attempts[delivery.attempts.length - 1] === attempt;
-  const next = !isLast ? '' : delivery.state === 'pending' && delivery.next_attempt_at !== null ? `; next attempt at ${delivery.next_attempt_at}` : `; the delivery is ${delivery.state}`;
+  const next = !isLast
+    ? ''
+    : delivery.state === 'pending' && delivery.next_attempt_at !== null
+      ? `; next attempt at ${delivery.next_attempt_at}`
+      : `; the delivery is ${delivery.state}`;
   return `failed after ${took}: ${why}${next}`;
 }

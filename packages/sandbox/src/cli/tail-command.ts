@@ -2,7 +2,14 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { ActivityEvent } from '@fflkit/sandbox-core';
 import { connectSandbox, SandboxControlError } from '../control-client';
 import { textOf, wholeNumberOf } from './options';
-import { describeAttempt, describeFailure, sandboxAddress, type Subcommand, TOKEN_OPTION, URL_OPTION } from './subcommand';
+import {
+  describeAttempt,
+  describeFailure,
+  sandboxAddress,
+  type Subcommand,
+  TOKEN_OPTION,
+  URL_OPTION,
+} from './subcommand';
 
 // `fflkit-sandbox tail`: the `stripe logs tail` of the service. It follows the account's
 // event stream (GET /_sandbox/events) and prints a line per service API request and one per
@@ -30,7 +37,12 @@ the sandbox refuses the token or no sandbox answers at the start.
   options: [
     TOKEN_OPTION,
     URL_OPTION,
-    { flag: 'reconnect', kind: 'value', placeholder: '<seconds>', help: ['How long to try to reconnect when the sandbox stops (default', '10; 0 ends at once)'] },
+    {
+      flag: 'reconnect',
+      kind: 'value',
+      placeholder: '<seconds>',
+      help: ['How long to try to reconnect when the sandbox stops (default', '10; 0 ends at once)'],
+    },
   ],
   async run({ options, env, signal, out, err }) {
     const { origin, token } = sandboxAddress(options, env);
@@ -102,13 +114,17 @@ async function reconnect(
       return 'back';
     } catch (error) {
       if (error instanceof SandboxControlError && error.status === 401) {
-        err(`fflkit-sandbox tail: the sandbox at ${origin} came back without the account of the token (a sandbox in memory forgets its accounts when it stops)\n`);
+        err(
+          `fflkit-sandbox tail: the sandbox at ${origin} came back without the account of the token (a sandbox in memory forgets its accounts when it stops)\n`,
+        );
         return 'refused';
       }
     }
     if (signal.aborted) return 'gone';
     if (Date.now() >= deadline) {
-      err(`The sandbox at ${origin} stopped${ms > 0 ? ` and did not come back within ${ms / 1000} s` : ''}: tail ends\n`);
+      err(
+        `The sandbox at ${origin} stopped${ms > 0 ? ` and did not come back within ${ms / 1000} s` : ''}: tail ends\n`,
+      );
       return 'gone';
     }
     await delay(RECONNECT_EVERY_MS, undefined, { signal }).catch(() => undefined);

@@ -4,7 +4,14 @@ import type { Receipt, SandboxDelivery, SandboxWebhookEndpointState } from '@ffl
 import { connectSandbox, parseJson, type SandboxControl, SandboxControlError } from '../control-client';
 import { importedReceipt, randomPerson, seededRandom, type Random } from '../demo/demo-catalog';
 import { CliUsageError, textOf, wholeNumberOf } from './options';
-import { describeAttempt, describeFailure, sandboxAddress, type Subcommand, TOKEN_OPTION, URL_OPTION } from './subcommand';
+import {
+  describeAttempt,
+  describeFailure,
+  sandboxAddress,
+  type Subcommand,
+  TOKEN_OPTION,
+  URL_OPTION,
+} from './subcommand';
 
 // `fflkit-sandbox trigger EVENT`: the `stripe trigger` of the service. It makes the state change
 // that fires the event, through the service API as an integration would (a new receipt, then
@@ -42,12 +49,19 @@ changed then), or when the sandbox refused the token or the change.
   options: [
     TOKEN_OPTION,
     URL_OPTION,
-    { flag: 'wait', kind: 'value', placeholder: '<seconds>', help: ['How long to wait for the first attempts (default 10)'] },
+    {
+      flag: 'wait',
+      kind: 'value',
+      placeholder: '<seconds>',
+      help: ['How long to wait for the first attempts (default 10)'],
+    },
   ],
   async run({ options, env, out, err }) {
     const event = options.positionals[0];
     if (event === undefined || !(EVENTS as readonly string[]).includes(event)) {
-      throw new CliUsageError(`${event === undefined ? 'trigger needs an event' : `Unknown event '${event}'`}: one of ${EVENTS.join(', ')}`);
+      throw new CliUsageError(
+        `${event === undefined ? 'trigger needs an event' : `Unknown event '${event}'`}: one of ${EVENTS.join(', ')}`,
+      );
     }
     const waitMs = wholeNumberOf(textOf(options, 'wait'), 10, 1, 3_600) * 1_000;
     const { origin, token } = sandboxAddress(options, env);
@@ -62,12 +76,17 @@ changed then), or when the sandbox refused the token or the change.
     } catch (error) {
       return fail(describeFailure(error, origin));
     }
-    const targets = endpoints.filter((endpoint) => endpoint.enabled && (event === 'ping' || endpoint.events.some((name) => name === '*' || name === event)));
+    const targets = endpoints.filter(
+      (endpoint) =>
+        endpoint.enabled && (event === 'ping' || endpoint.events.some((name) => name === '*' || name === event)),
+    );
     if (targets.length === 0) {
       const disabled = endpoints.filter((endpoint) => !endpoint.enabled).map((endpoint) => endpoint.id);
       return fail(
         `no enabled endpoint of the account gets ${event}, so nothing was changed: add one with POST ${origin}/rest/v1/webhooks` +
-          (disabled.length === 0 ? '' : `, or re-enable endpoint ${disabled.join(', ')} with POST ${origin}/_sandbox/webhooks/{id}/enable`),
+          (disabled.length === 0
+            ? ''
+            : `, or re-enable endpoint ${disabled.join(', ')} with POST ${origin}/_sandbox/webhooks/{id}/enable`),
       );
     }
     const urls = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint.url]));
@@ -86,9 +105,18 @@ changed then), or when the sandbox refused the token or the change.
         return deliveries.every(succeeded) ? 0 : 1;
       }
       const before = new Set((await control.deliveries.list(token)).map((delivery) => delivery.id));
-      const receipt = await changeState(control, token, event as Exclude<TriggeredEvent, 'ping'>, seededRandom(randomInt(2 ** 32)), out);
+      const receipt = await changeState(
+        control,
+        token,
+        event as Exclude<TriggeredEvent, 'ping'>,
+        seededRandom(randomInt(2 ** 32)),
+        out,
+      );
       deliveries = (await control.deliveries.list(token)).filter((delivery) => !before.has(delivery.id)).reverse();
-      if (deliveries.length === 0) return fail(`receipt ${receipt.id} was recorded, but no delivery was made: was the endpoint deleted meanwhile?`);
+      if (deliveries.length === 0)
+        return fail(
+          `receipt ${receipt.id} was recorded, but no delivery was made: was the endpoint deleted meanwhile?`,
+        );
     } catch (error) {
       return fail(explain(error, origin));
     }
@@ -97,14 +125,23 @@ changed then), or when the sandbox refused the token or the change.
 };
 
 /** Makes the change that fires `event`; resolves with the receipt it acted on. */
-async function changeState(control: SandboxControl, token: string, event: Exclude<TriggeredEvent, 'ping'>, random: Random, out: (text: string) => void): Promise<Receipt> {
+async function changeState(
+  control: SandboxControl,
+  token: string,
+  event: Exclude<TriggeredEvent, 'ping'>,
+  random: Random,
+  out: (text: string) => void,
+): Promise<Receipt> {
   const [first] = await control.books.list(token);
   const book = first?.name ?? 'Main';
   const { now } = await control.clock.now(token);
   const today = now.slice(0, 10);
-  const api = (method: string, path: string, body?: unknown) => send<{ data: Receipt }>(control.apiUrl, method, path, token, body);
+  const api = (method: string, path: string, body?: unknown) =>
+    send<{ data: Receipt }>(control.apiUrl, method, path, token, body);
   const { data: receipt } = await api('POST', '/receipts', importedReceipt(random, book, today));
-  out(`Recorded receipt ${receipt.id}: ${receipt.manufacturer} ${receipt.model}, serial ${receipt.serial_number}, in the book ${receipt.book} (line ${receipt.record})\n`);
+  out(
+    `Recorded receipt ${receipt.id}: ${receipt.manufacturer} ${receipt.model}, serial ${receipt.serial_number}, in the book ${receipt.book} (line ${receipt.record})\n`,
+  );
   if (event === 'receipt.updated') {
     const corrected = Math.round(((receipt.purchase_amount ?? 0) + 10) * 100) / 100;
     await api('PUT', `/receipts/${receipt.id}`, { purchase_amount: corrected });
@@ -112,7 +149,11 @@ async function changeState(control: SandboxControl, token: string, event: Exclud
   } else if (event === 'receipt.disposed') {
     const buyer = randomPerson(random);
     const form = `4473-T${String(randomInt(10 ** 9)).padStart(9, '0')}`;
-    await api('POST', `/receipts/${receipt.id}/dispose`, { disposition_date: today, disposed_to: buyer.name, form_4473_serial: form });
+    await api('POST', `/receipts/${receipt.id}/dispose`, {
+      disposition_date: today,
+      disposed_to: buyer.name,
+      form_4473_serial: form,
+    });
     out(`Disposed of it to ${buyer.name} on Form 4473 ${form}\n`);
   } else if (event === 'receipt.deleted') {
     await api('DELETE', `/receipts/${receipt.id}`);
@@ -123,11 +164,19 @@ async function changeState(control: SandboxControl, token: string, event: Exclud
 
 /** A service API call, made as an integration makes it; a refusal rejects with a {@link SandboxControlError}. */
 async function send<T>(apiUrl: string, method: string, path: string, token: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${token}`, 'user-agent': 'fflkit-sandbox-trigger' };
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    authorization: `Bearer ${token}`,
+    'user-agent': 'fflkit-sandbox-trigger',
+  };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
-    response = await fetch(`${apiUrl}${path}`, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }) });
+    response = await fetch(`${apiUrl}${path}`, {
+      method,
+      headers,
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
   } catch (error) {
     throw new SandboxControlError(0, undefined, `${method} ${path}: no answer`, { cause: error });
   }
@@ -135,11 +184,19 @@ async function send<T>(apiUrl: string, method: string, path: string, token: stri
   const parsed: unknown = text === '' ? undefined : parseJson(text);
   if (!response.ok) {
     const retryAfter = response.headers.get('retry-after');
-    throw new SandboxControlError(response.status, parsed, `${method} ${path} answered ${response.status}${retryAfter === null ? '' : ` (Retry-After: ${retryAfter})`}`);
+    throw new SandboxControlError(
+      response.status,
+      parsed,
+      `${method} ${path} answered ${response.status}${retryAfter === null ? '' : ` (Retry-After: ${retryAfter})`}`,
+    );
   }
   // A proxy's page, or something other than a sandbox at --url, answers without the JSON asked for.
   if (response.status !== 204 && (typeof parsed !== 'object' || parsed === null)) {
-    throw new SandboxControlError(response.status, parsed, `${method} ${path} answered ${response.status} without JSON: is ${apiUrl} a FFLKit sandbox?`);
+    throw new SandboxControlError(
+      response.status,
+      parsed,
+      `${method} ${path} answered ${response.status} without JSON: is ${apiUrl} a FFLKit sandbox?`,
+    );
   }
   return parsed as T;
 }
@@ -182,7 +239,9 @@ async function awaitFirstAttempts(
     if (queue.length === 0) return allSucceeded;
     if (Date.now() >= deadline) {
       for (const delivery of queue) {
-        err(`fflkit-sandbox trigger: the ${delivery.event} delivery ${delivery.id} was not attempted within ${waitMs / 1000} s; it is still pending (see GET /_sandbox/deliveries)\n`);
+        err(
+          `fflkit-sandbox trigger: the ${delivery.event} delivery ${delivery.id} was not attempted within ${waitMs / 1000} s; it is still pending (see GET /_sandbox/deliveries)\n`,
+        );
       }
       return false;
     }

@@ -36,7 +36,9 @@ export interface NodeDeliverySender {
 export function createNodeDeliverySender(options: NodeDeliverySenderOptions = {}): NodeDeliverySender {
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_SECONDS * 1000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new TypeError(`[@fflkit/sandbox] the webhook time-out must be a positive number of milliseconds, not ${String(timeoutMs)}`);
+    throw new TypeError(
+      `[@fflkit/sandbox] the webhook time-out must be a positive number of milliseconds, not ${String(timeoutMs)}`,
+    );
   }
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64 };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };

@@ -46,7 +46,11 @@ const BOOKS: readonly (readonly [name: string, share: number])[] = [
   ['Rentals', 3],
 ];
 /** The account as the fixtures file declares it, besides its tokens and records. */
-const ACCOUNT = { account_type: 'dealer', name: NAME, books: BOOKS.map(([name]) => name).filter((name) => name !== 'Main') } as const;
+const ACCOUNT = {
+  account_type: 'dealer',
+  name: NAME,
+  books: BOOKS.map(([name]) => name).filter((name) => name !== 'Main'),
+} as const;
 /** The endpoint of the demo account: a receiver a developer runs on their machine. */
 const WEBHOOK_URL = 'http://127.0.0.1:3000/webhooks';
 /** Corrections made after the load, each an audit entry `updated`. */
@@ -93,7 +97,10 @@ export interface DemoPlan {
  * already (from an earlier start on the same data file), which changes nothing. Rejects with an
  * `Error` that says what to do when the sandbox holds its limit of accounts.
  */
-export async function addDemoAccount(sandbox: { readonly core: SandboxCore; readonly persister: CorePersister }, seed: number): Promise<DemoAccount> {
+export async function addDemoAccount(
+  sandbox: { readonly core: SandboxCore; readonly persister: CorePersister },
+  seed: number,
+): Promise<DemoAccount> {
   const { core, persister } = sandbox;
   const plan = planDemo(seed);
   const mark = persister.mark();
@@ -101,7 +108,15 @@ export async function addDemoAccount(sandbox: { readonly core: SandboxCore; read
   let corrected = 0;
   if (account!.created) corrected = await correct(core, plan);
   // The endpoint comes last: loading it sends nothing, and the corrections above sent nothing to it.
-  load(core, { accounts: [{ ...ACCOUNT, tokens: [{ token: plan.token }], webhooks: [{ url: plan.webhook.url, events: ['*'], secret: plan.webhook.secret }] }] });
+  load(core, {
+    accounts: [
+      {
+        ...ACCOUNT,
+        tokens: [{ token: plan.token }],
+        webhooks: [{ url: plan.webhook.url, events: ['*'], secret: plan.webhook.secret }],
+      },
+    ],
+  });
   await persister.settle(mark);
   return {
     seed,
@@ -121,7 +136,10 @@ function load(core: SandboxCore, fixtures: SandboxFixtures) {
     return core.loadFixtures(fixtures);
   } catch (error) {
     if (error instanceof ApiError && error.status === 409) {
-      throw new Error(`the demo account cannot be added: ${error.body.message} Start with --max-accounts set higher, or without --demo.`, { cause: error });
+      throw new Error(
+        `the demo account cannot be added: ${error.body.message} Start with --max-accounts set higher, or without --demo.`,
+        { cause: error },
+      );
     }
     throw error;
   }
@@ -142,11 +160,18 @@ async function correct(core: SandboxCore, plan: DemoPlan): Promise<number> {
       method: 'PUT',
       path: `/rest/v1/receipts/${id}`,
       query: '',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'user-agent': 'ridgeline-back-office/3.2' },
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'user-agent': 'ridgeline-back-office/3.2',
+      },
       body: JSON.stringify(correction.fields),
     });
     if (answer.status === 429) break;
-    if (answer.status !== 200) throw new Error(`[@fflkit/sandbox] the demo's correction of receipt ${id} was answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    if (answer.status !== 200)
+      throw new Error(
+        `[@fflkit/sandbox] the demo's correction of receipt ${id} was answered ${answer.status}: ${JSON.stringify(answer.body)}`,
+      );
     made += 1;
   }
   return made;
@@ -156,7 +181,12 @@ async function correct(core: SandboxCore, plan: DemoPlan): Promise<number> {
 async function receiptIds(core: SandboxCore, token: string): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
   for (let page = 1; ; page += 1) {
-    const answer = await core.handle({ method: 'GET', path: '/_sandbox/receipts', query: `per_page=1000&page=${page}`, headers: { authorization: `Bearer ${token}` } });
+    const answer = await core.handle({
+      method: 'GET',
+      path: '/_sandbox/receipts',
+      query: `per_page=1000&page=${page}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
     const { data, meta } = answer.body as SandboxReceiptPage;
     for (const receipt of data as Receipt[]) ids.set(identity(receipt), receipt.id);
     if (page >= meta.last_page) return ids;
@@ -231,7 +261,13 @@ function pickBook(random: Random): string {
 }
 
 /** An acquisition into `book`: from a distributor or another dealer, or from a person (a trade-in, a consignment, a repair). */
-function acquisition(random: Random, book: string, firearm: FirearmModel, serial: string, date: string): Record<string, unknown> {
+function acquisition(
+  random: Random,
+  book: string,
+  firearm: FirearmModel,
+  serial: string,
+  date: string,
+): Record<string, unknown> {
   const receipt: Record<string, unknown> = {
     book,
     serial_number: serial,
@@ -246,22 +282,42 @@ function acquisition(random: Random, book: string, firearm: FirearmModel, serial
   const fromPerson = book === 'Consignment' || book === 'Gunsmithing' || (book === 'Main' && random() < 0.08);
   if (fromPerson) {
     const person = randomPerson(random);
-    Object.assign(receipt, { received_from: person.name, address: person.address, city: person.city, state: person.state, zip: person.zip });
+    Object.assign(receipt, {
+      received_from: person.name,
+      address: person.address,
+      city: person.city,
+      state: person.state,
+      zip: person.zip,
+    });
     // A trade-in is bought; a consigned or repaired firearm stays its owner's.
     if (book === 'Main') receipt['purchase_amount'] = randomAmount(random, low * 0.55, high * 0.65);
     return receipt;
   }
   const seller = book === 'Main' && random() < 0.12 ? pick(random, DEALERS) : pick(random, DISTRIBUTORS);
-  Object.assign(receipt, { received_from: seller.name, ffl_license: seller.ffl_license, purchase_amount: randomAmount(random, low, high) });
+  Object.assign(receipt, {
+    received_from: seller.name,
+    ffl_license: seller.ffl_license,
+    purchase_amount: randomAmount(random, low, high),
+  });
   if (random() < 0.15) {
-    receipt['documents'] = [{ name: `invoice-${between(random, 100_000, 999_999)}.pdf`, mime_type: 'application/pdf', size: between(random, 38_000, 240_000) }];
+    receipt['documents'] = [
+      {
+        name: `invoice-${between(random, 100_000, 999_999)}.pdf`,
+        mime_type: 'application/pdf',
+        size: between(random, 38_000, 240_000),
+      },
+    ];
   }
   return receipt;
 }
 
 /** Records a receipt as a hurried clerk would, and the correction that puts it right later. */
 function misrecord(random: Random, receipt: Record<string, unknown>, firearm: FirearmModel): Correction | undefined {
-  const identity = { book: receipt['book'] as string, serial_number: receipt['serial_number'] as string, receipt_date: receipt['receipt_date'] as string };
+  const identity = {
+    book: receipt['book'] as string,
+    serial_number: receipt['serial_number'] as string,
+    receipt_date: receipt['receipt_date'] as string,
+  };
   const shorthand = CALIBER_SHORTHAND[firearm.caliber];
   const amount = receipt['purchase_amount'];
   if (shorthand !== undefined && (typeof amount !== 'number' || random() < 0.6)) {
@@ -290,7 +346,16 @@ function dispose(
   const person = randomPerson(random);
   if (book === 'Gunsmithing') {
     // Back to its owner, at the owner's address.
-    return { disposition: { disposition_date: date, disposed_to: person.name, address: person.address, city: person.city, state: person.state, zip: person.zip } as DispositionCreate };
+    return {
+      disposition: {
+        disposition_date: date,
+        disposed_to: person.name,
+        address: person.address,
+        city: person.city,
+        state: person.state,
+        zip: person.zip,
+      } as DispositionCreate,
+    };
   }
   if (book === 'Main' && random() < 0.05) {
     const dealer = pick(random, DEALERS);

@@ -153,7 +153,10 @@ export class SnapshotFile implements Adapter<SandboxSnapshot | null> {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       if (error !== LEFT_THE_LAYOUT) throw this.#error(`cannot read the data file ${this.#file}`, error);
     }
-    this.#bytes = await this.#files.stat(this.#file).then(({ size }) => size, () => 0);
+    this.#bytes = await this.#files.stat(this.#file).then(
+      ({ size }) => size,
+      () => 0,
+    );
     const value = parser.end() ?? (await this.#readWhole());
     if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       throw this.#error(
@@ -214,8 +217,7 @@ export class SnapshotFile implements Adapter<SandboxSnapshot | null> {
   }
 
   #error(problem: string, cause: unknown, advice?: string): DataFileError {
-    const reason =
-      cause === undefined ? '' : ` (${cause instanceof Error ? cause.message : String(cause)})`;
+    const reason = cause === undefined ? '' : ` (${cause instanceof Error ? cause.message : String(cause)})`;
     const next = advice === undefined ? '' : `: ${advice}`;
     return new DataFileError(this.#file, `${problem}${reason}${next}`, { cause });
   }

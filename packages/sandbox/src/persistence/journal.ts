@@ -286,7 +286,10 @@ export async function readJournalSegment(
   await readLines(path, files, (text, terminated) => {
     line += 1;
     if (!terminated) {
-      if (!isTornLine(text)) throw new DamagedSegment(`its last ${text.length} characters are not the start of a change set${text.includes('\0') ? ' (they hold NUL bytes)' : ''}`);
+      if (!isTornLine(text))
+        throw new DamagedSegment(
+          `its last ${text.length} characters are not the start of a change set${text.includes('\0') ? ' (they hold NUL bytes)' : ''}`,
+        );
       torn = true;
       return;
     }
@@ -299,7 +302,8 @@ export async function readJournalSegment(
     onChangeSet(changeSet, line);
   });
   if (line === 0) throw new DamagedSegment('it is empty, although a segment is never written without a change set');
-  if (torn && line === 1) throw new DamagedSegment('it holds no whole change set, although a segment is written with one');
+  if (torn && line === 1)
+    throw new DamagedSegment('it holds no whole change set, although a segment is written with one');
   return { tornTail: torn };
 }
 

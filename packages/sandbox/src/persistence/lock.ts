@@ -73,7 +73,9 @@ export class DataFileLock {
   /** Records the journal segment being written, replacing the lock file whole. */
   async record(segment: LockedSegment): Promise<void> {
     const temporary = `${this.#path}.tmp`;
-    await this.#files.writeFile(temporary, `${JSON.stringify({ ...this.#record, segment })}\n`, { mode: PRIVATE_FILE_MODE });
+    await this.#files.writeFile(temporary, `${JSON.stringify({ ...this.#record, segment })}\n`, {
+      mode: PRIVATE_FILE_MODE,
+    });
     await this.#files.rename(temporary, this.#path);
   }
 

@@ -25,7 +25,11 @@ export function pingEvent(timestampMs: number): CheckEvent {
 }
 
 /** A receipt event about `receipt`, at `timestampMs`; `receipt.deleted` carries `deleted_at`. */
-export function receiptEvent(event: Exclude<WebhookEventName, 'ping'>, receipt: Receipt, timestampMs: number): CheckEvent {
+export function receiptEvent(
+  event: Exclude<WebhookEventName, 'ping'>,
+  receipt: Receipt,
+  timestampMs: number,
+): CheckEvent {
   const at = timestamp(timestampMs);
   const data: Receipt | DeletedReceipt =
     event === 'receipt.deleted' ? { ...receipt, updated_at: at, deleted_at: at } : { ...receipt, updated_at: at };
@@ -108,7 +112,8 @@ export function largeReceiptEvent(id: number, timestampMs: number): CheckEvent {
     },
   };
   const documents: ReceiptDocument[] = [];
-  const text = () => escapeAsPhp(JSON.stringify({ event: 'receipt.updated', timestamp: at, data: { ...receipt, documents } }));
+  const text = () =>
+    escapeAsPhp(JSON.stringify({ event: 'receipt.updated', timestamp: at, data: { ...receipt, documents } }));
   // Escaped, the text is ASCII: its length is its size in bytes. Each document adds its own text and a comma.
   for (let bytes = text().length; bytes < LARGE_BODY_BYTES; ) {
     const n = documents.length + 1;
@@ -133,5 +138,7 @@ function timestamp(ms: number): string {
 
 /** JSON text with `/` and every character outside ASCII escaped, as PHP's `json_encode` writes it. */
 function escapeAsPhp(json: string): string {
-  return json.replace(/[/\u0080-\uffff]/g, (char) => (char === '/' ? '\\/' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return json.replace(/[/\u0080-\uffff]/g, (char) =>
+    char === '/' ? '\\/' : `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -10,7 +10,13 @@ import { type CheckEvent, checkReceipt, largeReceiptEvent, pingEvent, receiptEve
 // event overwrote a newer one) it says it assumes.
 
 /** Which check: each sends one or two deliveries. */
-export type ReceiverCheckName = 'ping' | 'forged_signature' | 'missing_signature' | 'duplicate_delivery' | 'out_of_order' | 'large_body';
+export type ReceiverCheckName =
+  | 'ping'
+  | 'forged_signature'
+  | 'missing_signature'
+  | 'duplicate_delivery'
+  | 'out_of_order'
+  | 'large_body';
 
 /** How a check went; `skipped` when the receiver could not be reached at all. */
 export type ReceiverCheckOutcome = 'pass' | 'warn' | 'fail' | 'skipped';
@@ -116,7 +122,15 @@ export async function checkReceiver(options: CheckReceiverOptions): Promise<Rece
     for (const plan of planChecks(now())) {
       if (checks.length > 0 && checks[0]!.requests[0]!.status === null) {
         const reason = `Not run: the signed ping got no answer (${checks[0]!.requests[0]!.error}).`;
-        checks.push({ name: plan.name, title: plan.title, outcome: 'skipped', requests: [], reason, fix: null, assumes: null });
+        checks.push({
+          name: plan.name,
+          title: plan.title,
+          outcome: 'skipped',
+          requests: [],
+          reason,
+          fix: null,
+          assumes: null,
+        });
         continue;
       }
       const requests: ReceiverCheckRequest[] = [];
@@ -134,7 +148,12 @@ export async function checkReceiver(options: CheckReceiverOptions): Promise<Rece
           durationMs: Math.max(0, now() - startedMs),
         });
       }
-      checks.push({ name: plan.name, title: plan.title, requests, ...judgeTimes(plan.judge(requests), requests, timeoutMs, warnAfterMs) });
+      checks.push({
+        name: plan.name,
+        title: plan.title,
+        requests,
+        ...judgeTimes(plan.judge(requests), requests, timeoutMs, warnAfterMs),
+      });
     }
   } finally {
     sender.close();
@@ -161,7 +180,9 @@ function readOptions(options: CheckReceiverOptions): CheckSettings {
     parsed = undefined;
   }
   if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-    throw new TypeError(`${CALLER}: url must be the receiver's absolute http(s) URL, such as http://127.0.0.1:3000/webhooks; got ${JSON.stringify(url)}`);
+    throw new TypeError(
+      `${CALLER}: url must be the receiver's absolute http(s) URL, such as http://127.0.0.1:3000/webhooks; got ${JSON.stringify(url)}`,
+    );
   }
   if (typeof secret !== 'string' || !secret.startsWith(SECRET_PREFIX) || secret.length === SECRET_PREFIX.length) {
     throw new TypeError(
@@ -169,10 +190,13 @@ function readOptions(options: CheckReceiverOptions): CheckSettings {
     );
   }
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_SECONDS * 1000;
-  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) throw new TypeError(`${CALLER}: timeoutMs must be a positive number of milliseconds; got ${String(timeoutMs)}`);
+  if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new TypeError(`${CALLER}: timeoutMs must be a positive number of milliseconds; got ${String(timeoutMs)}`);
   const warnAfterMs = options.warnAfterMs ?? Math.min(DEFAULT_WARN_AFTER_MS, timeoutMs);
   if (!Number.isFinite(warnAfterMs) || warnAfterMs < 0 || warnAfterMs > timeoutMs) {
-    throw new TypeError(`${CALLER}: warnAfterMs must be a number of milliseconds from 0 to timeoutMs (${timeoutMs}); got ${String(warnAfterMs)}`);
+    throw new TypeError(
+      `${CALLER}: warnAfterMs must be a number of milliseconds from 0 to timeoutMs (${timeoutMs}); got ${String(warnAfterMs)}`,
+    );
   }
   const now = options.now ?? Date.now;
   if (typeof now !== 'function') throw new TypeError(`${CALLER}: now must be a function answering epoch milliseconds`);
@@ -180,7 +204,13 @@ function readOptions(options: CheckReceiverOptions): CheckSettings {
 }
 
 /** The signed request of a check's delivery, headers as the sandbox sends them. */
-function signedRequest(url: string, secret: string, event: CheckEvent, deliveryId: string, signing: Signing): DeliveryRequest {
+function signedRequest(
+  url: string,
+  secret: string,
+  event: CheckEvent,
+  deliveryId: string,
+  signing: Signing,
+): DeliveryRequest {
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     'User-Agent': WEBHOOK_USER_AGENT,
@@ -201,36 +231,65 @@ function planChecks(nowMs: number): CheckPlan[] {
   const once = (event: CheckEvent, signing: Signing = 'valid') => ({ event, signing, deliveryId: randomUUID() });
   const duplicate = once(created(2));
   return [
-    { name: 'ping', title: 'signed ping', sends: [once(pingEvent(nowMs))], judge: ([ping]) => acknowledged(ping!, 'a signed ping') },
-    { name: 'forged_signature', title: 'forged signature', sends: [once(created(0), 'forged')], judge: ([forged]) => refusedForged(forged!) },
-    { name: 'missing_signature', title: 'missing signature', sends: [once(created(1), 'missing')], judge: ([unsigned]) => refusedUnsigned(unsigned!) },
+    {
+      name: 'ping',
+      title: 'signed ping',
+      sends: [once(pingEvent(nowMs))],
+      judge: ([ping]) => acknowledged(ping!, 'a signed ping'),
+    },
+    {
+      name: 'forged_signature',
+      title: 'forged signature',
+      sends: [once(created(0), 'forged')],
+      judge: ([forged]) => refusedForged(forged!),
+    },
+    {
+      name: 'missing_signature',
+      title: 'missing signature',
+      sends: [once(created(1), 'missing')],
+      judge: ([unsigned]) => refusedUnsigned(unsigned!),
+    },
     {
       name: 'duplicate_delivery',
       title: 'same delivery twice',
       sends: [duplicate, duplicate],
       judge: ([first, second]) =>
-        worst(acknowledged(first!, 'a signed delivery'), acknowledged(second!, 'the same delivery sent again (same X-SVC-Delivery, body and signature)'), {
-          assumes:
-            'Both answers were 2xx; whether the second was processed again cannot be seen from outside. The check assumes the receiver deduplicates on X-SVC-Delivery (or the body), as the interface document asks.',
-        }),
+        worst(
+          acknowledged(first!, 'a signed delivery'),
+          acknowledged(second!, 'the same delivery sent again (same X-SVC-Delivery, body and signature)'),
+          {
+            assumes:
+              'Both answers were 2xx; whether the second was processed again cannot be seen from outside. The check assumes the receiver deduplicates on X-SVC-Delivery (or the body), as the interface document asks.',
+          },
+        ),
     },
     {
       name: 'out_of_order',
       title: 'pair out of order',
       sends: [once(receiptEvent('receipt.deleted', receipt(3), nowMs - 1_000)), once(created(3, nowMs - 2_000))],
       judge: ([deleted, late]) =>
-        worst(acknowledged(deleted!, 'a receipt.deleted of a receipt it never heard of'), acknowledged(late!, 'a receipt.created older than the receipt.deleted it got before'), {
-          assumes:
-            'Both answers were 2xx; whether the older receipt.created overwrote the deletion cannot be seen from outside. The check assumes the receiver keeps the newest state by the events\' timestamp.',
-        }),
+        worst(
+          acknowledged(deleted!, 'a receipt.deleted of a receipt it never heard of'),
+          acknowledged(late!, 'a receipt.created older than the receipt.deleted it got before'),
+          {
+            assumes:
+              "Both answers were 2xx; whether the older receipt.created overwrote the deletion cannot be seen from outside. The check assumes the receiver keeps the newest state by the events' timestamp.",
+          },
+        ),
     },
-    { name: 'large_body', title: 'large body', sends: [once(largeReceiptEvent(base + 4, nowMs))], judge: ([large]) => acknowledgedLarge(large!) },
+    {
+      name: 'large_body',
+      title: 'large body',
+      sends: [once(largeReceiptEvent(base + 4, nowMs))],
+      judge: ([large]) => acknowledgedLarge(large!),
+    },
   ];
 }
 
 const NO_ANSWER_FIX =
   'Check that the receiver runs and listens at this URL, and that nothing in between (a firewall, a proxy, a tunnel) stops the request.';
-const SLOW_FIX = 'Answer 2xx as soon as the delivery is verified and stored, and do the work after answering (a queue, a background job).';
+const SLOW_FIX =
+  'Answer 2xx as soon as the delivery is verified and stored, and do the work after answering (a queue, a background job).';
 const PASSED: Verdict = { outcome: 'pass', reason: null, fix: null, assumes: null };
 
 /** A delivery the receiver must acknowledge with a 2xx. */
@@ -240,13 +299,19 @@ function acknowledged(request: ReceiverCheckRequest, what: string): Verdict {
   if (request.status === 401) {
     return fail(
       `It answered 401 to ${what}.`,
-      'Verify with the endpoint\'s secret exactly as POST /webhooks showed it (whsec_ prefix included), over the raw body bytes as they came, before any JSON parser reads them.',
+      "Verify with the endpoint's secret exactly as POST /webhooks showed it (whsec_ prefix included), over the raw body bytes as they came, before any JSON parser reads them.",
     );
   }
   if (request.status >= 300 && request.status <= 399) {
-    return fail(`It answered ${request.status} to ${what}: the service does not follow redirects.`, 'Register the endpoint with the URL that answers itself, not one that redirects.');
+    return fail(
+      `It answered ${request.status} to ${what}: the service does not follow redirects.`,
+      'Register the endpoint with the URL that answers itself, not one that redirects.',
+    );
   }
-  return fail(`It answered ${request.status} to ${what}; the service takes anything but a 2xx as a failure and retries.`, 'Answer 2xx to every delivery whose signature is right, whatever its event and whatever the receiver already knows.');
+  return fail(
+    `It answered ${request.status} to ${what}; the service takes anything but a 2xx as a failure and retries.`,
+    'Answer 2xx to every delivery whose signature is right, whatever its event and whatever the receiver already knows.',
+  );
 }
 
 function acknowledgedLarge(request: ReceiverCheckRequest): Verdict {
@@ -256,7 +321,10 @@ function acknowledgedLarge(request: ReceiverCheckRequest): Verdict {
       'Raise the body limit of the webhook route: express.raw() and express.json() stop at 100 kB unless given a limit; @fflkit/webhooks reads up to 1 MiB (maxBodyBytes).',
     );
   }
-  return acknowledged(request, `a delivery of ${request.bytes} bytes whose text escapes / and accented letters as PHP does`);
+  return acknowledged(
+    request,
+    `a delivery of ${request.bytes} bytes whose text escapes / and accented letters as PHP does`,
+  );
 }
 
 function refusedForged(request: ReceiverCheckRequest): Verdict {
@@ -265,17 +333,25 @@ function refusedForged(request: ReceiverCheckRequest): Verdict {
   if (isSuccess(request.status)) {
     return fail(
       `It answered ${request.status} to a delivery whose X-SVC-Signature was made with another secret: anyone can send it forged events.`,
-      'Compute sha256= and the hex HMAC-SHA256 of the raw body with the endpoint\'s secret, compare it to X-SVC-Signature in constant time, and answer 401 on a mismatch before acting on the body.',
+      "Compute sha256= and the hex HMAC-SHA256 of the raw body with the endpoint's secret, compare it to X-SVC-Signature in constant time, and answer 401 on a mismatch before acting on the body.",
     );
   }
-  return fail(`It answered ${request.status} to a forged signature; the interface document says a receiver answers 401.`, 'Answer 401 when X-SVC-Signature does not match.');
+  return fail(
+    `It answered ${request.status} to a forged signature; the interface document says a receiver answers 401.`,
+    'Answer 401 when X-SVC-Signature does not match.',
+  );
 }
 
 function refusedUnsigned(request: ReceiverCheckRequest): Verdict {
   if (request.status === null) return noAnswer(request);
   if (request.status === 401) return PASSED;
   if (request.status >= 400 && request.status <= 499) {
-    return { outcome: 'warn', reason: `It answered ${request.status} to a delivery without X-SVC-Signature; 401 is what the interface document expects.`, fix: 'Answer 401 when X-SVC-Signature is missing, as when it does not match.', assumes: null };
+    return {
+      outcome: 'warn',
+      reason: `It answered ${request.status} to a delivery without X-SVC-Signature; 401 is what the interface document expects.`,
+      fix: 'Answer 401 when X-SVC-Signature is missing, as when it does not match.',
+      assumes: null,
+    };
   }
   if (isSuccess(request.status)) {
     return fail(
@@ -283,7 +359,10 @@ function refusedUnsigned(request: ReceiverCheckRequest): Verdict {
       'Refuse a delivery without X-SVC-Signature with 401 before acting on the body.',
     );
   }
-  return fail(`It answered ${request.status} to a delivery without X-SVC-Signature; 401 is expected.`, 'Answer 401 when X-SVC-Signature is missing.');
+  return fail(
+    `It answered ${request.status} to a delivery without X-SVC-Signature; 401 is expected.`,
+    'Answer 401 when X-SVC-Signature is missing.',
+  );
 }
 
 function noAnswer(request: ReceiverCheckRequest): Verdict {
@@ -306,14 +385,27 @@ function worst(first: Verdict, second: Verdict, passed: Pick<Verdict, 'assumes'>
  * A verdict with the time of each answer judged too: past the time-out it fails (the service
  * gives up), past the warning it warns, unless the statuses already failed it.
  */
-function judgeTimes(verdict: Verdict, requests: readonly ReceiverCheckRequest[], timeoutMs: number, warnAfterMs: number): Verdict {
+function judgeTimes(
+  verdict: Verdict,
+  requests: readonly ReceiverCheckRequest[],
+  timeoutMs: number,
+  warnAfterMs: number,
+): Verdict {
   if (verdict.outcome === 'fail') return verdict;
   const slowest = Math.max(...requests.map((request) => request.durationMs));
   if (slowest > timeoutMs) {
-    return fail(`It took ${formatMs(slowest)} to answer; the service gives up after ${formatMs(timeoutMs)} and retries.`, SLOW_FIX);
+    return fail(
+      `It took ${formatMs(slowest)} to answer; the service gives up after ${formatMs(timeoutMs)} and retries.`,
+      SLOW_FIX,
+    );
   }
   if (slowest > warnAfterMs && verdict.outcome === 'pass') {
-    return { ...verdict, outcome: 'warn', reason: `It took ${formatMs(slowest)} to answer: within the ${formatMs(timeoutMs)} the service waits, but past ${formatMs(warnAfterMs)}.`, fix: SLOW_FIX };
+    return {
+      ...verdict,
+      outcome: 'warn',
+      reason: `It took ${formatMs(slowest)} to answer: within the ${formatMs(timeoutMs)} the service waits, but past ${formatMs(warnAfterMs)}.`,
+      fix: SLOW_FIX,
+    };
   }
   return verdict;
 }

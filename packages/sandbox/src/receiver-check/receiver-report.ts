@@ -1,9 +1,19 @@
-import { formatMs, type ReceiverCheckReport, type ReceiverCheckRequest, type ReceiverCheckResult } from './check-receiver';
+import {
+  formatMs,
+  type ReceiverCheckReport,
+  type ReceiverCheckRequest,
+  type ReceiverCheckResult,
+} from './check-receiver';
 
 // The receiver check's report as text for a terminal or a CI log: one line per check, with the
 // reason and the fix on the line of one that failed or warned, then what the check assumes.
 
-const LABELS: Readonly<Record<ReceiverCheckResult['outcome'], string>> = { pass: 'PASS', warn: 'WARN', fail: 'FAIL', skipped: 'SKIP' };
+const LABELS: Readonly<Record<ReceiverCheckResult['outcome'], string>> = {
+  pass: 'PASS',
+  warn: 'WARN',
+  fail: 'FAIL',
+  skipped: 'SKIP',
+};
 
 /**
  * The report of `checkReceiver` as text: a heading, one line per check (its outcome, what it
@@ -29,13 +39,16 @@ export function formatReceiverReport(report: ReceiverCheckReport): string {
   ];
   for (const check of report.checks) {
     const answers = check.requests.map(formatAnswer).join(', then ');
-    const why = [check.reason, check.fix === null ? null : `Fix: ${check.fix}`].filter((part) => part !== null).join(' ');
+    const why = [check.reason, check.fix === null ? null : `Fix: ${check.fix}`]
+      .filter((part) => part !== null)
+      .join(' ');
     const detail = [answers, why].filter((part) => part !== '').join(': ');
     lines.push(`${LABELS[check.outcome]}  ${titleOf(check).padEnd(width)}  ${detail}`);
   }
   const assumed = report.checks.filter((check) => check.assumes !== null);
   if (assumed.length > 0) lines.push('', ...assumed.map((check) => `Assumed (${check.title}): ${check.assumes}`));
-  const count = (outcome: ReceiverCheckResult['outcome']) => report.checks.filter((check) => check.outcome === outcome).length;
+  const count = (outcome: ReceiverCheckResult['outcome']) =>
+    report.checks.filter((check) => check.outcome === outcome).length;
   const skipped = count('skipped');
   lines.push(
     '',
@@ -46,7 +59,9 @@ export function formatReceiverReport(report: ReceiverCheckReport): string {
 }
 
 function titleOf(check: ReceiverCheckResult): string {
-  return check.name === 'large_body' && check.requests[0] !== undefined ? `${check.title} (${Math.round(check.requests[0].bytes / 1024)} KiB)` : check.title;
+  return check.name === 'large_body' && check.requests[0] !== undefined
+    ? `${check.title} (${Math.round(check.requests[0].bytes / 1024)} KiB)`
+    : check.title;
 }
 
 function formatAnswer(request: ReceiverCheckRequest): string {

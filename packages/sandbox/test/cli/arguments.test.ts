@@ -95,7 +95,12 @@ describe('parseCliArguments(args, env, cwd)', () => {
   });
 
   it('gives a flag precedence over its variable', () => {
-    const env = { FFLKIT_SANDBOX_PORT: '5000', FFLKIT_SANDBOX_HOST: '0.0.0.0', FFLKIT_SANDBOX_ALLOWED_HOSTS: 'from-env', FFLKIT_SANDBOX_QUIET: '0' };
+    const env = {
+      FFLKIT_SANDBOX_PORT: '5000',
+      FFLKIT_SANDBOX_HOST: '0.0.0.0',
+      FFLKIT_SANDBOX_ALLOWED_HOSTS: 'from-env',
+      FFLKIT_SANDBOX_QUIET: '0',
+    };
     expect(parse(['--port', '6000', '--host', '::1', '--allowed-hosts', 'from-flag', '--quiet'], env)).toMatchObject({
       port: 6000,
       host: '::1',
@@ -105,8 +110,12 @@ describe('parseCliArguments(args, env, cwd)', () => {
   });
 
   it('takes 0 and false in a switch variable as off, and an empty variable as unset', () => {
-    expect(parse([], { FFLKIT_SANDBOX_MEMORY: '0', FFLKIT_SANDBOX_QUIET: 'False', FFLKIT_SANDBOX_DEMO: 'false' })).toEqual(defaults);
-    expect(parse([], { FFLKIT_SANDBOX_PORT: '', FFLKIT_SANDBOX_DATA: '', FFLKIT_SANDBOX_MEMORY: '' })).toEqual(defaults);
+    expect(
+      parse([], { FFLKIT_SANDBOX_MEMORY: '0', FFLKIT_SANDBOX_QUIET: 'False', FFLKIT_SANDBOX_DEMO: 'false' }),
+    ).toEqual(defaults);
+    expect(parse([], { FFLKIT_SANDBOX_PORT: '', FFLKIT_SANDBOX_DATA: '', FFLKIT_SANDBOX_MEMORY: '' })).toEqual(
+      defaults,
+    );
   });
 
   it('lets --data overrule FFLKIT_SANDBOX_MEMORY, and --memory overrule FFLKIT_SANDBOX_DATA', () => {
@@ -154,7 +163,11 @@ describe('parseCliArguments(args, env, cwd)', () => {
     [[], { FFLKIT_SANDBOX_PORT: 'abc' }, /^FFLKIT_SANDBOX_PORT must be a whole number from 0 to 65535, not "abc"$/],
     [[], { FFLKIT_SANDBOX_QUIET: 'yes' }, /^FFLKIT_SANDBOX_QUIET must be 1, 0, true or false, not "yes"$/],
     [[], { FFLKIT_SANDBOX_MEMORY: 'on' }, /^FFLKIT_SANDBOX_MEMORY must be 1, 0, true or false, not "on"$/],
-    [[], { FFLKIT_SANDBOX_MEMORY: '1', FFLKIT_SANDBOX_DATA: 'x.json' }, /FFLKIT_SANDBOX_MEMORY and FFLKIT_SANDBOX_DATA exclude each other/],
+    [
+      [],
+      { FFLKIT_SANDBOX_MEMORY: '1', FFLKIT_SANDBOX_DATA: 'x.json' },
+      /FFLKIT_SANDBOX_MEMORY and FFLKIT_SANDBOX_DATA exclude each other/,
+    ],
     [[], { FFLKIT_SANDBOX_CORS: 'localhost' }, /^FFLKIT_SANDBOX_CORS takes an origin/],
     [[], { FFLKIT_SANDBOX_MAX_ACCOUNTS: '0' }, /^FFLKIT_SANDBOX_MAX_ACCOUNTS must be a whole number of 1 or more/],
     [[], { FFLKIT_SANDBOX_ALLOWED_HOSTS: 'a,' }, /^FFLKIT_SANDBOX_ALLOWED_HOSTS needs a name after it/],
@@ -164,7 +177,9 @@ describe('parseCliArguments(args, env, cwd)', () => {
   });
 
   it('reads a subcommand by its name, with its options from flags and variables', () => {
-    const command = parse(['trigger', 'receipt.created', '--url', 'http://127.0.0.1:5000'], { FFLKIT_SANDBOX_TOKEN: 'sbx_env' });
+    const command = parse(['trigger', 'receipt.created', '--url', 'http://127.0.0.1:5000'], {
+      FFLKIT_SANDBOX_TOKEN: 'sbx_env',
+    });
     expect(command.kind).toBe('subcommand');
     if (command.kind !== 'subcommand') return;
     expect(command.command.name).toBe('trigger');
@@ -181,9 +196,21 @@ describe('parseCliArguments(args, env, cwd)', () => {
 
   it.each([
     [['trigr'], /^Unknown command 'trigr': the commands are export, trigger, tail, check-receiver$/, undefined],
-    [['tail', '--bogus'], /Unknown option '--bogus'/, 'Usage: fflkit-sandbox tail --token <token> [--url <url>] [--reconnect <seconds>]'],
-    [['export', 'extra'], /Unexpected argument 'extra'/, 'Usage: fflkit-sandbox export --token <token> [--url <url>] [--out <file>]'],
-    [['trigger', 'ping', 'pong'], /Unexpected argument 'pong'/, 'Usage: fflkit-sandbox trigger <event> --token <token> [--url <url>] [--wait <seconds>]'],
+    [
+      ['tail', '--bogus'],
+      /Unknown option '--bogus'/,
+      'Usage: fflkit-sandbox tail --token <token> [--url <url>] [--reconnect <seconds>]',
+    ],
+    [
+      ['export', 'extra'],
+      /Unexpected argument 'extra'/,
+      'Usage: fflkit-sandbox export --token <token> [--url <url>] [--out <file>]',
+    ],
+    [
+      ['trigger', 'ping', 'pong'],
+      /Unexpected argument 'pong'/,
+      'Usage: fflkit-sandbox trigger <event> --token <token> [--url <url>] [--wait <seconds>]',
+    ],
   ])('throws a CliUsageError for the subcommand line %j, with its usage', (args, message, usage) => {
     let thrown: unknown;
     try {
@@ -211,7 +238,8 @@ describe('the help texts', () => {
   it('give each subcommand a usage line, its options with their variables, and --help', () => {
     const trigger = formatSubcommandHelp(SUBCOMMANDS.find(({ name }) => name === 'trigger')!);
     expect(trigger).toMatch(/^Usage: fflkit-sandbox trigger <event> --token <token>/);
-    for (const event of ['receipt.created', 'receipt.updated', 'receipt.disposed', 'receipt.deleted', 'ping']) expect(trigger).toContain(`  ${event}`);
+    for (const event of ['receipt.created', 'receipt.updated', 'receipt.disposed', 'receipt.deleted', 'ping'])
+      expect(trigger).toContain(`  ${event}`);
     expect(trigger).toContain('(env FFLKIT_SANDBOX_TOKEN)');
     expect(trigger).toContain('(env FFLKIT_SANDBOX_URL)');
     expect(trigger).toContain('--help, -h');

@@ -26,7 +26,8 @@ const verifying = (request: Received): Reply => {
 /** Reads the command line as the CLI does, then runs the subcommand with what it prints kept. */
 async function run(args: string[], env: Record<string, string> = {}) {
   const command = parseCliArguments(['check-receiver', ...args], env, tmpdir());
-  if (command.kind !== 'subcommand') throw new Error(`check-receiver ${args.join(' ')} is not the subcommand: ${command.kind}`);
+  if (command.kind !== 'subcommand')
+    throw new Error(`check-receiver ${args.join(' ')} is not the subcommand: ${command.kind}`);
   let out = '';
   let err = '';
   const code = await command.command.run({
@@ -47,7 +48,9 @@ describe('fflkit-sandbox check-receiver', () => {
     expect([code, err]).toEqual([0, '']);
     const lines = out.split('\n');
     expect(lines[0]).toBe(`Checking the webhook receiver at ${good.url}/webhooks`);
-    expect(lines.filter((line) => /^(PASS|WARN|FAIL|SKIP)  /.test(line)).map((line) => line.slice(0, 28).trimEnd())).toEqual([
+    expect(
+      lines.filter((line) => /^(PASS|WARN|FAIL|SKIP)  /.test(line)).map((line) => line.slice(0, 28).trimEnd()),
+    ).toEqual([
       'PASS  signed ping',
       'PASS  forged signature',
       'PASS  missing signature',
@@ -65,7 +68,9 @@ describe('fflkit-sandbox check-receiver', () => {
     const { code, out } = await run([trusting.url, '--secret', SECRET]);
     expect(code).toBe(1);
     const forged = out.split('\n').find((line) => line.startsWith('FAIL  forged signature'));
-    expect(forged).toMatch(/200 in \d+ ms: It answered 200 to a delivery whose X-SVC-Signature was made with another secret: anyone can send it forged events\. Fix: Compute sha256=/);
+    expect(forged).toMatch(
+      /200 in \d+ ms: It answered 200 to a delivery whose X-SVC-Signature was made with another secret: anyone can send it forged events\. Fix: Compute sha256=/,
+    );
     expect(out).toContain('The receiver failed: 2 failed, 0 warned, 4 passed.');
   });
 
@@ -75,16 +80,38 @@ describe('fflkit-sandbox check-receiver', () => {
     expect(code).toBe(0);
     const report = JSON.parse(out) as ReceiverCheckReport;
     expect(report).toMatchObject({ url: `${good.url}/`, ok: true, timeoutMs: 5000, warnAfterMs: 1000 });
-    expect(report.checks.map((check) => check.name)).toEqual(['ping', 'forged_signature', 'missing_signature', 'duplicate_delivery', 'out_of_order', 'large_body']);
+    expect(report.checks.map((check) => check.name)).toEqual([
+      'ping',
+      'forged_signature',
+      'missing_signature',
+      'duplicate_delivery',
+      'out_of_order',
+      'large_body',
+    ]);
   });
 
   it.each([
     [[], "check-receiver needs the receiver's URL, such as http://127.0.0.1:3000/webhooks"],
-    [['ftp://127.0.0.1/webhooks', '--secret', SECRET], 'the URL must be the receiver\'s absolute http(s) URL, such as http://127.0.0.1:3000/webhooks, not "ftp://127.0.0.1/webhooks"'],
-    [['127.0.0.1:3000/webhooks', '--secret', SECRET], 'the URL must be the receiver\'s absolute http(s) URL, such as http://127.0.0.1:3000/webhooks, not "127.0.0.1:3000/webhooks"'],
-    [['http://127.0.0.1:3000/webhooks'], '--secret is required (or FFLKIT_WEBHOOK_SECRET): the endpoint\'s signing secret, whsec_...'],
-    [['http://127.0.0.1:3000/webhooks', '--secret', 'sk_test_123'], "--secret must be the endpoint's signing secret as POST /webhooks answered it, whsec_... with its prefix"],
-    [['http://127.0.0.1:3000/webhooks', '--secret', 'whsec_'], "--secret must be the endpoint's signing secret as POST /webhooks answered it, whsec_... with its prefix"],
+    [
+      ['ftp://127.0.0.1/webhooks', '--secret', SECRET],
+      'the URL must be the receiver\'s absolute http(s) URL, such as http://127.0.0.1:3000/webhooks, not "ftp://127.0.0.1/webhooks"',
+    ],
+    [
+      ['127.0.0.1:3000/webhooks', '--secret', SECRET],
+      'the URL must be the receiver\'s absolute http(s) URL, such as http://127.0.0.1:3000/webhooks, not "127.0.0.1:3000/webhooks"',
+    ],
+    [
+      ['http://127.0.0.1:3000/webhooks'],
+      "--secret is required (or FFLKIT_WEBHOOK_SECRET): the endpoint's signing secret, whsec_...",
+    ],
+    [
+      ['http://127.0.0.1:3000/webhooks', '--secret', 'sk_test_123'],
+      "--secret must be the endpoint's signing secret as POST /webhooks answered it, whsec_... with its prefix",
+    ],
+    [
+      ['http://127.0.0.1:3000/webhooks', '--secret', 'whsec_'],
+      "--secret must be the endpoint's signing secret as POST /webhooks answered it, whsec_... with its prefix",
+    ],
   ])('refuses %j with a CliUsageError, which the CLI answers with exit code 2', async (args, message) => {
     const failure = await run(args).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(CliUsageError);
@@ -92,13 +119,19 @@ describe('fflkit-sandbox check-receiver', () => {
   });
 
   it('names the variable when the secret it holds has no whsec_', async () => {
-    const failure = await run(['http://127.0.0.1:3000/webhooks'], { FFLKIT_WEBHOOK_SECRET: 'secret' }).catch((error: unknown) => error);
+    const failure = await run(['http://127.0.0.1:3000/webhooks'], { FFLKIT_WEBHOOK_SECRET: 'secret' }).catch(
+      (error: unknown) => error,
+    );
     expect((failure as Error).message).toMatch(/^FFLKIT_WEBHOOK_SECRET must be the endpoint's signing secret/);
   });
 
   it('takes one URL and knows its options only', () => {
-    expect(() => parseCliArguments(['check-receiver', 'http://a.test/x', 'http://b.test/y'], {}, tmpdir())).toThrow(/Unexpected argument 'http:\/\/b.test\/y'/);
-    expect(() => parseCliArguments(['check-receiver', 'http://a.test/x', '--timeout', '1'], {}, tmpdir())).toThrow(/Unknown option '--timeout'/);
+    expect(() => parseCliArguments(['check-receiver', 'http://a.test/x', 'http://b.test/y'], {}, tmpdir())).toThrow(
+      /Unexpected argument 'http:\/\/b.test\/y'/,
+    );
+    expect(() => parseCliArguments(['check-receiver', 'http://a.test/x', '--timeout', '1'], {}, tmpdir())).toThrow(
+      /Unknown option '--timeout'/,
+    );
   });
 
   it('--help prints what it checks', () => {
@@ -107,7 +140,15 @@ describe('fflkit-sandbox check-receiver', () => {
     const text = (help as { text: string }).text;
     expect(text).toMatch(/^Usage: fflkit-sandbox check-receiver <url> --secret <whsec_\.\.\.> \[--json\]/);
     expect(text).toContain('(env FFLKIT_WEBHOOK_SECRET)');
-    for (const check of ['signed ping', 'forged signature', 'missing signature', 'same delivery twice', 'pair out of order', 'large body']) expect(text).toContain(`  ${check}`);
+    for (const check of [
+      'signed ping',
+      'forged signature',
+      'missing signature',
+      'same delivery twice',
+      'pair out of order',
+      'large body',
+    ])
+      expect(text).toContain(`  ${check}`);
   });
 
   it('runs from the CLI itself, exiting 1 for a failed check and 2 for a wrong command line', async () => {

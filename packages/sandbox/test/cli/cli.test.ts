@@ -100,7 +100,9 @@ describe('fflkit-sandbox flags', () => {
   });
 
   it.each([['--version'], ['-v']])('%s prints the version of the package and exits 0', async (flag) => {
-    const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     const cli = start([flag]);
     expect(await cli.exit).toEqual({ code: 0, signal: null });
     expect(cli.stdout()).toBe(`${version}\n`);

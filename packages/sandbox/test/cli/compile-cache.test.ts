@@ -27,7 +27,10 @@ describe('requireWithCompileCache(file, cacheDir)', () => {
   let cacheDir: string;
 
   const writeProgram = (answer: string) =>
-    writeFile(file, `'use strict';\nexports.answer = () => '${answer}';\nexports.where = [__filename, __dirname, typeof require];\n`);
+    writeFile(
+      file,
+      `'use strict';\nexports.answer = () => '${answer}';\nexports.where = [__filename, __dirname, typeof require];\n`,
+    );
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'fflkit-compile-cache-test-'));

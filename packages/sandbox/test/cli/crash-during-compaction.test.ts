@@ -82,7 +82,13 @@ describe('fflkit-sandbox killed with SIGKILL while it compacts its journal under
         watcher.close();
       }
       expect(await running.exit).toEqual({ code: null, signal: 'SIGKILL' });
-      if (await access(join(dir, TEMPORARY)).then(() => true, () => false)) killedBeforeRename += 1;
+      if (
+        await access(join(dir, TEMPORARY)).then(
+          () => true,
+          () => false,
+        )
+      )
+        killedBeforeRename += 1;
       const text = await readFile(file, 'utf8');
       expect(() => JSON.parse(text), `data file after round ${round}`).not.toThrow();
     }

@@ -59,16 +59,30 @@ describe('fflkit-sandbox killed with SIGKILL under write load', () => {
           expect(serials.get(id), `receipt ${id} after round ${round} (seed ${seed})`).toBe(serial);
         }
         const held = new Set(serials.values());
-        for (const serial of keptUnacknowledged) expect(held.has(serial), `receipt ${serial}, failed after acting, after round ${round} (seed ${seed})`).toBe(true);
+        for (const serial of keptUnacknowledged)
+          expect(held.has(serial), `receipt ${serial}, failed after acting, after round ${round} (seed ${seed})`).toBe(
+            true,
+          );
       }
       if (round === ROUNDS) break;
       // Fault rules live in memory: each start gets them again. They fail some writes before and
       // after acting; those answers are the rules', outside the rule that every write succeeds.
       for (const rule of [
         { operation: 'createReceipt', action: 'status', status: 503, probability: 0.1, seed: seed + round },
-        { operation: 'createReceipt', action: 'status', status: 500, after_acting: true, probability: 0.1, seed: seed + round + 1 },
+        {
+          operation: 'createReceipt',
+          action: 'status',
+          status: 500,
+          after_acting: true,
+          probability: 0.1,
+          seed: seed + round + 1,
+        },
       ]) {
-        const added = await fetch(`${origin}/_sandbox/faults`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(rule) });
+        const added = await fetch(`${origin}/_sandbox/faults`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(rule),
+        });
         expect(added.status).toBe(201);
       }
 

@@ -59,7 +59,9 @@ describe('one data file, one sandbox', () => {
     await first.exit;
     const second = start();
     const secondUrl = await waitForApiUrl(second);
-    const listed = (await (await fetch(`${secondUrl}/receipts`, { headers: { authorization: `Bearer ${bearer}` } })).json()) as {
+    const listed = (await (
+      await fetch(`${secondUrl}/receipts`, { headers: { authorization: `Bearer ${bearer}` } })
+    ).json()) as {
       meta: { total: number };
     };
     expect(listed.meta.total).toBe(10);
@@ -85,11 +87,22 @@ describe('a data file written by the previous release (format 1)', () => {
     await cp(join(FIXTURES, folder), dir, { recursive: true });
     const cli = start();
     const apiUrl = await waitForApiUrl(cli);
-    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({ format: 2, books: [{ name: 'Main', last_record: 2 }, { name: 'Consignment', last_record: 1 }] });
+    expect(JSON.parse(await readFile(file, 'utf8'))).toMatchObject({
+      format: 2,
+      books: [
+        { name: 'Main', last_record: 2 },
+        { name: 'Consignment', last_record: 1 },
+      ],
+    });
     expect((await readdir(dir)).sort()).toEqual(['sandbox.json', 'sandbox.json.lock']);
     const auth = { headers: { authorization: `Bearer ${bearer}` } };
-    const books = (await (await fetch(`${apiUrl}/books`, auth)).json()) as { data: { name: string; record_count: number }[] };
-    expect(books.data.map((book) => [book.name, book.record_count])).toEqual([['Main', 1], ['Consignment', 1]]);
+    const books = (await (await fetch(`${apiUrl}/books`, auth)).json()) as {
+      data: { name: string; record_count: number }[];
+    };
+    expect(books.data.map((book) => [book.name, book.record_count])).toEqual([
+      ['Main', 1],
+      ['Consignment', 1],
+    ]);
     expect((await fetch(`${apiUrl}/receipts/2`, auth)).status).toBe(404);
     const next = (await (await post(apiUrl, bearer, 9)).json()) as { data: { id: number; record: number } };
     expect(next.data).toMatchObject({ id: 4, record: 3 });
@@ -99,7 +112,9 @@ describe('a data file written by the previous release (format 1)', () => {
     await writeFile(file, JSON.stringify({ format: 3, version: 1 }));
     const cli = start();
     expect(await cli.exit).toMatchObject({ code: 1 });
-    expect(cli.stderr()).toContain(`the data file ${file} is of format 3, newer than format 2, the newest this version of the sandbox reads`);
+    expect(cli.stderr()).toContain(
+      `the data file ${file} is of format 3, newer than format 2, the newest this version of the sandbox reads`,
+    );
     expect(await readdir(dir)).toEqual(['sandbox.json']);
   });
 });
@@ -149,7 +164,9 @@ describe('a journal damaged or lost while the sandbox was down', () => {
     const data = JSON.parse(await readFile(file, 'utf8')) as { sequences: { receipt: number } };
     data.sequences.receipt = 1;
     await writeFile(file, JSON.stringify(data));
-    expect(await refusal()).toContain(`the data file ${file} is damaged: cannot restore the snapshot: the receipt sequence is at 1, below the id of receipt 2`);
+    expect(await refusal()).toContain(
+      `the data file ${file} is damaged: cannot restore the snapshot: the receipt sequence is at 1, below the id of receipt 2`,
+    );
   });
 
   it('stops the start on a null record, naming the file', async () => {
@@ -161,6 +178,8 @@ describe('a journal damaged or lost while the sandbox was down', () => {
     const data = JSON.parse(await readFile(file, 'utf8')) as { audit: unknown[] };
     data.audit.push(null);
     await writeFile(file, JSON.stringify(data));
-    expect(await refusal()).toContain(`the data file ${file} is damaged: cannot restore the snapshot: audit entry at position 3 of audit is null`);
+    expect(await refusal()).toContain(
+      `the data file ${file} is damaged: cannot restore the snapshot: audit entry at position 3 of audit is null`,
+    );
   });
 });

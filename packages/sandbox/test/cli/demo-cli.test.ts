@@ -28,7 +28,9 @@ async function started(args: readonly string[]): Promise<{ process: CliProcess; 
 }
 
 const total = async (apiUrl: string, token: string, query = '') => {
-  const response = await fetch(`${apiUrl}/receipts?per_page=1${query}`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(`${apiUrl}/receipts?per_page=1${query}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(response.status).toBe(200);
   return ((await response.json()) as { meta: { total: number } }).meta.total;
 };
@@ -39,7 +41,9 @@ describe('fflkit-sandbox --demo', () => {
     expect(token).toBe(planDemo(1).token);
     expect(await total(apiUrl, token)).toBe(DEMO_RECEIPTS);
     expect(await total(apiUrl, token, '&status=disposed')).toBe(planDemo(1).disposed);
-    expect(process.stdout()).toContain('Demo account Ridgeline Firearms & Outfitters (demo) (seed 1):\n  books Main, Consignment, Gunsmithing, Rentals; 3000 receipts, ');
+    expect(process.stdout()).toContain(
+      'Demo account Ridgeline Firearms & Outfitters (demo) (seed 1):\n  books Main, Consignment, Gunsmithing, Rentals; 3000 receipts, ',
+    );
     expect(process.stdout()).not.toContain('Made a dealer account');
   });
 

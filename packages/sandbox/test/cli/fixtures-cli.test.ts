@@ -42,7 +42,10 @@ const fixtures = {
 const books = async (apiUrl: string) => {
   const response = await fetch(`${apiUrl}/books`, { headers: { authorization: `Bearer ${TOKEN}` } });
   expect(response.status).toBe(200);
-  return ((await response.json()) as { data: { name: string; record_count: number }[] }).data.map((book) => [book.name, book.record_count]);
+  return ((await response.json()) as { data: { name: string; record_count: number }[] }).data.map((book) => [
+    book.name,
+    book.record_count,
+  ]);
 };
 
 describe('fflkit-sandbox --fixtures FILE', () => {
@@ -58,7 +61,9 @@ describe('fflkit-sandbox --fixtures FILE', () => {
       ['Main', 1],
       ['Consignment', 1],
     ]);
-    expect(cli.stdout()).toContain(`Fixtures: ${join(dir, name)}\n  made account 1, Fixture Arms, with 2 receipts\nUse the tokens of the fixtures file.\n`);
+    expect(cli.stdout()).toContain(
+      `Fixtures: ${join(dir, name)}\n  made account 1, Fixture Arms, with 2 receipts\nUse the tokens of the fixtures file.\n`,
+    );
     expect(cli.stdout()).not.toContain('Made a dealer account');
     expect(cli.stdout()).not.toMatch(/sbx_/);
     // The only account is the fixtures': a new one is number 2.
@@ -85,7 +90,11 @@ describe('fflkit-sandbox --fixtures FILE', () => {
   });
 
   it('lets a flag win over its variable', async () => {
-    const cli = start(['--port', '0', '--memory'], { FFLKIT_SANDBOX_PORT: '1', FFLKIT_SANDBOX_DATA: 'never.json', FFLKIT_SANDBOX_QUIET: '0' });
+    const cli = start(['--port', '0', '--memory'], {
+      FFLKIT_SANDBOX_PORT: '1',
+      FFLKIT_SANDBOX_DATA: 'never.json',
+      FFLKIT_SANDBOX_QUIET: '0',
+    });
     const apiUrl = await waitForApiUrl(cli);
     expect(apiUrl).not.toContain(':1/');
     expect(cli.stdout()).toContain('Data: in memory only; nothing is saved.');
@@ -101,11 +110,25 @@ describe('fflkit-sandbox --fixtures FILE', () => {
   ])('exits 2 with the usage for %s=%s', async (name, value, message) => {
     const cli = start(['--memory'], { [name]: value });
     expect(await cli.exit).toEqual({ code: 2, signal: null });
-    expect(cli.stderr()).toMatch(new RegExp(`^fflkit-sandbox: ${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*\\nUsage: fflkit-sandbox \\[options\\]\\n`));
+    expect(cli.stderr()).toMatch(
+      new RegExp(
+        `^fflkit-sandbox: ${message.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*\\nUsage: fflkit-sandbox \\[options\\]\\n`,
+      ),
+    );
   });
 
   it('exits 1 naming every fault of a faulty file by its path, and leaves no data file', async () => {
-    const faulty = { accounts: [{ tokens: [{ token: TOKEN }], receipts: [{ ...JSON.parse(receiptBody(1)), zip: 62701, ffl_license: null }, { ...JSON.parse(receiptBody(2)), book: 'Nope' }] }] };
+    const faulty = {
+      accounts: [
+        {
+          tokens: [{ token: TOKEN }],
+          receipts: [
+            { ...JSON.parse(receiptBody(1)), zip: 62701, ffl_license: null },
+            { ...JSON.parse(receiptBody(2)), book: 'Nope' },
+          ],
+        },
+      ],
+    };
     await writeFile(join(dir, 'faulty.yaml'), stringify(faulty));
     const cli = start(['--port', '0', '--fixtures', 'faulty.yaml']);
     expect(await cli.exit).toEqual({ code: 1, signal: null });
@@ -123,10 +146,27 @@ describe('fflkit-sandbox --fixtures FILE', () => {
   });
 
   it.each([
-    ['missing.json', async () => undefined, (path: string) => `there is no fixtures file ${path}: check the path, which is taken from the working directory (${dir})`],
-    ['folder', async (path: string) => mkdir(path), (path: string) => `${path} is a folder, not a fixtures file: give the path of a .json, .yaml or .yml file`],
-    ['notes.txt', async (path: string) => writeFile(path, 'just some notes'), (path: string) => `the fixtures file ${path} holds a string (read as YAML`],
-    ['broken.json', async (path: string) => writeFile(path, '{"accounts": [}'), (path: string) => `the fixtures file ${path} is not valid JSON: `],
+    [
+      'missing.json',
+      async () => undefined,
+      (path: string) =>
+        `there is no fixtures file ${path}: check the path, which is taken from the working directory (${dir})`,
+    ],
+    [
+      'folder',
+      async (path: string) => mkdir(path),
+      (path: string) => `${path} is a folder, not a fixtures file: give the path of a .json, .yaml or .yml file`,
+    ],
+    [
+      'notes.txt',
+      async (path: string) => writeFile(path, 'just some notes'),
+      (path: string) => `the fixtures file ${path} holds a string (read as YAML`,
+    ],
+    [
+      'broken.json',
+      async (path: string) => writeFile(path, '{"accounts": [}'),
+      (path: string) => `the fixtures file ${path} is not valid JSON: `,
+    ],
   ])('exits 1 for %s, saying what is wrong with it', async (name, make, message) => {
     const path = join(dir, name);
     await make(path);
@@ -141,11 +181,19 @@ describe('fflkit-sandbox --fixtures FILE', () => {
     const first = start(args);
     const apiUrl = await waitForApiUrl(first);
     await first.waitFor(/Press Ctrl-C/);
-    await fetch(`${apiUrl}/receipts`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: receiptBody(3) });
+    await fetch(`${apiUrl}/receipts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: receiptBody(3),
+    });
 
     const second = start(args);
     expect(await second.exit).toEqual({ code: 1, signal: null });
-    expect(second.stderr()).toMatch(new RegExp(`^fflkit-sandbox: the data file ${join(dir, 'sandbox.json')} is in use by another sandbox: process ${first.child.pid} `));
+    expect(second.stderr()).toMatch(
+      new RegExp(
+        `^fflkit-sandbox: the data file ${join(dir, 'sandbox.json')} is in use by another sandbox: process ${first.child.pid} `,
+      ),
+    );
 
     first.child.kill('SIGTERM');
     expect(await first.exit).toEqual({ code: 0, signal: null });
@@ -164,7 +212,9 @@ describe('fflkit-sandbox --fixtures FILE', () => {
     const cli = start(['--memory', '--port', '0', '--quiet']);
     const origin = (await waitForApiUrl(cli)).replace('/rest/v1', '');
     const response = await fetch(`${origin}/_sandbox/health`);
-    const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    };
     expect([response.status, await response.json()]).toEqual([200, { data: { status: 'ok', version } }]);
   });
 });

@@ -12,9 +12,7 @@ describe('formatStartBanner(input)', () => {
     expect(banner).toContain('Data: /tmp/sandbox.json (new file)');
     expect(banner).toContain('\n  sbx_abc\n');
     expect(banner).toContain('\nConsole: http://127.0.0.1:4010/#token=sbx_abc\n');
-    expect(banner).toContain(
-      'curl -H "Authorization: Bearer sbx_abc" http://127.0.0.1:4010/rest/v1/books',
-    );
+    expect(banner).toContain('curl -H "Authorization: Bearer sbx_abc" http://127.0.0.1:4010/rest/v1/books');
   });
 
   it('on an existing data file says the token was printed before and how to make an account', () => {

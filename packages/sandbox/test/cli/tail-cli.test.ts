@@ -46,7 +46,10 @@ async function following(sandbox: RunningSandbox, token: string, ...args: string
 async function untilShown(process: CliProcess, request: () => Promise<unknown>, pattern: RegExp): Promise<void> {
   const shown = process.waitFor(pattern);
   let done = false;
-  void shown.then(() => (done = true), () => (done = true));
+  void shown.then(
+    () => (done = true),
+    () => (done = true),
+  );
   while (!done) {
     await request();
     await Promise.race([shown, new Promise((resolve) => setTimeout(resolve, 50))]);
@@ -55,7 +58,11 @@ async function untilShown(process: CliProcess, request: () => Promise<unknown>, 
 }
 
 const post = (sandbox: RunningSandbox, token: string, path: string, body: string) =>
-  fetch(`${sandbox.apiUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+  fetch(`${sandbox.apiUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body,
+  });
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -72,11 +79,18 @@ describe('fflkit-sandbox tail', () => {
     try {
       const { token } = await sandbox.createAccount();
       const process = await following(sandbox, token);
-      await untilShown(process, () => fetch(`${sandbox.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } }), /GET \/rest\/v1\/books 200 \d+ ms\n/);
+      await untilShown(
+        process,
+        () => fetch(`${sandbox.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } }),
+        /GET \/rest\/v1\/books 200 \d+ ms\n/,
+      );
       await post(sandbox, token, '/webhooks', JSON.stringify({ url: `${receiver.url}/hook`, events: ['*'] }));
       await post(sandbox, token, '/receipts', receiptBody(1));
       await process.waitFor(new RegExp(`receipt\\.created ${receiver.url}/hook 200 delivered in \\d+ ms\\n`));
-      const lines = process.stdout().split('\n').filter((line) => !line.startsWith('GET /rest/v1/books'));
+      const lines = process
+        .stdout()
+        .split('\n')
+        .filter((line) => !line.startsWith('GET /rest/v1/books'));
       expect(lines).toEqual([
         expect.stringMatching(/^POST \/rest\/v1\/webhooks 201 \d+ ms$/),
         expect.stringMatching(/^POST \/rest\/v1\/receipts 201 \d+ ms$/),
@@ -95,17 +109,30 @@ describe('fflkit-sandbox tail', () => {
     const { token } = await sandbox.createAccount();
     const process = await following(sandbox, token);
     const [, webhookId] = await (async () => {
-      const response = await post(sandbox, token, '/webhooks', JSON.stringify({ url: 'http://127.0.0.1:9/hook', events: ['*'] }));
+      const response = await post(
+        sandbox,
+        token,
+        '/webhooks',
+        JSON.stringify({ url: 'http://127.0.0.1:9/hook', events: ['*'] }),
+      );
       return [response, ((await response.json()) as { data: { id: number } }).data.id] as const;
     })();
-    await untilShown(process, () => sandbox.webhooks.ping(token, webhookId), /^ping http:\/\/127\.0\.0\.1:9\/hook failed after \d+ ms: .+; next attempt at \S+Z$/m);
+    await untilShown(
+      process,
+      () => sandbox.webhooks.ping(token, webhookId),
+      /^ping http:\/\/127\.0\.0\.1:9\/hook failed after \d+ ms: .+; next attempt at \S+Z$/m,
+    );
   });
 
   it('ends with exit 0 when the sandbox stops and does not come back within --reconnect', async () => {
     const sandbox = await sandboxOn();
     const { token } = await sandbox.createAccount();
     const process = await following(sandbox, token, '--reconnect', '0');
-    await untilShown(process, () => fetch(`${sandbox.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } }), /GET \/rest\/v1\/books 200/);
+    await untilShown(
+      process,
+      () => fetch(`${sandbox.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } }),
+      /GET \/rest\/v1\/books 200/,
+    );
     await sandbox.stop();
     expect(await process.exit).toEqual({ code: 0, signal: null });
     expect(process.stderr()).toMatch(new RegExp(`\\nThe sandbox at ${sandbox.url} stopped: tail ends\\n$`));
@@ -117,12 +144,20 @@ describe('fflkit-sandbox tail', () => {
     const first = await sandboxOn({ port, data });
     const { token } = await first.createAccount();
     const process = await following(first, token);
-    await untilShown(process, () => fetch(`${first.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } }), /GET \/rest\/v1\/books 200/);
+    await untilShown(
+      process,
+      () => fetch(`${first.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } }),
+      /GET \/rest\/v1\/books 200/,
+    );
     await first.stop();
     await process.waitFor(/stopped; waiting up to 10 s for it to come back\n/, 'stderr');
     const second = await sandboxOn({ port, data });
     await process.waitFor(/Reconnected: what happened meanwhile is not shown\n/, 'stderr');
-    await untilShown(process, () => post(second, token, '/receipts', receiptBody(1)), /POST \/rest\/v1\/receipts 201 \d+ ms\n/);
+    await untilShown(
+      process,
+      () => post(second, token, '/receipts', receiptBody(1)),
+      /POST \/rest\/v1\/receipts 201 \d+ ms\n/,
+    );
   });
 
   it('exits 1 when the sandbox comes back without the account (in memory)', async () => {
@@ -130,20 +165,30 @@ describe('fflkit-sandbox tail', () => {
     const first = await sandboxOn({ port });
     const { token } = await first.createAccount();
     const process = await following(first, token);
-    await untilShown(process, () => fetch(`${first.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } }), /GET \/rest\/v1\/books 200/);
+    await untilShown(
+      process,
+      () => fetch(`${first.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } }),
+      /GET \/rest\/v1\/books 200/,
+    );
     await first.stop();
     await sandboxOn({ port });
     expect(await process.exit).toEqual({ code: 1, signal: null });
-    expect(process.stderr()).toContain(`fflkit-sandbox tail: the sandbox at http://127.0.0.1:${port} came back without the account of the token (a sandbox in memory forgets its accounts when it stops)\n`);
+    expect(process.stderr()).toContain(
+      `fflkit-sandbox tail: the sandbox at http://127.0.0.1:${port} came back without the account of the token (a sandbox in memory forgets its accounts when it stops)\n`,
+    );
   });
 
   it('exits 1 for a token the sandbox refuses, or when no sandbox answers', async () => {
     const sandbox = await sandboxOn();
     const refused = tail(['--token', 'sbx_unknown', '--url', sandbox.url]);
     expect(await refused.exit).toEqual({ code: 1, signal: null });
-    expect(refused.stderr()).toBe(`fflkit-sandbox tail: the sandbox at ${sandbox.url} refused the token: it is unknown there, revoked, or of a deleted account; pass a token of the account with --token\n`);
+    expect(refused.stderr()).toBe(
+      `fflkit-sandbox tail: the sandbox at ${sandbox.url} refused the token: it is unknown there, revoked, or of a deleted account; pass a token of the account with --token\n`,
+    );
     const absent = tail(['--token', 'sbx_x', '--url', 'http://127.0.0.1:1']);
     expect(await absent.exit).toEqual({ code: 1, signal: null });
-    expect(absent.stderr()).toBe('fflkit-sandbox tail: no sandbox answers at http://127.0.0.1:1: start one (fflkit-sandbox), or pass its address with --url\n');
+    expect(absent.stderr()).toBe(
+      'fflkit-sandbox tail: no sandbox answers at http://127.0.0.1:1: start one (fflkit-sandbox), or pass its address with --url\n',
+    );
   });
 });

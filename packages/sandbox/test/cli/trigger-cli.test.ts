@@ -57,10 +57,23 @@ describe('fflkit-sandbox trigger EVENT', () => {
     const token = await account(['receipt.created']);
     const result = await trigger(['receipt.created', '--token', token, '--url', sandbox.url]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(new RegExp(`${RECORDED.source.slice(0, -1)}\\nreceipt\\.created ${receiver.url}/hook 200 delivered in \\d+ ms\\n$`));
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `${RECORDED.source.slice(0, -1)}\\nreceipt\\.created ${receiver.url}/hook 200 delivered in \\d+ ms\\n$`,
+      ),
+    );
     expect(receiver.received.map((request) => request.headers['x-svc-event'])).toEqual(['receipt.created']);
-    const [receipt] = (await (await fetch(`${sandbox.apiUrl}/receipts`, { headers: { authorization: `Bearer ${token}` } })).json() as { data: Record<string, unknown>[] }).data;
-    expect(receipt).toMatchObject({ book: 'Main', importer: expect.any(String), country_of_origin: expect.any(String), ffl_license: expect.any(String) });
+    const [receipt] = (
+      (await (await fetch(`${sandbox.apiUrl}/receipts`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+        data: Record<string, unknown>[];
+      }
+    ).data;
+    expect(receipt).toMatchObject({
+      book: 'Main',
+      importer: expect.any(String),
+      country_of_origin: expect.any(String),
+      ffl_license: expect.any(String),
+    });
   });
 
   it.each([
@@ -75,8 +88,12 @@ describe('fflkit-sandbox trigger EVENT', () => {
     expect(lines[0]).toMatch(RECORDED);
     expect(lines[1]).toMatch(action);
     expect(lines.slice(2)).toEqual([
-      expect.stringMatching(new RegExp(`^${events[0]!.replace('.', '\\.')} ${receiver.url}/hook 200 delivered in \\d+ ms$`)),
-      expect.stringMatching(new RegExp(`^${events[1]!.replace('.', '\\.')} ${receiver.url}/hook 200 delivered in \\d+ ms$`)),
+      expect.stringMatching(
+        new RegExp(`^${events[0]!.replace('.', '\\.')} ${receiver.url}/hook 200 delivered in \\d+ ms$`),
+      ),
+      expect.stringMatching(
+        new RegExp(`^${events[1]!.replace('.', '\\.')} ${receiver.url}/hook 200 delivered in \\d+ ms$`),
+      ),
       '',
     ]);
     expect(receiver.received.map((request) => request.headers['x-svc-event'])).toEqual(events);
@@ -91,7 +108,11 @@ describe('fflkit-sandbox trigger EVENT', () => {
     });
     const result = await trigger(['ping', '--token', token, '--url', sandbox.url]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(new RegExp(`^ping ${receiver.url}/one 200 delivered in \\d+ ms\\nping ${receiver.url}/two 200 delivered in \\d+ ms\\n$`));
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `^ping ${receiver.url}/one 200 delivered in \\d+ ms\\nping ${receiver.url}/two 200 delivered in \\d+ ms\\n$`,
+      ),
+    );
     expect(receiver.received.map((request) => request.path)).toEqual(['/one', '/two']);
   });
 
@@ -100,7 +121,11 @@ describe('fflkit-sandbox trigger EVENT', () => {
     const token = await account(['receipt.created']);
     const result = await trigger(['receipt.created', '--token', token, '--url', sandbox.url]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(new RegExp(`\\nreceipt\\.created ${receiver.url}/hook failed after \\d+ ms: answered 500; next attempt at \\S+Z\\n$`));
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `\\nreceipt\\.created ${receiver.url}/hook failed after \\d+ ms: answered 500; next attempt at \\S+Z\\n$`,
+      ),
+    );
   });
 
   it('exits 1 when a first attempt is still unanswered after --wait seconds', async () => {
@@ -110,7 +135,9 @@ describe('fflkit-sandbox trigger EVENT', () => {
     receiver.release(200);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(RECORDED);
-    expect(result.stderr).toMatch(/^fflkit-sandbox trigger: the receipt\.created delivery [0-9a-f-]{36} was not attempted within 1 s; it is still pending \(see GET \/_sandbox\/deliveries\)\n$/);
+    expect(result.stderr).toMatch(
+      /^fflkit-sandbox trigger: the receipt\.created delivery [0-9a-f-]{36} was not attempted within 1 s; it is still pending \(see GET \/_sandbox\/deliveries\)\n$/,
+    );
   });
 
   it('exits 1 and changes nothing when no enabled endpoint gets the event', async () => {
@@ -121,7 +148,9 @@ describe('fflkit-sandbox trigger EVENT', () => {
       stdout: '',
       stderr: `fflkit-sandbox trigger: no enabled endpoint of the account gets receipt.created, so nothing was changed: add one with POST ${sandbox.url}/rest/v1/webhooks\n`,
     });
-    const receipts = (await (await fetch(`${sandbox.apiUrl}/receipts`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: unknown[] };
+    const receipts = (await (
+      await fetch(`${sandbox.apiUrl}/receipts`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as { data: unknown[] };
     expect(receipts.data).toEqual([]);
   });
 
@@ -145,8 +174,12 @@ describe('fflkit-sandbox trigger EVENT', () => {
         response.writeHead(200, { 'content-type': 'text/html' }).end('<html>Sign in to the network</html>');
         return;
       }
-      const answer = await fetch(`${sandbox.url}${request.url}`, { headers: { authorization: request.headers.authorization ?? '' } });
-      response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' }).end(await answer.text());
+      const answer = await fetch(`${sandbox.url}${request.url}`, {
+        headers: { authorization: request.headers.authorization ?? '' },
+      });
+      response
+        .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
+        .end(await answer.text());
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     try {
@@ -164,7 +197,9 @@ describe('fflkit-sandbox trigger EVENT', () => {
     const { token } = await sandbox.tokens.create(owner, { permissions: ['read'] });
     const result = await trigger(['receipt.created', '--token', token, '--url', sandbox.url]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^fflkit-sandbox trigger: POST \/receipts answered 403: .+ use a token with the read, write and delete permissions of a dealer, manufacturer or importer account\n$/);
+    expect(result.stderr).toMatch(
+      /^fflkit-sandbox trigger: POST \/receipts answered 403: .+ use a token with the read, write and delete permissions of a dealer, manufacturer or importer account\n$/,
+    );
   });
 
   it('exits 2 with its usage for an unknown or missing event', async () => {
@@ -175,6 +210,8 @@ describe('fflkit-sandbox trigger EVENT', () => {
         'Usage: fflkit-sandbox trigger <event> --token <token> [--url <url>] [--wait <seconds>]\n' +
         'Run fflkit-sandbox trigger --help for the options.\n',
     );
-    expect((await trigger(['--token', 'sbx_x'])).stderr).toMatch(/^fflkit-sandbox trigger: trigger needs an event: one of /);
+    expect((await trigger(['--token', 'sbx_x'])).stderr).toMatch(
+      /^fflkit-sandbox trigger: trigger needs an event: one of /,
+    );
   });
 });

@@ -119,7 +119,9 @@ describe('the console', () => {
     await page.getByRole('link', { name: 'API keys' }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
-    await expect.poll(() => page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`)).toBe('H1 API keys');
+    await expect
+      .poll(() => page.evaluate(() => `${document.activeElement?.tagName} ${document.activeElement?.textContent}`))
+      .toBe('H1 API keys');
     await page.getByLabel('Name').fill('Inventory sync');
     await page.getByRole('checkbox', { name: /^write/ }).check();
     await page.getByRole('button', { name: 'Create key' }).click();
@@ -147,7 +149,17 @@ describe('the console', () => {
     await expect.poll(() => page.getByRole('row', { name: /GET \/rest\/v1\/inventory\?book=Main/ }).count()).toBe(1);
     expect(await page.getByRole('row', { name: /_sandbox/ }).count()).toBe(0);
     // A request a fault rule failed after acting shows its status and what the rule did.
-    expect((await call(token, 'POST', '/_sandbox/faults', { operation: 'listInventory', action: 'status', status: 503, after_acting: true, times: 1 })).status).toBe(201);
+    expect(
+      (
+        await call(token, 'POST', '/_sandbox/faults', {
+          operation: 'listInventory',
+          action: 'status',
+          status: 503,
+          after_acting: true,
+          times: 1,
+        })
+      ).status,
+    ).toBe(201);
     expect((await call(token, 'GET', '/rest/v1/inventory?book=Main')).status).toBe(503);
     const faulted = page.getByRole('row', { name: /rule \d+: error answer after acting \(200 withheld\)/ });
     await expect.poll(() => faulted.count()).toBe(1);
@@ -174,10 +186,14 @@ describe('the console', () => {
 
     const before = receiver.received.length;
     await row.getByRole('button', { name: 'Test' }).click();
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Ping to endpoint' }).textContent()).toMatch(/delivered: answered 200/);
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Ping to endpoint' }).textContent())
+      .toMatch(/delivered: answered 200/);
     const ping = receiver.received[before]!;
     expect(ping.headers['x-svc-event']).toBe('ping');
-    expect(ping.headers['x-svc-signature']).toBe(`sha256=${createHmac('sha256', secret).update(ping.body).digest('hex')}`);
+    expect(ping.headers['x-svc-signature']).toBe(
+      `sha256=${createHmac('sha256', secret).update(ping.body).digest('hex')}`,
+    );
     await checkPage(opened, '07-webhooks-tested');
 
     await page.getByRole('link', { name: /^Deliveries of endpoint/ }).click();
@@ -186,7 +202,9 @@ describe('the console', () => {
     await expect.poll(() => delivery.textContent()).toContain('succeeded');
     await delivery.getByRole('button', { name: 'Details' }).click();
     await expect.poll(() => page.getByRole('table', { name: /^Attempts of delivery/ }).textContent()).toContain('200');
-    expect(await page.getByRole('region', { name: 'Deliveries' }).locator('dd code').allTextContents()).toContain(String(ping.headers['x-svc-signature']));
+    expect(await page.getByRole('region', { name: 'Deliveries' }).locator('dd code').allTextContents()).toContain(
+      String(ping.headers['x-svc-signature']),
+    );
     expect(await page.getByLabel('Request body').textContent()).toBe(ping.body);
     await checkPage(opened, '08-delivery-details');
 
@@ -209,7 +227,9 @@ describe('the console', () => {
         await row.getByRole('button', { name: 'Test' }).click();
         await expect.poll(() => row.getByRole('cell').nth(3).textContent()).toBe(failures);
       }
-      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Ping to endpoint' }).textContent()).toMatch(/failed \(answered 500\)/);
+      await expect
+        .poll(() => page.getByRole('status').filter({ hasText: 'Ping to endpoint' }).textContent())
+        .toMatch(/failed \(answered 500\)/);
 
       await page.getByRole('link', { name: 'Clock' }).click();
       await page.getByRole('heading', { level: 1, name: 'Clock' }).waitFor();
@@ -223,7 +243,9 @@ describe('the console', () => {
       await expect.poll(() => fell.getByRole('row').count()).toBe(7);
       expect(await fell.getByRole('cell', { name: '500', exact: true }).count()).toBe(6);
       await expect.poll(() => page.getByText(/^Disabled after repeated failures: endpoint \d+/).count()).toBe(1);
-      expect(await page.getByText('Ahead of real time by').locator('xpath=following-sibling::dd[1]').textContent()).toBe('1 d 1 min');
+      expect(
+        await page.getByText('Ahead of real time by').locator('xpath=following-sibling::dd[1]').textContent(),
+      ).toBe('1 d 1 min');
       await checkPage(opened, '10-clock-advanced');
 
       await page.getByRole('link', { name: 'Re-enable on the Webhooks page' }).click();
@@ -244,7 +266,9 @@ describe('the console', () => {
     const flaky = await startReceiver(() => ({ status }));
     try {
       const token = await newAccount();
-      const created = await json<{ data: { id: number } }>(call(token, 'POST', '/_sandbox/webhooks', { url: `${flaky.url}/hooks/flaky`, events: ['*'] }));
+      const created = await json<{ data: { id: number } }>(
+        call(token, 'POST', '/_sandbox/webhooks', { url: `${flaky.url}/hooks/flaky`, events: ['*'] }),
+      );
       await json(call(token, 'POST', `/_sandbox/webhooks/${created.data.id}/ping`));
       const opened = await signedIn(token);
       const { page } = opened;
@@ -259,12 +283,17 @@ describe('the console', () => {
 
       status = 200;
       await row.getByRole('button', { name: 'Resend' }).click();
-      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Resent' }).textContent()).toBe(`Resent ping to endpoint ${created.data.id}: answered 200.`);
+      await expect
+        .poll(() => page.getByRole('status').filter({ hasText: 'Resent' }).textContent())
+        .toBe(`Resent ping to endpoint ${created.data.id}: answered 200.`);
       await expect.poll(() => row.textContent()).toContain('succeeded');
       await row.getByRole('button', { name: 'Details' }).click();
       const attempts = page.getByRole('table', { name: /^Attempts of delivery/ });
       await expect.poll(() => attempts.getByRole('row').count()).toBe(3);
-      expect(flaky.received.map((request) => request.headers['x-svc-delivery'])).toEqual([expect.any(String), flaky.received[0]!.headers['x-svc-delivery']]);
+      expect(flaky.received.map((request) => request.headers['x-svc-delivery'])).toEqual([
+        expect.any(String),
+        flaky.received[0]!.headers['x-svc-delivery'],
+      ]);
       await checkPage(opened, '13-delivery-resent');
     } finally {
       await flaky.close();
@@ -275,25 +304,64 @@ describe('the console', () => {
     const token = await newAccount();
     // Seeding takes more requests than one token's minute allows: two more tokens share it.
     const seeders = await Promise.all(
-      [1, 2].map(async () => (await json<{ token: string }>(call(token, 'POST', '/_sandbox/tokens', { permissions: ['read', 'write'] }))).token),
+      [1, 2].map(
+        async () =>
+          (await json<{ token: string }>(call(token, 'POST', '/_sandbox/tokens', { permissions: ['read', 'write'] })))
+            .token,
+      ),
     );
     const ids: number[] = [];
     for (let n = 1; n <= 60; n += 1) {
-      const made = await json<{ data: { id: number } }>(call(seeders[n <= 50 ? 0 : 1]!, 'POST', '/rest/v1/receipts', receipt(n)));
+      const made = await json<{ data: { id: number } }>(
+        call(seeders[n <= 50 ? 0 : 1]!, 'POST', '/rest/v1/receipts', receipt(n)),
+      );
       ids.push(made.data.id);
     }
-    await json(call(seeders[1]!, 'POST', '/rest/v1/receipts', receipt(61, { book: 'Consignment', manufacturer: 'Example Consigned Arms' })));
+    await json(
+      call(
+        seeders[1]!,
+        'POST',
+        '/rest/v1/receipts',
+        receipt(61, { book: 'Consignment', manufacturer: 'Example Consigned Arms' }),
+      ),
+    );
     const audited = ids[6]!;
     await json(call(seeders[1]!, 'PUT', `/rest/v1/receipts/${audited}`, { caliber: '9x19mm' }));
-    await json(call(seeders[1]!, 'POST', `/rest/v1/receipts/${audited}/dispose`, { disposition_date: '2025-02-01', disposed_to: 'Jordan Example', form_4473_serial: 'F-000123', sold_price: 499 }));
-    await json(call(token, 'POST', `/_sandbox/receipts/${audited}/documents`, { name: 'invoice.pdf', mime_type: 'application/pdf', size: 48213 }));
-    await json(call(token, 'PUT', `/_sandbox/receipts/${audited}/e4473`, { form_4473_serial: 'F-000123', transferee_name: 'Jordan Example', nics_transaction_number: '1ABCD2EFG', nics_result: 'proceed', completed_at: '2025-02-01T16:20:00Z' }));
+    await json(
+      call(seeders[1]!, 'POST', `/rest/v1/receipts/${audited}/dispose`, {
+        disposition_date: '2025-02-01',
+        disposed_to: 'Jordan Example',
+        form_4473_serial: 'F-000123',
+        sold_price: 499,
+      }),
+    );
+    await json(
+      call(token, 'POST', `/_sandbox/receipts/${audited}/documents`, {
+        name: 'invoice.pdf',
+        mime_type: 'application/pdf',
+        size: 48213,
+      }),
+    );
+    await json(
+      call(token, 'PUT', `/_sandbox/receipts/${audited}/e4473`, {
+        form_4473_serial: 'F-000123',
+        transferee_name: 'Jordan Example',
+        nics_transaction_number: '1ABCD2EFG',
+        nics_result: 'proceed',
+        completed_at: '2025-02-01T16:20:00Z',
+      }),
+    );
 
     const opened = await signedIn(token);
     const { page } = opened;
     const summary = page.locator('.summary');
     await expect.poll(() => summary.textContent()).toBe('Receipts 1 to 50 of 61, page 1 of 2.');
-    expect(await page.getByRole('table', { name: /^Bound book/ }).locator('tbody tr').count()).toBe(50);
+    expect(
+      await page
+        .getByRole('table', { name: /^Bound book/ })
+        .locator('tbody tr')
+        .count(),
+    ).toBe(50);
     await checkPage(opened, '14-bound-book');
     await page.getByRole('link', { name: 'Next page' }).click();
     await expect.poll(() => summary.textContent()).toBe('Receipts 51 to 61 of 61, page 2 of 2.');
@@ -301,7 +369,11 @@ describe('the console', () => {
     await page.getByRole('link', { name: 'Clear filters' }).click();
     await expect.poll(() => summary.textContent()).toBe('Receipts 1 to 50 of 61, page 1 of 2.');
     // The Book filter lists the account's books with their counts (GET /_sandbox/books).
-    expect(await page.getByLabel('Book', { exact: true }).locator('option').allTextContents()).toEqual(['All books', 'Main (60)', 'Consignment (1)']);
+    expect(await page.getByLabel('Book', { exact: true }).locator('option').allTextContents()).toEqual([
+      'All books',
+      'Main (60)',
+      'Consignment (1)',
+    ]);
     await page.getByLabel('Book', { exact: true }).selectOption('Consignment');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await expect.poll(() => summary.textContent()).toBe('Receipts 1 to 1 of 1, page 1 of 1.');
@@ -312,7 +384,21 @@ describe('the console', () => {
     await expect.poll(() => summary.textContent()).toBe('Receipts 1 to 1 of 1, page 1 of 1.');
     const line = page.getByRole('table', { name: /^Bound book/ }).locator('tbody tr');
     expect((await line.getByRole('cell').allTextContents()).slice(0, 15)).toEqual([
-      'Main', 'Example Rifle Works', '', 'EX-9', 'EXA-000007', 'Pistol', '9x19mm', '2025-01-15', 'Example Firearms Wholesale LLC', '', '9-99-999-01-6A-00001', '2025-02-01', 'Jordan Example', '', 'F-000123',
+      'Main',
+      'Example Rifle Works',
+      '',
+      'EX-9',
+      'EXA-000007',
+      'Pistol',
+      '9x19mm',
+      '2025-01-15',
+      'Example Firearms Wholesale LLC',
+      '',
+      '9-99-999-01-6A-00001',
+      '2025-02-01',
+      'Jordan Example',
+      '',
+      'F-000123',
     ]);
     await page.getByRole('link', { name: 'Clear filters' }).click();
     await expect.poll(() => summary.textContent()).toBe('Receipts 1 to 50 of 61, page 1 of 2.');
@@ -331,7 +417,11 @@ describe('the console', () => {
     await page.getByRole('heading', { level: 1, name: 'Record 7 of Main' }).waitFor();
     const trail = page.getByRole('table', { name: 'Audit trail, oldest first' });
     await expect.poll(() => trail.locator('tbody tr').count()).toBe(3);
-    expect(await trail.locator('tbody tr td:nth-child(2)').allTextContents()).toEqual(['created', 'updated', 'disposed']);
+    expect(await trail.locator('tbody tr td:nth-child(2)').allTextContents()).toEqual([
+      'created',
+      'updated',
+      'disposed',
+    ]);
     expect(await trail.locator('tbody tr').nth(1).textContent()).toContain('caliber: "9mm" to "9x19mm"');
     expect(await page.getByRole('link', { name: 'invoice.pdf' }).count()).toBe(1);
     expect(await page.getByRole('region', { name: 'E4473 data' }).textContent()).toContain('1ABCD2EFG');
@@ -341,7 +431,10 @@ describe('the console', () => {
     await expect.poll(() => page.url()).toContain('serial_number=exa-000007');
     await page.getByRole('link', { name: 'Clear filters' }).click();
     await expect.poll(() => summary.textContent()).toBe('Receipts 1 to 50 of 61, page 1 of 2.');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toBe('bound-book.csv');
     const csv = await readFile(await download.path(), 'utf8');
     const lines = csv.split('\r\n');
@@ -350,7 +443,9 @@ describe('the console', () => {
     );
     expect(lines).toHaveLength(63);
     expect(lines[1]).toMatch(/^Example Consigned Arms,.*,Consignment,1,,on_hand$/);
-    await expect.poll(() => page.getByRole('status').filter({ hasText: 'Exported' }).textContent()).toBe('Exported bound-book.csv.');
+    await expect
+      .poll(() => page.getByRole('status').filter({ hasText: 'Exported' }).textContent())
+      .toBe('Exported bound-book.csv.');
 
     // The signed-in token spent nothing: its first API request is the first of its window.
     const books = await call(token, 'GET', '/rest/v1/books');

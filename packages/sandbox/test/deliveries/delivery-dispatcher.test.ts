@@ -26,7 +26,13 @@ async function world(options: { concurrency?: number; stopGraceMs?: number } = {
   });
   const { token } = core.createAccount();
   const call = (method: string, path: string, body?: unknown) =>
-    core.handle({ method, path, query: '', headers: { authorization: `Bearer ${token}` }, body: body === undefined ? undefined : JSON.stringify(body) });
+    core.handle({
+      method,
+      path,
+      query: '',
+      headers: { authorization: `Bearer ${token}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   await call('POST', '/rest/v1/webhooks', { url: 'https://hooks.example.com/x', events: ['*'] });
   let serial = 0;
   const receipt = () => call('POST', '/rest/v1/receipts', JSON.parse(receiptBody((serial += 1))));
@@ -99,7 +105,10 @@ describe('DeliveryDispatcher', () => {
     w.held[0]?.answer({ status: 500 });
     await w.settle();
     const saved = w.persist.mock.calls.length;
-    expect(w.core.snapshot().deliveries[0]).toMatchObject({ state: 'pending', next_attempt_at: '2025-03-14T15:05:05Z' });
+    expect(w.core.snapshot().deliveries[0]).toMatchObject({
+      state: 'pending',
+      next_attempt_at: '2025-03-14T15:05:05Z',
+    });
     w.clock.ms += 59_999;
     await w.settle(59_999);
     expect(w.held).toHaveLength(1);

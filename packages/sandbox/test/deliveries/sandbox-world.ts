@@ -27,12 +27,19 @@ export function client(origin: string, token: string) {
     /** Creates the next receipt and answers its id. */
     async receipt(): Promise<number> {
       serial += 1;
-      const created = await call<{ data: { id: number } }>('POST', '/rest/v1/receipts', JSON.parse(receiptBody(serial)));
+      const created = await call<{ data: { id: number } }>(
+        'POST',
+        '/rest/v1/receipts',
+        JSON.parse(receiptBody(serial)),
+      );
       if (created.status !== 201) throw new Error(`POST /receipts answered ${created.status}`);
       return created.body.data.id;
     },
     async endpoint(url: string, events: string[] = ['*']): Promise<{ data: WebhookEndpoint; secret: string }> {
-      const created = await call<{ data: WebhookEndpoint; secret: string }>('POST', '/rest/v1/webhooks', { url, events });
+      const created = await call<{ data: WebhookEndpoint; secret: string }>('POST', '/rest/v1/webhooks', {
+        url,
+        events,
+      });
       if (created.status !== 201) throw new Error(`POST /webhooks answered ${created.status}`);
       return created.body;
     },

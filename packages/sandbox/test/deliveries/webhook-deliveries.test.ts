@@ -37,7 +37,13 @@ describe('webhook deliveries of a started sandbox, to a local receiver', () => {
     expect(Object.keys(body)).toEqual(['event', 'timestamp', 'data']);
     await world.advance(1); // waits for the attempt's outcome to be recorded
     expect(await world.deliveries()).toMatchObject([
-      { id: request?.headers['x-svc-delivery'], webhook_id: world.webhook.id, event: 'receipt.created', state: 'succeeded', attempts: [{ status_code: 200, error: null }] },
+      {
+        id: request?.headers['x-svc-delivery'],
+        webhook_id: world.webhook.id,
+        event: 'receipt.created',
+        state: 'succeeded',
+        attempts: [{ status_code: 200, error: null }],
+      },
     ]);
   });
 
@@ -50,17 +56,27 @@ describe('webhook deliveries of a started sandbox, to a local receiver', () => {
     const ping = await world.control<{ data: SandboxDelivery }>('POST', `/webhooks/${world.webhook.id}/ping`);
     expect(ping.body.data).toMatchObject({ event: 'ping', state: 'succeeded', attempts: [{ status_code: 200 }] });
     await world.receiver.got(5);
-    const events = world.receiver.received.map((request) => JSON.parse(request.body) as { event: string; data: Record<string, unknown> });
-    expect(events.map((event) => event.event).sort()).toEqual(
-      ['ping', 'receipt.created', 'receipt.deleted', 'receipt.disposed', 'receipt.updated'],
+    const events = world.receiver.received.map(
+      (request) => JSON.parse(request.body) as { event: string; data: Record<string, unknown> },
     );
+    expect(events.map((event) => event.event).sort()).toEqual([
+      'ping',
+      'receipt.created',
+      'receipt.deleted',
+      'receipt.disposed',
+      'receipt.updated',
+    ]);
     for (const request of world.receiver.received) {
       expect(request.headers['x-svc-event']).toBe((JSON.parse(request.body) as { event: string }).event);
       expect(await verify(world.secret, request.body, String(request.headers['x-svc-signature']))).toBe(true);
     }
     const byEvent = new Map(events.map((event) => [event.event, event.data]));
     expect(byEvent.get('receipt.updated')).toMatchObject({ id, model: 'EX-9 Full Size' });
-    expect(byEvent.get('receipt.disposed')).toMatchObject({ id, status: 'disposed', disposition: { disposed_to: 'John Q. Example' } });
+    expect(byEvent.get('receipt.disposed')).toMatchObject({
+      id,
+      status: 'disposed',
+      disposition: { disposed_to: 'John Q. Example' },
+    });
     expect(byEvent.get('receipt.deleted')).toMatchObject({ id, deleted_at: expect.any(String) });
     expect(byEvent.get('ping')).toEqual({ webhook_id: world.webhook.id, message: 'Webhook test ping.' });
   });
@@ -75,7 +91,10 @@ describe('webhook deliveries of a started sandbox, to a local receiver', () => {
     await world.receiver.got(6);
     await world.advance(1);
     const events = (path: string) =>
-      world.receiver.received.filter((request) => request.path === path).map((request) => request.headers['x-svc-event']).sort();
+      world.receiver.received
+        .filter((request) => request.path === path)
+        .map((request) => request.headers['x-svc-event'])
+        .sort();
     expect(events('/hook')).toEqual(['receipt.created', 'receipt.deleted', 'receipt.disposed', 'receipt.updated']);
     expect(events('/subset')).toEqual(['receipt.deleted', 'receipt.disposed']);
     expect(world.receiver.received).toHaveLength(6);
@@ -100,7 +119,15 @@ describe('failed attempts and retries', () => {
     world.receiver.reply = () => ({ status: 500 });
     await world.receipt();
     await world.receiver.got(1);
-    for (const [count, seconds] of [[2, 60], [3, 300], [4, 1800], [5, 7200], [6, 18_000], [7, 36_000], [8, 36_000]] as const) {
+    for (const [count, seconds] of [
+      [2, 60],
+      [3, 300],
+      [4, 1800],
+      [5, 7200],
+      [6, 18_000],
+      [7, 36_000],
+      [8, 36_000],
+    ] as const) {
       await world.advance(seconds - 1);
       expect(world.receiver.received).toHaveLength(count - 1);
       await world.advance(1);
@@ -110,7 +137,9 @@ describe('failed attempts and retries', () => {
     expect(world.receiver.received).toHaveLength(8);
     const [delivery] = await world.deliveries();
     expect(delivery).toMatchObject({ state: 'failed', next_attempt_at: null });
-    const times = delivery?.attempts.map((attempt) => (Date.parse(attempt.at) - Date.UTC(2025, 2, 14, 15, 4, 5)) / 1000);
+    const times = delivery?.attempts.map(
+      (attempt) => (Date.parse(attempt.at) - Date.UTC(2025, 2, 14, 15, 4, 5)) / 1000,
+    );
     expect(times).toEqual([0, 60, 360, 2160, 9360, 27360, 63360, 99360]);
     expect(delivery?.attempts.every((attempt) => attempt.status_code === 500 && attempt.error === null)).toBe(true);
     const [first, ...retries] = world.receiver.received;
@@ -124,11 +153,15 @@ describe('failed attempts and retries', () => {
   it('counts a 301 as a failure and does not follow it', async () => {
     const world = await openWorld();
     world.receiver.reply = (request) =>
-      request.path === '/hook' ? { status: 301, headers: { location: `${world.receiver.url}/moved` } } : { status: 200 };
+      request.path === '/hook'
+        ? { status: 301, headers: { location: `${world.receiver.url}/moved` } }
+        : { status: 200 };
     await world.receipt();
     await world.receiver.got(1);
     await world.advance(1);
-    expect(await world.deliveries()).toMatchObject([{ state: 'pending', attempts: [{ status_code: 301, error: null }] }]);
+    expect(await world.deliveries()).toMatchObject([
+      { state: 'pending', attempts: [{ status_code: 301, error: null }] },
+    ]);
     expect(world.receiver.received.map((request) => request.path)).toEqual(['/hook']);
   });
 
@@ -215,7 +248,14 @@ describe('the dashboard actions', () => {
     expect(world.receiver.received).toHaveLength(2);
     expect(redelivered).toMatchObject({
       status: 200,
-      body: { data: { id: delivery?.id, state: 'succeeded', next_attempt_at: null, attempts: [{ status_code: 500 }, { status_code: 200 }] } },
+      body: {
+        data: {
+          id: delivery?.id,
+          state: 'succeeded',
+          next_attempt_at: null,
+          attempts: [{ status_code: 500 }, { status_code: 200 }],
+        },
+      },
     });
     const [first, second] = world.receiver.received;
     expect(second?.body).toBe(first?.body);
@@ -231,7 +271,10 @@ describe('the dashboard actions', () => {
     const [request] = world.receiver.received;
     expect(request?.headers['x-svc-event']).toBe('ping');
     expect(request?.headers['x-svc-delivery']).toBe(ping.body.data.id);
-    expect(JSON.parse(request?.body ?? '')).toMatchObject({ event: 'ping', data: { webhook_id: world.webhook.id, message: 'Webhook test ping.' } });
+    expect(JSON.parse(request?.body ?? '')).toMatchObject({
+      event: 'ping',
+      data: { webhook_id: world.webhook.id, message: 'Webhook test ping.' },
+    });
     expect(ping.body.data).toMatchObject({ event: 'ping', state: 'succeeded', next_attempt_at: null });
   });
 });

@@ -43,7 +43,10 @@ describe('deliveries across a restart on the same data file', () => {
     expect(second?.body).toBe(first?.body);
     expect(second?.headers['x-svc-delivery']).toBe(first?.headers['x-svc-delivery']);
     expect(await again.deliveries()).toMatchObject([
-      { state: 'succeeded', attempts: [{ at: '2025-03-14T15:04:05Z' }, { at: '2025-03-14T15:05:05Z', status_code: 200 }] },
+      {
+        state: 'succeeded',
+        attempts: [{ at: '2025-03-14T15:04:05Z' }, { at: '2025-03-14T15:05:05Z', status_code: 200 }],
+      },
     ]);
   });
 
@@ -53,15 +56,28 @@ describe('deliveries across a restart on the same data file', () => {
     const crashed = await createSandbox({ host: '127.0.0.1', port: 0, data: file, rateLimit: 0 });
     const { token } = await crashed.createAccount();
     const auth = { authorization: `Bearer ${token}` };
-    await crashed.server.inject({ method: 'POST', url: '/rest/v1/webhooks', headers: auth, payload: { url: `${receiver.url}/hook`, events: ['*'] } });
-    const created = await crashed.server.inject({ method: 'POST', url: '/rest/v1/receipts', headers: auth, payload: receiptBody(1) });
+    await crashed.server.inject({
+      method: 'POST',
+      url: '/rest/v1/webhooks',
+      headers: auth,
+      payload: { url: `${receiver.url}/hook`, events: ['*'] },
+    });
+    const created = await crashed.server.inject({
+      method: 'POST',
+      url: '/rest/v1/receipts',
+      headers: auth,
+      payload: receiptBody(1),
+    });
     expect(created.statusCode).toBe(201);
     expect(receiver.received).toHaveLength(0);
 
     await abandonLock(file);
     const restarted = await openSandbox({ data: file });
     await receiver.got(1);
-    expect(JSON.parse(receiver.received[0]?.body ?? '')).toMatchObject({ event: 'receipt.created', data: JSON.parse(created.payload).data });
+    expect(JSON.parse(receiver.received[0]?.body ?? '')).toMatchObject({
+      event: 'receipt.created',
+      data: JSON.parse(created.payload).data,
+    });
     await client(restarted.origin, token).advance(1);
     expect(await client(restarted.origin, token).deliveries()).toMatchObject([{ state: 'succeeded' }]);
   });

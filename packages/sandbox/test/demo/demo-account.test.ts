@@ -1,5 +1,12 @@
 import { createSandboxCore, type SandboxCore } from '@fflkit/sandbox-core';
-import type { AuditEntry, SandboxDelivery, SandboxReceiptPage, SandboxRequestLogEntry, SandboxToken, SandboxWebhookEndpointState } from '@fflkit/types';
+import type {
+  AuditEntry,
+  SandboxDelivery,
+  SandboxReceiptPage,
+  SandboxRequestLogEntry,
+  SandboxToken,
+  SandboxWebhookEndpointState,
+} from '@fflkit/types';
 import { describe, expect, it } from 'vitest';
 import { addDemoAccount, DEMO_RECEIPTS, planDemo } from '../../src/demo/demo-account';
 import { CorePersister } from '../../src/persistence/persister';
@@ -32,7 +39,9 @@ describe('planDemo(seed)', () => {
     const receipts = account!.receipts!;
     expect(receipts).toHaveLength(DEMO_RECEIPTS);
     expect(new Set(receipts.map((receipt) => receipt.serial_number)).size).toBe(DEMO_RECEIPTS);
-    expect(new Set(receipts.map((receipt) => receipt.book))).toEqual(new Set(['Main', 'Consignment', 'Gunsmithing', 'Rentals']));
+    expect(new Set(receipts.map((receipt) => receipt.book))).toEqual(
+      new Set(['Main', 'Consignment', 'Gunsmithing', 'Rentals']),
+    );
     expect(new Set(receipts.map((receipt) => receipt.manufacturer)).size).toBeGreaterThan(20);
     const disposed = receipts.filter((receipt) => receipt.disposition !== undefined);
     expect(disposed).toHaveLength(plan.disposed);
@@ -64,11 +73,21 @@ describe('addDemoAccount(sandbox, seed)', () => {
     const { core } = world;
     const all = await control<SandboxReceiptPage>(core, demo.token, '/_sandbox/receipts', 'per_page=1');
     expect(all.meta.total).toBe(DEMO_RECEIPTS);
-    const disposed = await control<SandboxReceiptPage>(core, demo.token, '/_sandbox/receipts', 'per_page=1&status=disposed');
+    const disposed = await control<SandboxReceiptPage>(
+      core,
+      demo.token,
+      '/_sandbox/receipts',
+      'per_page=1&status=disposed',
+    );
     expect(disposed.meta.total).toBe(plan.disposed);
 
     const [correction] = plan.corrections;
-    const found = await control<SandboxReceiptPage>(core, demo.token, '/_sandbox/receipts', `serial_number=${encodeURIComponent(correction!.serial_number)}`);
+    const found = await control<SandboxReceiptPage>(
+      core,
+      demo.token,
+      '/_sandbox/receipts',
+      `serial_number=${encodeURIComponent(correction!.serial_number)}`,
+    );
     const [receipt] = found.data;
     expect(receipt).toMatchObject(correction!.fields);
     const audit = await control<{ data: AuditEntry[] }>(core, demo.token, `/_sandbox/receipts/${receipt!.id}/audit`);
@@ -80,7 +99,9 @@ describe('addDemoAccount(sandbox, seed)', () => {
     const tokens = await control<{ data: SandboxToken[] }>(core, demo.token, '/_sandbox/tokens');
     expect(tokens.data.map((token) => token.name)).toEqual(['Demo', 'Back office', 'Point of sale']);
     const webhooks = await control<{ data: SandboxWebhookEndpointState[] }>(core, demo.token, '/_sandbox/webhooks');
-    expect(webhooks.data).toEqual([expect.objectContaining({ url: 'http://127.0.0.1:3000/webhooks', events: ['*'], enabled: true })]);
+    expect(webhooks.data).toEqual([
+      expect.objectContaining({ url: 'http://127.0.0.1:3000/webhooks', events: ['*'], enabled: true }),
+    ]);
     const deliveries = await control<{ data: SandboxDelivery[] }>(core, demo.token, '/_sandbox/deliveries');
     expect(deliveries.data).toEqual([]);
   });
@@ -104,6 +125,8 @@ describe('addDemoAccount(sandbox, seed)', () => {
   it('rejects with what to do when the sandbox holds its limit of accounts', async () => {
     const world = demoWorld({ maxAccounts: 1 });
     world.core.createAccount();
-    await expect(addDemoAccount(world, 1)).rejects.toThrow(/^the demo account cannot be added: .+ Start with --max-accounts set higher, or without --demo\.$/);
+    await expect(addDemoAccount(world, 1)).rejects.toThrow(
+      /^the demo account cannot be added: .+ Start with --max-accounts set higher, or without --demo\.$/,
+    );
   });
 });

@@ -78,9 +78,7 @@ describe('SnapshotFile', () => {
     await writeFile(file, '{"format": 1,');
     const reading = new SnapshotFile(file).read();
     await expect(reading).rejects.toThrow(DataFileError);
-    await expect(new SnapshotFile(file).read()).rejects.toThrow(
-      `the data file ${file} is not valid JSON`,
-    );
+    await expect(new SnapshotFile(file).read()).rejects.toThrow(`the data file ${file} is not valid JSON`);
   });
 
   it('read() throws a DataFileError for a file in the line layout cut short', async () => {
@@ -208,7 +206,9 @@ describe('readLines(file, nodeFileSystem, onLine)', () => {
   it('hands over nothing for an empty file, and rejects with ENOENT for a missing one', async () => {
     await writeFile(file, '');
     expect(await linesOf()).toEqual([]);
-    await expect(readLines(join(dir, 'missing'), nodeFileSystem, () => undefined)).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(readLines(join(dir, 'missing'), nodeFileSystem, () => undefined)).rejects.toMatchObject({
+      code: 'ENOENT',
+    });
   });
 
   it('stops at what onLine throws, and rejects with it', async () => {

@@ -32,7 +32,12 @@ describe('Journal', () => {
   const line = (text: string): Buffer => Buffer.from(`${text}\n`);
 
   it('open() lists the segments beside the data file by number, ignoring other files', async () => {
-    for (const name of ['sandbox.json.journal.10', 'sandbox.json.journal.2', 'sandbox.json.journal.x', 'other.json.journal.1']) {
+    for (const name of [
+      'sandbox.json.journal.10',
+      'sandbox.json.journal.2',
+      'sandbox.json.journal.x',
+      'other.json.journal.1',
+    ]) {
       await writeFile(join(dir, name), 'ab\n');
     }
     const journal = await Journal.open(file);
@@ -115,9 +120,18 @@ describe('parseJournalLine(text)', () => {
     ['a base above the version', '{"v":1,"base":2,"sequences":{},"changes":[]}'],
     ['no sequences', '{"v":2,"base":1,"changes":[]}'],
     ['changes that are not a list', '{"v":2,"base":1,"sequences":{},"changes":{}}'],
-    ['an unknown operation', '{"v":2,"base":1,"sequences":{},"changes":[{"op":"drop","collection":"receipts","id":1}]}'],
-    ['an unknown collection', '{"v":2,"base":1,"sequences":{},"changes":[{"op":"remove","collection":"users","id":1}]}'],
-    ['an upsert without a record', '{"v":2,"base":1,"sequences":{},"changes":[{"op":"upsert","collection":"receipts"}]}'],
+    [
+      'an unknown operation',
+      '{"v":2,"base":1,"sequences":{},"changes":[{"op":"drop","collection":"receipts","id":1}]}',
+    ],
+    [
+      'an unknown collection',
+      '{"v":2,"base":1,"sequences":{},"changes":[{"op":"remove","collection":"users","id":1}]}',
+    ],
+    [
+      'an upsert without a record',
+      '{"v":2,"base":1,"sequences":{},"changes":[{"op":"upsert","collection":"receipts"}]}',
+    ],
     ['a removal without an id', '{"v":2,"base":1,"sequences":{},"changes":[{"op":"remove","collection":"receipts"}]}'],
   ])('throws a TypeError for JSON with %s', (_, text) => {
     expect(() => parseJournalLine(text)).toThrow(TypeError);
@@ -139,18 +153,33 @@ describe('readJournalSegment(path, onChangeSet)', () => {
 
   const read = async () => {
     const seen: [number, number][] = [];
-    const end = await readJournalSegment(segment, (changeSet: CoreChangeSet, number) => seen.push([changeSet.version, number]));
+    const end = await readJournalSegment(segment, (changeSet: CoreChangeSet, number) =>
+      seen.push([changeSet.version, number]),
+    );
     return { seen, ...end };
   };
 
   it('hands over every change set in order, with its line number', async () => {
     await writeFile(segment, line(1) + line(2) + line(3));
-    expect(await read()).toEqual({ seen: [[2, 1], [3, 2], [4, 3]], tornTail: false });
+    expect(await read()).toEqual({
+      seen: [
+        [2, 1],
+        [3, 2],
+        [4, 3],
+      ],
+      tornTail: false,
+    });
   });
 
   it('ignores a last line without its newline: an append cut short, never acknowledged', async () => {
     await writeFile(segment, line(1) + line(2) + line(3).slice(0, -1));
-    expect(await read()).toEqual({ seen: [[2, 1], [3, 2]], tornTail: true });
+    expect(await read()).toEqual({
+      seen: [
+        [2, 1],
+        [3, 2],
+      ],
+      tornTail: true,
+    });
   });
 
   it('ignores the start of a line cut short, down to its first byte', async () => {
@@ -163,9 +192,17 @@ describe('readJournalSegment(path, onChangeSet)', () => {
     ['a segment holding only the start of a line', () => '{"v":2,"ba', /holds no whole change set/],
     ['a whole last line that does not parse', () => `${line(1)}{"v":3,"ba\n`, /line 2 is not a change set/],
     ['an unreadable line that other lines follow', () => `${line(1)}garbage\n${line(3)}`, /line 2 is not a change set/],
-    ['a segment overwritten with NUL bytes', () => '\0'.repeat(200), /are not the start of a change set \(they hold NUL bytes\)/],
+    [
+      'a segment overwritten with NUL bytes',
+      () => '\0'.repeat(200),
+      /are not the start of a change set \(they hold NUL bytes\)/,
+    ],
     ['lines followed by NUL bytes', () => `${line(1)}${'\0'.repeat(64)}`, /hold NUL bytes/],
-    ['a tail that is not the start of a line', () => `${line(1)}xyz`, /last 3 characters are not the start of a change set/],
+    [
+      'a tail that is not the start of a line',
+      () => `${line(1)}xyz`,
+      /last 3 characters are not the start of a change set/,
+    ],
   ])('throws a DamagedSegment for %s', async (_, content, message) => {
     await writeFile(segment, content());
     await expect(read()).rejects.toThrow(DamagedSegment);
@@ -183,8 +220,7 @@ function recordingCore() {
   return { core, post, line };
 }
 
-const viaJson = (core: SandboxCore): SandboxSnapshot =>
-  JSON.parse(JSON.stringify(core.snapshot())) as SandboxSnapshot;
+const viaJson = (core: SandboxCore): SandboxSnapshot => JSON.parse(JSON.stringify(core.snapshot())) as SandboxSnapshot;
 
 const replay = async (snapshot: SandboxSnapshot | null) => replayJournal(await Journal.open(file), snapshot);
 
@@ -259,7 +295,9 @@ describe('replayJournal(journal, snapshot)', () => {
     line();
     await post(2);
     await writeFile(`${file}.journal.1`, line());
-    await expect(replay(start)).rejects.toThrow(/continues from version 2, but the data file and the journal before it reach version 1/);
+    await expect(replay(start)).rejects.toThrow(
+      /continues from version 2, but the data file and the journal before it reach version 1/,
+    );
     expect(core.version).toBe(3);
   });
 });
@@ -271,7 +309,9 @@ describe('Journal appends that fail', () => {
     const { disk, files } = failingFileSystem();
     const journal = await Journal.open(file, files);
     disk.fault = 'full';
-    await expect(journal.append(line('a'), 0)).rejects.toThrow(/cannot append to the journal .*journal\.1 \(ENOSPC: no space left on device/);
+    await expect(journal.append(line('a'), 0)).rejects.toThrow(
+      /cannot append to the journal .*journal\.1 \(ENOSPC: no space left on device/,
+    );
     disk.fault = 'read-only';
     await expect(journal.append(line('a'), 0)).rejects.toThrow(/EROFS/);
     expect(await readdir(dir)).toEqual([]);

@@ -17,7 +17,8 @@ afterEach(async () => {
 });
 
 /** The lock of a process that is gone: no process has this id. */
-const staleLock = () => `${JSON.stringify({ pid: 2 ** 30, host: hostname(), started_at: '2026-01-01T00:00:00.000Z' })}\n`;
+const staleLock = () =>
+  `${JSON.stringify({ pid: 2 ** 30, host: hostname(), started_at: '2026-01-01T00:00:00.000Z' })}\n`;
 
 describe('DataFileLock.acquire(dataFile, files)', () => {
   it('takes over the lock of a process that is gone, leaving nothing beside it', async () => {
@@ -81,15 +82,21 @@ describe('one sandbox per data file', () => {
     try {
       await mkdir(join(dir, 'elsewhere'));
       await symlink(file, join(dir, 'elsewhere', 'sandbox.json'));
-      await expect(startSandbox({ data: join(dir, 'elsewhere', 'sandbox.json') })).rejects.toThrow(/is in use by another sandbox/);
+      await expect(startSandbox({ data: join(dir, 'elsewhere', 'sandbox.json') })).rejects.toThrow(
+        /is in use by another sandbox/,
+      );
       // The same through a link to the folder.
       await symlink(join(dir, 'real'), join(dir, 'linked'));
-      await expect(startSandbox({ data: join(dir, 'linked', 'sandbox.json') })).rejects.toThrow(/is in use by another sandbox/);
+      await expect(startSandbox({ data: join(dir, 'linked', 'sandbox.json') })).rejects.toThrow(
+        /is in use by another sandbox/,
+      );
       // A link, not yet written through, whose `..` leaves the real folder of a linked folder.
       await mkdir(join(dir, 'real', 'deeper'));
       await symlink('../sandbox.json', join(dir, 'real', 'deeper', 'link.json'));
       await symlink(join(dir, 'real', 'deeper'), join(dir, 'deep'));
-      await expect(startSandbox({ data: join(dir, 'deep', 'link.json') })).rejects.toThrow(/is in use by another sandbox/);
+      await expect(startSandbox({ data: join(dir, 'deep', 'link.json') })).rejects.toThrow(
+        /is in use by another sandbox/,
+      );
     } finally {
       await first.stop();
     }

@@ -50,7 +50,11 @@ async function changeEverything(sandbox: Sandbox, token: string): Promise<void> 
   });
   await inject('DELETE', `/rest/v1/receipts/${second.id}`);
   await inject('DELETE', `/rest/v1/webhooks/${doomed.data.id}`);
-  await inject('POST', `/_sandbox/receipts/${first.id}/documents`, { name: 'a.pdf', mime_type: 'application/pdf', size: 1 });
+  await inject('POST', `/_sandbox/receipts/${first.id}/documents`, {
+    name: 'a.pdf',
+    mime_type: 'application/pdf',
+    size: 1,
+  });
   await inject('POST', '/_sandbox/books', { name: 'Consignment' });
   const extra = (await inject('POST', '/_sandbox/tokens', { permissions: ['read'] })) as unknown as {
     data: { id: number };
@@ -117,9 +121,7 @@ describe('a sandbox on a data file', () => {
   it('groups 200 concurrent writes into a few appends, each answered once on disk', async () => {
     const sandbox = await open();
     const token = await injectAccount(sandbox.server);
-    const answers = await Promise.all(
-      Array.from({ length: 200 }, (_, n) => injectReceipt(sandbox.server, token, n)),
-    );
+    const answers = await Promise.all(Array.from({ length: 200 }, (_, n) => injectReceipt(sandbox.server, token, n)));
     expect(answers.map((answer) => answer.status)).toEqual(Array(200).fill(201));
     const lines = await journalLines(file);
     expect(lines.length).toBeLessThanOrEqual(10);

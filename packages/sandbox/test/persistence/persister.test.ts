@@ -5,12 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DataFileError, openDatabase, type SnapshotDatabase } from '../../src/persistence/data-file';
 import { Journal } from '../../src/persistence/journal';
-import {
-  compactAtBytes,
-  CorePersister,
-  DEFAULT_COMPACT_AT_BYTES,
-  GroupCommit,
-} from '../../src/persistence/persister';
+import { compactAtBytes, CorePersister, DEFAULT_COMPACT_AT_BYTES, GroupCommit } from '../../src/persistence/persister';
 import { receiptRequest } from '../support/receipt-body';
 import { canonical, journalFiles, readStateOnDisk } from '../support/state-on-disk';
 
@@ -158,7 +153,10 @@ describe('CorePersister with a journal', () => {
     await post(3);
     const onDisk = await readStateOnDisk(file);
     const receipts = onDisk?.['receipts'] as { id: number; record: number; serial_number: string }[];
-    expect(receipts.map((receipt) => [receipt.id, receipt.record])).toEqual([[1, 1], [2, 2]]);
+    expect(receipts.map((receipt) => [receipt.id, receipt.record])).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
     expect(canonical(onDisk)).toEqual(canonical(core.snapshot()));
   });
 
@@ -177,7 +175,12 @@ describe('CorePersister with a journal', () => {
     await new Promise((resolve) => setImmediate(resolve));
     // Made while the write of receipt 2 is in flight: its change rides on the next write.
     const next = post(3).catch((error: unknown) => error);
-    const read = await core.handle({ method: 'GET', path: '/rest/v1/receipts', query: '', headers: { authorization: `Bearer ${token}` } });
+    const read = await core.handle({
+      method: 'GET',
+      path: '/rest/v1/receipts',
+      query: '',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect((read.body as { meta: { total: number } }).meta.total).toBe(3);
     const readSettled = persister.settle(mark).catch((error: unknown) => error);
     fail(new DataFileError(file, 'disk full'));

@@ -47,7 +47,9 @@ describe.each(['full', 'read-only'] as const)('a sandbox whose disk is %s', (fau
     expect(refused.status).toBe(503);
     expect(refused.body).toEqual({
       message: expect.stringMatching(
-        new RegExp(`^The sandbox could not save its data, so this request changed nothing: cannot append to the journal ${file}\\.journal\\.1 \\((ENOSPC|EROFS)`),
+        new RegExp(
+          `^The sandbox could not save its data, so this request changed nothing: cannot append to the journal ${file}\\.journal\\.1 \\((ENOSPC|EROFS)`,
+        ),
       ) as unknown,
     });
     const endpoint = await inject('POST', '/rest/v1/webhooks', { url: 'https://hooks.example.com/a', events: ['*'] });
@@ -86,7 +88,8 @@ describe('a save that fails while other requests wait on it', () => {
   it('leaves no journal segment behind however many appends fail', async () => {
     const { disk, inject } = await openFailing();
     disk.fault = 'full';
-    for (let n = 0; n < 20; n += 1) expect((await inject('POST', '/rest/v1/receipts', receiptBody(n))).status).toBe(503);
+    for (let n = 0; n < 20; n += 1)
+      expect((await inject('POST', '/rest/v1/receipts', receiptBody(n))).status).toBe(503);
     expect((await readdir(dir)).sort()).toEqual(['sandbox.json', 'sandbox.json.lock']);
     expect(disk.failures).toBeGreaterThanOrEqual(20);
   });

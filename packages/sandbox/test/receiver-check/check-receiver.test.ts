@@ -28,7 +28,8 @@ function signedWith(secret: string, request: Received): boolean {
 const verifying = (request: Received): Reply => ({ status: signedWith(SECRET, request) ? 200 : 401 });
 
 /** The outcome of each check, by name. */
-const outcomes = (report: ReceiverCheckReport) => Object.fromEntries(report.checks.map((check) => [check.name, check.outcome]));
+const outcomes = (report: ReceiverCheckReport) =>
+  Object.fromEntries(report.checks.map((check) => [check.name, check.outcome]));
 
 /** A fake clock that a receiver moves forward as it answers. */
 function clock() {
@@ -49,8 +50,18 @@ describe('checkReceiver({ url, secret })', () => {
       out_of_order: 'pass',
       large_body: 'pass',
     });
-    expect(report.checks.map((check) => check.requests.map((request) => request.status))).toEqual([[200], [401], [401], [200, 200], [200, 200], [200]]);
-    expect(report.checks.filter((check) => check.assumes !== null).map((check) => check.name)).toEqual(['duplicate_delivery', 'out_of_order']);
+    expect(report.checks.map((check) => check.requests.map((request) => request.status))).toEqual([
+      [200],
+      [401],
+      [401],
+      [200, 200],
+      [200, 200],
+      [200],
+    ]);
+    expect(report.checks.filter((check) => check.assumes !== null).map((check) => check.name)).toEqual([
+      'duplicate_delivery',
+      'out_of_order',
+    ]);
     expect(report.checks.every((check) => check.reason === null && check.fix === null)).toBe(true);
   });
 
@@ -70,7 +81,9 @@ describe('checkReceiver({ url, secret })', () => {
     for (const request of good.received) {
       expect(request.headers['content-type']).toBe('application/json');
       expect(request.headers['user-agent']).toBe('Logbook-Webhook/1.0');
-      expect(request.headers['x-svc-delivery']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(request.headers['x-svc-delivery']).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
     }
     const [, forged, unsigned, first, again, deleted, created, large] = good.received;
     expect(String(forged?.headers['x-svc-signature'])).toMatch(/^sha256=[0-9a-f]{64}$/);
@@ -83,7 +96,10 @@ describe('checkReceiver({ url, secret })', () => {
       first?.headers['x-svc-signature'],
     ]);
     // The pair out of order: one receipt, the newer event first.
-    const [newer, older] = [JSON.parse(deleted!.body), JSON.parse(created!.body)] as { timestamp: string; data: { id: number } }[];
+    const [newer, older] = [JSON.parse(deleted!.body), JSON.parse(created!.body)] as {
+      timestamp: string;
+      data: { id: number };
+    }[];
     expect(newer?.data.id).toBe(older?.data.id);
     expect(Date.parse(newer!.timestamp)).toBeGreaterThan(Date.parse(older!.timestamp));
     // Distinct events never share their bytes, so a receiver deduplicating on the body keeps them apart.
@@ -97,12 +113,20 @@ describe('checkReceiver({ url, secret })', () => {
     const trusting = await receiver(() => ({ status: 200 }));
     const report = await checkReceiver({ url: trusting.url, secret: SECRET });
     expect(report.ok).toBe(false);
-    expect(outcomes(report)).toMatchObject({ ping: 'pass', forged_signature: 'fail', missing_signature: 'fail', duplicate_delivery: 'pass' });
+    expect(outcomes(report)).toMatchObject({
+      ping: 'pass',
+      forged_signature: 'fail',
+      missing_signature: 'fail',
+      duplicate_delivery: 'pass',
+    });
     expect(report.checks[1]).toMatchObject({
-      reason: 'It answered 200 to a delivery whose X-SVC-Signature was made with another secret: anyone can send it forged events.',
+      reason:
+        'It answered 200 to a delivery whose X-SVC-Signature was made with another secret: anyone can send it forged events.',
       fix: expect.stringContaining('answer 401 on a mismatch'),
     });
-    expect(report.checks[2]?.reason).toBe('It answered 200 to a delivery without X-SVC-Signature: anyone can send it unsigned events.');
+    expect(report.checks[2]?.reason).toBe(
+      'It answered 200 to a delivery without X-SVC-Signature: anyone can send it unsigned events.',
+    );
   });
 
   it('warns past 1 s and fails past 5 s, whatever the statuses', async () => {
@@ -115,7 +139,10 @@ describe('checkReceiver({ url, secret })', () => {
     const warned = await checkReceiver({ url: slow.url, secret: SECRET, now: time.now });
     expect(warned.ok).toBe(true);
     expect(new Set(warned.checks.map((check) => check.outcome))).toEqual(new Set(['warn']));
-    expect(warned.checks[0]).toMatchObject({ reason: 'It took 1.5 s to answer: within the 5 s the service waits, but past 1 s.', fix: expect.stringContaining('do the work after answering') });
+    expect(warned.checks[0]).toMatchObject({
+      reason: 'It took 1.5 s to answer: within the 5 s the service waits, but past 1 s.',
+      fix: expect.stringContaining('do the work after answering'),
+    });
 
     delayMs = 5_001;
     const failed = await checkReceiver({ url: slow.url, secret: SECRET, now: time.now });
@@ -129,7 +156,11 @@ describe('checkReceiver({ url, secret })', () => {
     const hanging = await receiver(() => 'hang');
     const report = await checkReceiver({ url: hanging.url, secret: SECRET, timeoutMs: 50 });
     expect(report.ok).toBe(false);
-    expect(report.checks[0]).toMatchObject({ outcome: 'fail', reason: 'No answer within 0.05 seconds.', requests: [{ status: null, error: 'No answer within 0.05 seconds.' }] });
+    expect(report.checks[0]).toMatchObject({
+      outcome: 'fail',
+      reason: 'No answer within 0.05 seconds.',
+      requests: [{ status: null, error: 'No answer within 0.05 seconds.' }],
+    });
     expect(report.checks.slice(1).map((check) => [check.outcome, check.reason])).toEqual(
       Array(5).fill(['skipped', 'Not run: the signed ping got no answer (No answer within 0.05 seconds.).']),
     );
@@ -140,12 +171,18 @@ describe('checkReceiver({ url, secret })', () => {
     const port = await closedPort();
     const report = await checkReceiver({ url: `http://127.0.0.1:${port}/webhooks`, secret: SECRET });
     expect(report.ok).toBe(false);
-    expect(report.checks[0]).toMatchObject({ outcome: 'fail', reason: 'Connection refused.', fix: expect.stringContaining('receiver runs and listens at this URL') });
+    expect(report.checks[0]).toMatchObject({
+      outcome: 'fail',
+      reason: 'Connection refused.',
+      fix: expect.stringContaining('receiver runs and listens at this URL'),
+    });
     expect(outcomes(report)).toMatchObject({ forged_signature: 'skipped', large_body: 'skipped' });
   });
 
   it('fails a receiver whose body limit answers 413 to the large body, naming the limit to raise', async () => {
-    const limited = await receiver((request) => (Buffer.byteLength(request.body) > 100_000 ? { status: 413 } : verifying(request)));
+    const limited = await receiver((request) =>
+      Buffer.byteLength(request.body) > 100_000 ? { status: 413 } : verifying(request),
+    );
     const report = await checkReceiver({ url: limited.url, secret: SECRET });
     expect(outcomes(report)).toMatchObject({ ping: 'pass', large_body: 'fail' });
     expect(report.checks[5]?.reason).toMatch(/^It answered 413 to a delivery of \d+ bytes\.$/);
@@ -187,17 +224,29 @@ describe('checkReceiver({ url, secret })', () => {
       return verifying(request);
     });
     const report = await checkReceiver({ url: close.url, secret: SECRET });
-    expect(report.checks[2]).toMatchObject({ outcome: 'warn', reason: 'It answered 400 to a delivery without X-SVC-Signature; 401 is what the interface document expects.' });
-    expect(report.checks[0]).toMatchObject({ outcome: 'fail', reason: 'It answered 308 to a signed ping: the service does not follow redirects.' });
+    expect(report.checks[2]).toMatchObject({
+      outcome: 'warn',
+      reason: 'It answered 400 to a delivery without X-SVC-Signature; 401 is what the interface document expects.',
+    });
+    expect(report.checks[0]).toMatchObject({
+      outcome: 'fail',
+      reason: 'It answered 308 to a signed ping: the service does not follow redirects.',
+    });
   });
 
   it.each([
     [{ url: 'ftp://127.0.0.1/webhooks', secret: SECRET }, /url must be the receiver's absolute http\(s\) URL/],
     [{ url: '/webhooks', secret: SECRET }, /url must be the receiver's absolute http\(s\) URL/],
-    [{ url: 'http://127.0.0.1/webhooks', secret: 'sk_live_abc' }, /secret must be the endpoint's signing secret .* whsec_\.\.\. with its prefix; got a string starting "sk_liv"/],
+    [
+      { url: 'http://127.0.0.1/webhooks', secret: 'sk_live_abc' },
+      /secret must be the endpoint's signing secret .* whsec_\.\.\. with its prefix; got a string starting "sk_liv"/,
+    ],
     [{ url: 'http://127.0.0.1/webhooks', secret: 'whsec_' }, /secret must be the endpoint's signing secret/],
     [{ url: 'http://127.0.0.1/webhooks', secret: SECRET, timeoutMs: 0 }, /timeoutMs must be a positive number/],
-    [{ url: 'http://127.0.0.1/webhooks', secret: SECRET, warnAfterMs: 6000 }, /warnAfterMs must be a number of milliseconds from 0 to timeoutMs \(5000\)/],
+    [
+      { url: 'http://127.0.0.1/webhooks', secret: SECRET, warnAfterMs: 6000 },
+      /warnAfterMs must be a number of milliseconds from 0 to timeoutMs \(5000\)/,
+    ],
   ])('throws a TypeError naming the package for %j', async (options, message) => {
     const failure = await checkReceiver(options).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TypeError);

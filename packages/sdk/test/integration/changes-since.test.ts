@@ -57,7 +57,11 @@ describe('receipts.changesSince() against the sandbox', () => {
 
     now += 2000;
     await logbook.receipts.update(a.id, { model: 'a2' });
-    await logbook.receipts.dispose(c.id, { disposition_date: '2025-03-14', disposed_to: 'John Q. Example', form_4473_serial: 'F-CS-3' });
+    await logbook.receipts.dispose(c.id, {
+      disposition_date: '2025-03-14',
+      disposed_to: 'John Q. Example',
+      form_4473_serial: 'F-CS-3',
+    });
     now += 200;
     await logbook.receipts.update(a.id, { model: 'a3' });
     const third = await sync(logbook, nothing.checkpoint ?? second.checkpoint);
@@ -75,7 +79,9 @@ describe('receipts.changesSince() against the sandbox', () => {
     const first = await sync(logbook, null);
     expect(first.seen).toHaveLength(205);
     now += 1000;
-    const last = await logbook.receipts.update((await logbook.receipts.list({ per_page: 1 })).data[0]?.id ?? 0, { model: 'changed' });
+    const last = await logbook.receipts.update((await logbook.receipts.list({ per_page: 1 })).data[0]?.id ?? 0, {
+      model: 'changed',
+    });
     const second = await sync(logbook, first.checkpoint);
     expect(second.seen).toEqual([[last.id, 'changed']]);
   });

@@ -42,11 +42,13 @@ describe('an integrator against the sandbox', () => {
     expect((await logbook.books.list()).map((book) => book.name)).toEqual(['Main']);
 
     const created: Receipt[] = [];
-    for (let i = 1; i <= 5; i++) created.push(await logbook.receipts.create(receiptBody({ serial_number: `SDK-${i}` })));
+    for (let i = 1; i <= 5; i++)
+      created.push(await logbook.receipts.create(receiptBody({ serial_number: `SDK-${i}` })));
     expect(created.map((r) => [r.record, r.status])).toEqual([1, 2, 3, 4, 5].map((n) => [n, 'on_hand']));
 
     const pages = [];
-    for await (const page of logbook.receipts.iterate({ per_page: 2 }).pages()) pages.push(page.data.map((r) => r.serial_number));
+    for await (const page of logbook.receipts.iterate({ per_page: 2 }).pages())
+      pages.push(page.data.map((r) => r.serial_number));
     expect(pages).toEqual([['SDK-1', 'SDK-2'], ['SDK-3', 'SDK-4'], ['SDK-5']]);
     const first = await logbook.receipts.list({ per_page: 2 });
     expect(first.meta).toMatchObject({ current_page: 1, last_page: 3, per_page: 2, total: 5 });
@@ -78,7 +80,10 @@ describe('an integrator against the sandbox', () => {
 
   it('creates, lists and deletes webhook endpoints, the secret shown once', async () => {
     const { logbook } = await client();
-    const { endpoint, secret } = await logbook.webhooks.create({ url: 'https://hooks.example.com/logbook', events: ['receipt.created'] });
+    const { endpoint, secret } = await logbook.webhooks.create({
+      url: 'https://hooks.example.com/logbook',
+      events: ['receipt.created'],
+    });
     expect(secret).toMatch(/^whsec_/);
     expect(await logbook.webhooks.list()).toEqual([endpoint]);
     await logbook.webhooks.delete(endpoint.id);
@@ -108,7 +113,9 @@ describe('an integrator against the sandbox', () => {
   it('maps 404 to NotFoundError and 422 to ValidationError with the field errors', async () => {
     const { logbook } = await client();
     await expect(logbook.receipts.get(999_999)).rejects.toBeInstanceOf(NotFoundError);
-    const error = await logbook.receipts.create(receiptBody({ serial_number: '', book: 'Nope' })).catch((e: unknown) => e);
+    const error = await logbook.receipts
+      .create(receiptBody({ serial_number: '', book: 'Nope' }))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ValidationError);
     expect(Object.keys((error as ValidationError).errors).sort()).toEqual(['book', 'serial_number']);
   });
@@ -116,7 +123,9 @@ describe('an integrator against the sandbox', () => {
   it('answers a disposition with neither an address nor a Form 4473 serial with the four address fields, as the README shows', async () => {
     const { logbook } = await client();
     const receipt = await logbook.receipts.create(receiptBody({ serial_number: 'SDK-README' }));
-    const error = await logbook.receipts.dispose(receipt.id, { disposition_date: '2025-03-14', disposed_to: 'John Q. Example' }).catch((e: unknown) => e);
+    const error = await logbook.receipts
+      .dispose(receipt.id, { disposition_date: '2025-03-14', disposed_to: 'John Q. Example' })
+      .catch((e: unknown) => e);
     expect(Object.keys((error as ValidationError).errors)).toEqual(['address', 'city', 'state', 'zip']);
   });
 
@@ -134,22 +143,33 @@ describe('an integrator against the sandbox', () => {
         const response = await fetch(url, init);
         if (!drop || init.method === 'GET') return response;
         drop = false;
-        throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+        throw new TypeError('fetch failed', {
+          cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+        });
       },
     });
     await logbook.receipts.create(receiptBody({ serial_number: 'SDK-R10' }));
     drop = true;
-    const created = await logbook.receipts.create(receiptBody({ serial_number: ' SDK-R1 ', importer: '', purchase_amount: 389.5, model: 'EX-9 ' }));
+    const created = await logbook.receipts.create(
+      receiptBody({ serial_number: ' SDK-R1 ', importer: '', purchase_amount: 389.5, model: 'EX-9 ' }),
+    );
     expect(created).toMatchObject({ serial_number: 'SDK-R1', model: 'EX-9', record: 2 });
     const matches = await logbook.receipts.list({ serial_number: 'SDK-R1' });
     expect(matches.data.map((r) => r.serial_number)).toEqual(['SDK-R10', 'SDK-R1']);
 
     drop = true;
-    const disposed = await logbook.receipts.dispose(created.id, { disposition_date: '2025-03-14', disposed_to: 'John Q. Example', form_4473_serial: 'F-R1' });
+    const disposed = await logbook.receipts.dispose(created.id, {
+      disposition_date: '2025-03-14',
+      disposed_to: 'John Q. Example',
+      form_4473_serial: 'F-R1',
+    });
     expect(disposed.disposition).toMatchObject({ disposed_to: 'John Q. Example', form_4473_serial: 'F-R1' });
 
     drop = true;
-    const { endpoint } = await logbook.webhooks.create({ url: 'https://hooks.example.com/recovered', events: ['receipt.created'] });
+    const { endpoint } = await logbook.webhooks.create({
+      url: 'https://hooks.example.com/recovered',
+      events: ['receipt.created'],
+    });
     expect(await logbook.webhooks.list()).toEqual([endpoint]);
     drop = true;
     await logbook.webhooks.delete(endpoint.id);

@@ -54,10 +54,21 @@ export class FaultyService {
     const path = url.pathname.replace('/rest/v1', '');
     const fault = this.faultOf(method, path, this.requests.length);
     this.requests.push({ method, path, fault });
-    if (fault === 'refused') throw new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4010'), { code: 'ECONNREFUSED' }) });
+    if (fault === 'refused')
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4010'), { code: 'ECONNREFUSED' }),
+      });
     if (fault === '502') return json(502, { message: 'Bad Gateway' });
-    const answer = this.#handle(method, path, url.searchParams, typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined);
-    if (fault === 'dropped') throw new TypeError('fetch failed', { cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }) });
+    const answer = this.#handle(
+      method,
+      path,
+      url.searchParams,
+      typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+    );
+    if (fault === 'dropped')
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),
+      });
     if (fault === 'timeout') return hang(new Request(input), init.signal ?? undefined);
     if (fault === '502-after') return json(502, { message: 'Bad Gateway' });
     return answer;
@@ -69,11 +80,16 @@ export class FaultyService {
     if (collection === 'receipts' && id === undefined && method === 'GET') {
       const serial = query.get('serial_number')?.toLowerCase() ?? '';
       const matches = [...this.receipts.values()]
-        .filter((r) => r.serial_number.toLowerCase().includes(serial) && (query.get('book') === null || r.book === query.get('book')))
+        .filter(
+          (r) =>
+            r.serial_number.toLowerCase().includes(serial) &&
+            (query.get('book') === null || r.book === query.get('book')),
+        )
         .sort((a, b) => a.id - b.id);
       return json(200, page(matches, Number(query.get('page') ?? 1), Number(query.get('per_page') ?? 25)));
     }
-    if (collection === 'receipts' && id === undefined && method === 'POST') return json(201, { data: this.#record(body as ReceiptCreate) });
+    if (collection === 'receipts' && id === undefined && method === 'POST')
+      return json(201, { data: this.#record(body as ReceiptCreate) });
     if (collection === 'receipts' && receipt === undefined) return json(404, { message: 'Record not found.' });
     if (collection === 'receipts' && receipt && method === 'GET') return json(200, { data: receipt });
     if (collection === 'receipts' && receipt && method === 'DELETE') {
@@ -123,7 +139,9 @@ export class FaultyService {
       country_of_origin: null,
       purchase_amount: null,
       ffl_license: null,
-      ...Object.fromEntries(Object.entries(body).map(([field, value]) => [field, typeof value === 'string' ? value.trim() : value])),
+      ...Object.fromEntries(
+        Object.entries(body).map(([field, value]) => [field, typeof value === 'string' ? value.trim() : value]),
+      ),
       ...overrides,
     });
     this.receipts.set(id, created);
@@ -132,7 +150,14 @@ export class FaultyService {
 
   #endpoint(body: WebhookEndpointCreate): WebhookEndpoint {
     const id = ++this.#lastId;
-    const endpoint: WebhookEndpoint = { id, url: body.url, events: body.events, enabled: true, created_at: '2025-03-14T15:04:05Z', updated_at: '2025-03-14T15:04:05Z' };
+    const endpoint: WebhookEndpoint = {
+      id,
+      url: body.url,
+      events: body.events,
+      enabled: true,
+      created_at: '2025-03-14T15:04:05Z',
+      updated_at: '2025-03-14T15:04:05Z',
+    };
     this.endpoints.set(id, endpoint);
     this.secrets.set(id, `whsec_${id}`);
     return endpoint;

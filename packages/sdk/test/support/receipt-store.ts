@@ -27,7 +27,9 @@ export class ReceiptStore {
     this.queries.push(query);
     this.beforePage(query);
     const since = query.since === undefined ? -Infinity : Math.floor(Date.parse(query.since) / 1000) * 1000;
-    const matches = [...this.receipts.values()].filter((r) => Date.parse(r.updated_at) > since).sort((a, b) => a.id - b.id);
+    const matches = [...this.receipts.values()]
+      .filter((r) => Date.parse(r.updated_at) > since)
+      .sort((a, b) => a.id - b.id);
     return page(matches, query.page ?? 1, query.per_page ?? 25);
   };
 }

@@ -1,7 +1,10 @@
 import type { FetchFunction } from '@fflkit/sdk';
 
 /** One answer of a {@link stubFetch}: a response, a thrown error, or a function of the request. */
-export type Answer = Response | Error | ((request: Request, signal: AbortSignal | undefined) => Response | Promise<Response>);
+export type Answer =
+  | Response
+  | Error
+  | ((request: Request, signal: AbortSignal | undefined) => Response | Promise<Response>);
 
 /** A request the stub received (rebuilt as a `Request`), with its body as text and the attempt's signal. */
 export interface Call {

@@ -15,6 +15,14 @@ export function testClient(answers: Answer[], options: LogbookClientOptions = {}
   const clock = options.clock instanceof FakeClock ? options.clock : new FakeClock();
   const stub = stubFetch(...answers);
   const token = options.token ?? `test-token-${++tokens}`;
-  const logbook = new LogbookClient({ baseUrl: BASE_URL, fetch: stub.fetch, random: () => 0, onWait: () => undefined, ...options, token, clock });
+  const logbook = new LogbookClient({
+    baseUrl: BASE_URL,
+    fetch: stub.fetch,
+    random: () => 0,
+    onWait: () => undefined,
+    ...options,
+    token,
+    clock,
+  });
   return { logbook, clock, calls: stub.calls, token };
 }

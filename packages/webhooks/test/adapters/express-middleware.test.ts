@@ -10,10 +10,14 @@ import { SECRET, signedDelivery } from '../support/signed-delivery';
 describe.each(EXPRESS_VERSIONS)('toExpressMiddleware(webhooks) on $name', ({ express }) => {
   describeDeliveries(nodeBuild, (handler) => startExpressReceiver(express, handler));
 
-  it('leaves JSON parsing of the app\'s other routes as it was', async () => {
+  it("leaves JSON parsing of the app's other routes as it was", async () => {
     const receiver = await startExpressReceiver(express, createWebhookHandler({ secret: SECRET, on: {} }));
     try {
-      const response = await fetch(`${receiver.origin}/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"a":1}' });
+      const response = await fetch(`${receiver.origin}/echo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"a":1}',
+      });
       await expect(response.json()).resolves.toEqual({ parsed: { a: 1 } });
     } finally {
       await receiver.close();
@@ -23,9 +27,14 @@ describe.each(EXPRESS_VERSIONS)('toExpressMiddleware(webhooks) on $name', ({ exp
   it('uses the raw body of express.raw({ type: "application/json" }) mounted before it', async () => {
     const record = recorder();
     const handler = createWebhookHandler({ secret: SECRET, on: { 'receipt.created': record.handler('created') } });
-    const receiver = await startExpressReceiver(express, handler, (app) => app.use(WEBHOOK_PATH, express.raw({ type: 'application/json' })));
+    const receiver = await startExpressReceiver(express, handler, (app) =>
+      app.use(WEBHOOK_PATH, express.raw({ type: 'application/json' })),
+    );
     try {
-      await expect(send(receiver.url, signedDelivery(EVENT_EXAMPLES['receipt.created']))).resolves.toMatchObject({ status: 200, body: { outcome: 'processed' } });
+      await expect(send(receiver.url, signedDelivery(EVENT_EXAMPLES['receipt.created']))).resolves.toMatchObject({
+        status: 200,
+        body: { outcome: 'processed' },
+      });
       expect(record.calls).toHaveLength(1);
     } finally {
       await receiver.close();
@@ -35,24 +44,37 @@ describe.each(EXPRESS_VERSIONS)('toExpressMiddleware(webhooks) on $name', ({ exp
   it.each([
     ['express.raw() (a Buffer)', 'raw'],
     ['express.text() (a string)', 'text'],
-  ] as const)('answers 413 body_too_large to a body past maxBodyBytes already read by %s, and calls no handler', async (_, parser) => {
-    const record = recorder();
-    const handler = createWebhookHandler({ secret: SECRET, on: { 'receipt.created': record.handler('created') }, maxBodyBytes: 100 });
-    const receiver = await startExpressReceiver(express, handler, (app) => app.use(WEBHOOK_PATH, express[parser]({ type: 'application/json' })));
-    try {
-      await expect(send(receiver.url, signedDelivery(EVENT_EXAMPLES['receipt.created']))).resolves.toEqual({
-        status: 413,
-        body: { message: 'The body is larger than 100 bytes (maxBodyBytes).', outcome: 'body_too_large' },
+  ] as const)(
+    'answers 413 body_too_large to a body past maxBodyBytes already read by %s, and calls no handler',
+    async (_, parser) => {
+      const record = recorder();
+      const handler = createWebhookHandler({
+        secret: SECRET,
+        on: { 'receipt.created': record.handler('created') },
+        maxBodyBytes: 100,
       });
-      expect(record.calls).toEqual([]);
-    } finally {
-      await receiver.close();
-    }
-  });
+      const receiver = await startExpressReceiver(express, handler, (app) =>
+        app.use(WEBHOOK_PATH, express[parser]({ type: 'application/json' })),
+      );
+      try {
+        await expect(send(receiver.url, signedDelivery(EVENT_EXAMPLES['receipt.created']))).resolves.toEqual({
+          status: 413,
+          body: { message: 'The body is larger than 100 bytes (maxBodyBytes).', outcome: 'body_too_large' },
+        });
+        expect(record.calls).toEqual([]);
+      } finally {
+        await receiver.close();
+      }
+    },
+  );
 
   it('fails loudly when express.json() parsed the body first: 500 naming express.json(), reported to onError', async () => {
     const record = recorder();
-    const handler = createWebhookHandler({ secret: SECRET, on: { 'receipt.created': record.handler('created') }, onError: record.onError });
+    const handler = createWebhookHandler({
+      secret: SECRET,
+      on: { 'receipt.created': record.handler('created') },
+      onError: record.onError,
+    });
     const receiver = await startExpressReceiver(express, handler, (app) => app.use(express.json()));
     try {
       const answer = await send(receiver.url, signedDelivery(EVENT_EXAMPLES['receipt.created']));
@@ -65,7 +87,9 @@ describe.each(EXPRESS_VERSIONS)('toExpressMiddleware(webhooks) on $name', ({ exp
         },
       });
       expect(record.calls).toEqual([]);
-      expect(record.errors.map(({ error, info }) => [(error as Error).name, info.outcome])).toEqual([['TypeError', 'setup_error']]);
+      expect(record.errors.map(({ error, info }) => [(error as Error).name, info.outcome])).toEqual([
+        ['TypeError', 'setup_error'],
+      ]);
     } finally {
       await receiver.close();
     }
@@ -77,7 +101,10 @@ describe.each(EXPRESS_VERSIONS)('toExpressMiddleware(webhooks) on $name', ({ exp
     const receiver = await startExpressReceiver(express, handler, (app) => app.use(express.json()));
     try {
       const delivery = signedDelivery(EVENT_EXAMPLES['receipt.created']);
-      const answer = await send(receiver.url, { ...delivery, headers: { ...delivery.headers, 'Content-Type': 'text/plain' } });
+      const answer = await send(receiver.url, {
+        ...delivery,
+        headers: { ...delivery.headers, 'Content-Type': 'text/plain' },
+      });
       expect(answer).toMatchObject({ status: 200, body: { outcome: 'processed' } });
     } finally {
       await receiver.close();

@@ -10,13 +10,19 @@ import { startNodeReceiver } from '../support/servers';
 import { SECRET, signedDelivery } from '../support/signed-delivery';
 
 /** Sends raw bytes with the given headers over a fresh connection, and reads the answer. */
-function rawPost(url: string, headers: Record<string, string>, chunks: string[]): Promise<{ status: number; connection: string | undefined; body: string }> {
+function rawPost(
+  url: string,
+  headers: Record<string, string>,
+  chunks: string[],
+): Promise<{ status: number; connection: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(url, { method: 'POST', headers, agent: false }, (response) => {
       let body = '';
       response.setEncoding('utf8');
       response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, connection: response.headers.connection, body }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, connection: response.headers.connection, body }),
+      );
     });
     request.on('error', reject);
     for (const chunk of chunks) request.write(chunk);
@@ -44,7 +50,10 @@ describe('toNodeListener(webhooks) on a node:http server', () => {
       expect(declared).toMatchObject({ status: 413, connection: 'close' });
       const chunked = await rawPost(receiver.url, { 'transfer-encoding': 'chunked' }, ['x'.repeat(60), 'x'.repeat(60)]);
       expect(chunked).toMatchObject({ status: 413, connection: 'close' });
-      expect(JSON.parse(chunked.body)).toEqual({ message: 'The body is larger than 100 bytes (maxBodyBytes).', outcome: 'body_too_large' });
+      expect(JSON.parse(chunked.body)).toEqual({
+        message: 'The body is larger than 100 bytes (maxBodyBytes).',
+        outcome: 'body_too_large',
+      });
     } finally {
       await receiver.close();
     }
@@ -52,7 +61,9 @@ describe('toNodeListener(webhooks) on a node:http server', () => {
 
   it('reads a body in text chunks when the request stream has an encoding set', async () => {
     const record = recorder();
-    const listener = toNodeListener(createWebhookHandler({ secret: SECRET, on: { 'receipt.created': record.handler('created') } }));
+    const listener = toNodeListener(
+      createWebhookHandler({ secret: SECRET, on: { 'receipt.created': record.handler('created') } }),
+    );
     const server = createServer((request, response) => {
       request.setEncoding('utf8');
       void listener(request, response);
@@ -60,7 +71,10 @@ describe('toNodeListener(webhooks) on a node:http server', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-      await expect(send(url, signedDelivery(EVENT_EXAMPLES['receipt.created']))).resolves.toMatchObject({ status: 200, body: { outcome: 'processed' } });
+      await expect(send(url, signedDelivery(EVENT_EXAMPLES['receipt.created']))).resolves.toMatchObject({
+        status: 200,
+        body: { outcome: 'processed' },
+      });
       expect(record.calls).toHaveLength(1);
     } finally {
       server.closeAllConnections();
@@ -70,7 +84,9 @@ describe('toNodeListener(webhooks) on a node:http server', () => {
 
   it('uses a raw body a framework already read (req.body as Buffer or string)', async () => {
     const record = recorder();
-    const listener = toNodeListener(createWebhookHandler({ secret: SECRET, on: { 'receipt.created': record.handler('created') } }));
+    const listener = toNodeListener(
+      createWebhookHandler({ secret: SECRET, on: { 'receipt.created': record.handler('created') } }),
+    );
     const server = createServer(async (request, response) => {
       const chunks: Buffer[] = [];
       for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -85,7 +101,9 @@ describe('toNodeListener(webhooks) on a node:http server', () => {
       await expect(send(url, asBuffer)).resolves.toMatchObject({ status: 200 });
       // Another event: the same body again would be a duplicate.
       const asText = signedDelivery({ ...EVENT_EXAMPLES['receipt.created'], timestamp: '2025-03-14T15:04:05.001Z' });
-      await expect(send(url, { ...asText, headers: { ...asText.headers, 'x-as': 'text' } })).resolves.toMatchObject({ status: 200 });
+      await expect(send(url, { ...asText, headers: { ...asText.headers, 'x-as': 'text' } })).resolves.toMatchObject({
+        status: 200,
+      });
       expect(record.calls).toHaveLength(2);
     } finally {
       server.closeAllConnections();
@@ -95,7 +113,9 @@ describe('toNodeListener(webhooks) on a node:http server', () => {
 
   it('answers 413 to a raw body a framework already read (Buffer or string) past maxBodyBytes', async () => {
     const record = recorder();
-    const listener = toNodeListener(createWebhookHandler({ secret: SECRET, on: { 'receipt.created': record.handler('created') }, maxBodyBytes: 100 }));
+    const listener = toNodeListener(
+      createWebhookHandler({ secret: SECRET, on: { 'receipt.created': record.handler('created') }, maxBodyBytes: 100 }),
+    );
     const server = createServer(async (request, response) => {
       const chunks: Buffer[] = [];
       for await (const chunk of request) chunks.push(chunk as Buffer);
@@ -108,7 +128,9 @@ describe('toNodeListener(webhooks) on a node:http server', () => {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
       const delivery = signedDelivery(EVENT_EXAMPLES['receipt.created']);
       await expect(send(url, delivery)).resolves.toMatchObject({ status: 413, body: { outcome: 'body_too_large' } });
-      await expect(send(url, { ...delivery, headers: { ...delivery.headers, 'x-as': 'text' } })).resolves.toMatchObject({ status: 413, body: { outcome: 'body_too_large' } });
+      await expect(send(url, { ...delivery, headers: { ...delivery.headers, 'x-as': 'text' } })).resolves.toMatchObject(
+        { status: 413, body: { outcome: 'body_too_large' } },
+      );
       expect(record.calls).toEqual([]);
     } finally {
       server.closeAllConnections();

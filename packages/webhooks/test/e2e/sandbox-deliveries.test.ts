@@ -27,8 +27,14 @@ afterAll(async () => {
 const RECEIVERS: Array<[string, (handler: WebhookHandler) => Promise<Receiver>]> = [
   ['fetch handler', startFetchReceiver],
   ['Node http listener', startNodeReceiver],
-  ...EXPRESS_VERSIONS.map(({ name, express }): [string, (h: WebhookHandler) => Promise<Receiver>] => [`${name} middleware`, (h) => startExpressReceiver(express, h)]),
-  ...FASTIFY_VERSIONS.map(({ name, start }): [string, (h: WebhookHandler) => Promise<Receiver>] => [`${name} plugin`, start]),
+  ...EXPRESS_VERSIONS.map(({ name, express }): [string, (h: WebhookHandler) => Promise<Receiver>] => [
+    `${name} middleware`,
+    (h) => startExpressReceiver(express, h),
+  ]),
+  ...FASTIFY_VERSIONS.map(({ name, start }): [string, (h: WebhookHandler) => Promise<Receiver>] => [
+    `${name} plugin`,
+    start,
+  ]),
 ];
 
 describe.each(RECEIVERS)('real sandbox deliveries received by the %s', (_name, start) => {
@@ -43,7 +49,8 @@ describe.each(RECEIVERS)('real sandbox deliveries received by the %s', (_name, s
       const text = await response.text();
       return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as any) };
     };
-    const deliveries = async () => (await send('GET', `${sandbox.url}/_sandbox/deliveries`)).body.data as SandboxDelivery[];
+    const deliveries = async () =>
+      (await send('GET', `${sandbox.url}/_sandbox/deliveries`)).body.data as SandboxDelivery[];
     /** Waits, within a bound, for the sandbox's first attempt of a delivery of `event`. */
     const attempted = async (event: string): Promise<SandboxDelivery> => {
       for (let i = 0; i < 250; i += 1) {

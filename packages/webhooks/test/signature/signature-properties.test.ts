@@ -1,4 +1,8 @@
-import { sign as octokitSign, verify as octokitVerify, verifyWithFallback as octokitVerifyWithFallback } from '@octokit/webhooks-methods';
+import {
+  sign as octokitSign,
+  verify as octokitVerify,
+  verifyWithFallback as octokitVerifyWithFallback,
+} from '@octokit/webhooks-methods';
 import { signDelivery } from '@fflkit/sandbox-core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -29,24 +33,35 @@ describe.each(BUILDS)('signing properties on the $name', ({ api: { signPayload, 
 
   it('verifySignature(secret, payload, signature) returns false for any change to one byte of the body', async () => {
     await fc.assert(
-      fc.asyncProperty(secrets, fc.uint8Array({ minLength: 1, maxLength: 2000 }), fc.nat(), fc.integer({ min: 1, max: 255 }), async (secret, body, at, flip) => {
-        const signature = await signPayload(secret, body);
-        const changed = body.slice();
-        const index = at % changed.length;
-        changed[index] = (changed[index] as number) ^ flip;
-        expect(await verifySignature(secret, changed, signature)).toBe(false);
-      }),
+      fc.asyncProperty(
+        secrets,
+        fc.uint8Array({ minLength: 1, maxLength: 2000 }),
+        fc.nat(),
+        fc.integer({ min: 1, max: 255 }),
+        async (secret, body, at, flip) => {
+          const signature = await signPayload(secret, body);
+          const changed = body.slice();
+          const index = at % changed.length;
+          changed[index] = (changed[index] as number) ^ flip;
+          expect(await verifySignature(secret, changed, signature)).toBe(false);
+        },
+      ),
     );
   });
 
   it('verifySignature(secret, payload, signature) returns false for any byte added to or removed from the body', async () => {
     await fc.assert(
-      fc.asyncProperty(secrets, fc.uint8Array({ minLength: 1, maxLength: 2000 }), fc.integer({ min: 0, max: 255 }), async (secret, body, extra) => {
-        const signature = await signPayload(secret, body);
-        const longer = new Uint8Array([...body, extra]);
-        expect(await verifySignature(secret, longer, signature)).toBe(false);
-        expect(await verifySignature(secret, body.subarray(0, -1), signature)).toBe(false);
-      }),
+      fc.asyncProperty(
+        secrets,
+        fc.uint8Array({ minLength: 1, maxLength: 2000 }),
+        fc.integer({ min: 0, max: 255 }),
+        async (secret, body, extra) => {
+          const signature = await signPayload(secret, body);
+          const longer = new Uint8Array([...body, extra]);
+          expect(await verifySignature(secret, longer, signature)).toBe(false);
+          expect(await verifySignature(secret, body.subarray(0, -1), signature)).toBe(false);
+        },
+      ),
     );
   });
 
@@ -92,9 +107,16 @@ describe('the node and web builds', () => {
 
   it('verifySignature(secret, payload, signature) gives the same answer on both for any header', async () => {
     await fc.assert(
-      fc.asyncProperty(secrets, textBodies, fc.oneof(wrongSignatures, fc.constant(undefined)), async (secret, body, signature) => {
-        expect(await webBuild.verifySignature(secret, body, signature)).toBe(await nodeBuild.verifySignature(secret, body, signature));
-      }),
+      fc.asyncProperty(
+        secrets,
+        textBodies,
+        fc.oneof(wrongSignatures, fc.constant(undefined)),
+        async (secret, body, signature) => {
+          expect(await webBuild.verifySignature(secret, body, signature)).toBe(
+            await nodeBuild.verifySignature(secret, body, signature),
+          );
+        },
+      ),
     );
   });
 
@@ -109,33 +131,44 @@ describe('the node and web builds', () => {
 
 // @octokit/webhooks-methods implements the same `sha256=` scheme independently (GitHub's), for
 // non-empty string bodies.
-describe.each(BUILDS)('agreement with @octokit/webhooks-methods on the $name', ({ api: { signPayload, verifySignature } }) => {
-  const bodies = fc.string({ minLength: 1, maxLength: 2000, unit: 'grapheme' });
+describe.each(BUILDS)(
+  'agreement with @octokit/webhooks-methods on the $name',
+  ({ api: { signPayload, verifySignature } }) => {
+    const bodies = fc.string({ minLength: 1, maxLength: 2000, unit: 'grapheme' });
 
-  it('signPayload(secret, payload) resolves to what octokit sign(secret, payload) does', async () => {
-    await fc.assert(
-      fc.asyncProperty(secrets, bodies, async (secret, body) => {
-        expect(await signPayload(secret, body)).toBe(await octokitSign(secret, body));
-      }),
-    );
-  });
+    it('signPayload(secret, payload) resolves to what octokit sign(secret, payload) does', async () => {
+      await fc.assert(
+        fc.asyncProperty(secrets, bodies, async (secret, body) => {
+          expect(await signPayload(secret, body)).toBe(await octokitSign(secret, body));
+        }),
+      );
+    });
 
-  it('verifySignature(secret, payload, signature) answers as octokit verify does, for right and wrong headers', async () => {
-    await fc.assert(
-      fc.asyncProperty(secrets, bodies, fc.oneof(wrongSignatures, fc.constant(null)), async (secret, body, wrong) => {
-        const signature = wrong ?? (await octokitSign(secret, body));
-        expect(await verifySignature(secret, body, signature)).toBe(await octokitVerify(secret, body, signature));
-      }),
-    );
-  });
+    it('verifySignature(secret, payload, signature) answers as octokit verify does, for right and wrong headers', async () => {
+      await fc.assert(
+        fc.asyncProperty(secrets, bodies, fc.oneof(wrongSignatures, fc.constant(null)), async (secret, body, wrong) => {
+          const signature = wrong ?? (await octokitSign(secret, body));
+          expect(await verifySignature(secret, body, signature)).toBe(await octokitVerify(secret, body, signature));
+        }),
+      );
+    });
 
-  it('verifySignature([secret, ...fallbacks], payload, signature) answers as octokit verifyWithFallback does', async () => {
-    await fc.assert(
-      fc.asyncProperty(secrets, fc.array(secrets, { maxLength: 3 }), bodies, fc.nat(3), async (secret, fallbacks, body, signer) => {
-        const all = [secret, ...fallbacks];
-        const signature = await octokitSign(all[signer % (all.length + 1)] ?? 'whsec_none_of_them', body);
-        expect(await verifySignature(all, body, signature)).toBe(await octokitVerifyWithFallback(secret, body, signature, fallbacks));
-      }),
-    );
-  });
-});
+    it('verifySignature([secret, ...fallbacks], payload, signature) answers as octokit verifyWithFallback does', async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          secrets,
+          fc.array(secrets, { maxLength: 3 }),
+          bodies,
+          fc.nat(3),
+          async (secret, fallbacks, body, signer) => {
+            const all = [secret, ...fallbacks];
+            const signature = await octokitSign(all[signer % (all.length + 1)] ?? 'whsec_none_of_them', body);
+            expect(await verifySignature(all, body, signature)).toBe(
+              await octokitVerifyWithFallback(secret, body, signature, fallbacks),
+            );
+          },
+        ),
+      );
+    });
+  },
+);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BUILDS } from '../support/builds';
 
-const PING = '{"event":"ping","timestamp":"2025-03-01T10:05:00Z","data":{"webhook_id":7,"message":"Webhook test ping."}}';
+const PING =
+  '{"event":"ping","timestamp":"2025-03-01T10:05:00Z","data":{"webhook_id":7,"message":"Webhook test ping."}}';
 const SECRET = 'whsec_test_3f9a1c7e5b2d4f6a';
 const SIGNATURE = 'sha256=baf2f6fca0fa0513631109bde8581a12046fc861a077b6379189ef01c525fc29';
 const OTHER_SECRET = 'whsec_other_0000000000000000';
@@ -13,7 +14,8 @@ describe.each(BUILDS)('verifySignature(secret, payload, signature) on the $name'
 
   it('returns true for the body as a Buffer, a Uint8Array or an ArrayBuffer', async () => {
     const bytes = new TextEncoder().encode(PING);
-    for (const payload of [Buffer.from(PING), bytes, bytes.buffer]) await expect(verifySignature(SECRET, payload, SIGNATURE)).resolves.toBe(true);
+    for (const payload of [Buffer.from(PING), bytes, bytes.buffer])
+      await expect(verifySignature(SECRET, payload, SIGNATURE)).resolves.toBe(true);
   });
 
   it('returns false for an incorrect secret', async () => {
@@ -81,12 +83,16 @@ describe.each(BUILDS)('verifySignature(secret, payload, signature) on the $name'
     ['a number', 42, 'got a number.'],
   ])('rejects with a TypeError for a payload that is %s', async (_, payload, ending) => {
     // @ts-expect-error: not a payload
-    await expect(verifySignature(SECRET, payload, SIGNATURE)).rejects.toThrow(`[@fflkit/webhooks] verifySignature: payload must be the raw request body (a string, Uint8Array, ArrayBuffer or Buffer); ${ending}`);
+    await expect(verifySignature(SECRET, payload, SIGNATURE)).rejects.toThrow(
+      `[@fflkit/webhooks] verifySignature: payload must be the raw request body (a string, Uint8Array, ArrayBuffer or Buffer); ${ending}`,
+    );
   });
 
   it('rejects with a TypeError for an array payload, as for a parsed object', async () => {
     // @ts-expect-error: not a payload
-    await expect(verifySignature(SECRET, [1, 2], SIGNATURE)).rejects.toThrow('verifySignature: payload is a parsed object');
+    await expect(verifySignature(SECRET, [1, 2], SIGNATURE)).rejects.toThrow(
+      'verifySignature: payload is a parsed object',
+    );
   });
 
   it.each([

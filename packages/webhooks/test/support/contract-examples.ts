@@ -20,5 +20,8 @@ function resolve(ref: Ref): { content: { 'application/json': { example: unknown 
  * deliveries in the tests are shaped exactly as the contract's examples.
  */
 export const EVENT_EXAMPLES = Object.fromEntries(
-  WEBHOOK_EVENT_NAMES.map((name) => [name, resolve(contract.webhooks[name].post.requestBody).content['application/json'].example]),
+  WEBHOOK_EVENT_NAMES.map((name) => [
+    name,
+    resolve(contract.webhooks[name].post.requestBody).content['application/json'].example,
+  ]),
 ) as { readonly [Name in WebhookEventName]: WebhookEventOf<Name> };

@@ -13,7 +13,9 @@ type Options = Parameters<Build['createWebhookHandler']>[0];
  */
 export function receiverSetup(createWebhookHandler: Build['createWebhookHandler'], options: Partial<Options> = {}) {
   const record: Recorder = recorder();
-  const on = Object.fromEntries(WEBHOOK_EVENT_NAMES.filter((name) => name !== 'ping').map((name) => [name, record.handler(name)]));
+  const on = Object.fromEntries(
+    WEBHOOK_EVENT_NAMES.filter((name) => name !== 'ping').map((name) => [name, record.handler(name)]),
+  );
   const webhooks = createWebhookHandler({ secret: SECRET, on, onError: record.onError, ...options });
   const receive = (delivery: SignedDelivery) => webhooks.receive({ payload: delivery.body, headers: delivery.headers });
   return { record, webhooks, receive };

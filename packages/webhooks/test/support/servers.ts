@@ -116,7 +116,10 @@ async function startFastify4(handler: WebhookHandler): Promise<Receiver> {
   return listenFastify(app);
 }
 
-async function listenFastify(app: { listen(options: { port: number; host: string }): Promise<string>; close(): Promise<unknown> }): Promise<Receiver> {
+async function listenFastify(app: {
+  listen(options: { port: number; host: string }): Promise<string>;
+  close(): Promise<unknown>;
+}): Promise<Receiver> {
   const origin = await app.listen({ port: 0, host: '127.0.0.1' });
   return { url: `${origin}${WEBHOOK_PATH}`, origin, close: async () => void (await app.close()) };
 }

@@ -39,7 +39,13 @@ describe('every option accepts an explicit undefined', () => {
   it('createWebhookHandler: every option but secret and on, and each handler in on, on both builds', () => {
     const options = {
       secret,
-      on: { 'receipt.created': undefined, 'receipt.updated': undefined, 'receipt.disposed': undefined, 'receipt.deleted': undefined, ping: undefined },
+      on: {
+        'receipt.created': undefined,
+        'receipt.updated': undefined,
+        'receipt.disposed': undefined,
+        'receipt.deleted': undefined,
+        ping: undefined,
+      },
       onUnknownEvent: undefined,
       store: undefined,
       toleranceSeconds: undefined,

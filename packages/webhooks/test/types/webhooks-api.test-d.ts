@@ -43,7 +43,7 @@ describe('createWebhookHandler', () => {
     });
   });
 
-  it('refuses a handler for an event that does not exist, or one reading another event\'s fields', () => {
+  it("refuses a handler for an event that does not exist, or one reading another event's fields", () => {
     createWebhookHandler({
       secret,
       on: {
@@ -78,7 +78,9 @@ describe('createWebhookHandler', () => {
 
 describe('constructEvent and verifySignature', () => {
   it('constructEvent resolves to the event union, the same on both builds', () => {
-    expectTypeOf(constructEvent(request.body as never, request.headers, { secret })).resolves.toEqualTypeOf<WebhookEvent>();
+    expectTypeOf(
+      constructEvent(request.body as never, request.headers, { secret }),
+    ).resolves.toEqualTypeOf<WebhookEvent>();
     expectTypeOf(web.constructEvent).toEqualTypeOf(constructEvent);
   });
 

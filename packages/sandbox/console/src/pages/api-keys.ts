@@ -20,7 +20,11 @@ export async function showApiKeys(view: HTMLElement, context: PageContext): Prom
   const created = h('div', {});
   view.append(
     heading('API keys'),
-    h('p', { class: 'lede' }, 'Keys of this account for the API under /rest/v1. Each carries its own permissions and its own rate limit of 60 requests a minute.'),
+    h(
+      'p',
+      { class: 'lede' },
+      'Keys of this account for the API under /rest/v1. Each carries its own permissions and its own rate limit of 60 requests a minute.',
+    ),
     created,
     list,
     createForm(context, created, () => refresh(list, context)),
@@ -33,7 +37,12 @@ async function refresh(list: HTMLElement, context: PageContext): Promise<void> {
     const { data } = await context.api.get<{ data: SandboxToken[] }>('/_sandbox/tokens');
     replace(
       list,
-      table('Keys of the account', ['Key', 'Name', 'Permissions', 'Created', 'Actions'], data.map((token) => keyRow(token, list, context)), 'The account has no keys.'),
+      table(
+        'Keys of the account',
+        ['Key', 'Name', 'Permissions', 'Created', 'Actions'],
+        data.map((token) => keyRow(token, list, context)),
+        'The account has no keys.',
+      ),
     );
   } catch (error) {
     replace(list, errorAlert(error));
@@ -44,7 +53,12 @@ async function refresh(list: HTMLElement, context: PageContext): Promise<void> {
 function keyRow(token: SandboxToken, list: HTMLElement, context: PageContext): HTMLTableRowElement {
   const revoke = async (): Promise<void> => {
     const name = token.name ?? `key ${token.id}`;
-    if (!window.confirm(`Revoke ${name}? Programs that use it get 401 from now on; if you signed in with it, you are signed out.`)) return;
+    if (
+      !window.confirm(
+        `Revoke ${name}? Programs that use it get 401 from now on; if you signed in with it, you are signed out.`,
+      )
+    )
+      return;
     try {
       await context.api.delete(`/_sandbox/tokens/${token.id}`);
       context.announce(`Revoked ${name}.`);
@@ -68,8 +82,19 @@ function createForm(context: PageContext, created: HTMLElement, refreshList: () 
   const name = h('input', { type: 'text', name: 'name', maxlength: 255, autocomplete: 'off' });
   const problem = h('div', {});
   const boxes = PERMISSIONS.map((permission) => {
-    const box = h('input', { type: 'checkbox', name: 'permissions', value: permission, checked: permission === 'read', id: `permission-${permission}` });
-    return h('div', { class: 'check' }, box, h('label', { for: box.id }, h('strong', {}, permission), ` (${ALLOWS[permission]})`));
+    const box = h('input', {
+      type: 'checkbox',
+      name: 'permissions',
+      value: permission,
+      checked: permission === 'read',
+      id: `permission-${permission}`,
+    });
+    return h(
+      'div',
+      { class: 'check' },
+      box,
+      h('label', { for: box.id }, h('strong', {}, permission), ` (${ALLOWS[permission]})`),
+    );
   });
   const form = h(
     'form',
@@ -79,11 +104,16 @@ function createForm(context: PageContext, created: HTMLElement, refreshList: () 
       onsubmit: async (event: SubmitEvent) => {
         event.preventDefault();
         problem.replaceChildren();
-        const permissions = [...form.querySelectorAll<HTMLInputElement>('input[name=permissions]:checked')].map((box) => box.value);
+        const permissions = [...form.querySelectorAll<HTMLInputElement>('input[name=permissions]:checked')].map(
+          (box) => box.value,
+        );
         const body = name.value.trim() === '' ? { permissions } : { permissions, name: name.value.trim() };
         try {
           const answer = await context.api.post<{ data: SandboxToken; token: string }>('/_sandbox/tokens', body);
-          replace(created, secretBox(`Key ${answer.data.id} created`, 'New key', answer.token, 'The sandbox keeps only its hash.'));
+          replace(
+            created,
+            secretBox(`Key ${answer.data.id} created`, 'New key', answer.token, 'The sandbox keeps only its hash.'),
+          );
           form.reset();
           context.announce(`Key ${answer.data.id} created. Copy it now: it is shown only once.`);
           await refreshList();

@@ -41,7 +41,11 @@ export async function showBook(view: HTMLElement, context: PageContext): Promise
   );
   view.append(
     heading('Bound book'),
-    h('p', { class: 'lede' }, 'Acquisitions and dispositions of the account, as 27 CFR 478.125(e) orders their columns.'),
+    h(
+      'p',
+      { class: 'lede' },
+      'Acquisitions and dispositions of the account, as 27 CFR 478.125(e) orders their columns.',
+    ),
     filterForm(filters, perPage, books, context),
     results,
   );
@@ -77,8 +81,14 @@ function withPage(filters: URLSearchParams, page: number, perPage: string): stri
   return query.toString();
 }
 
-function filterForm(filters: URLSearchParams, perPage: string, books: readonly Book[] | undefined, context: PageContext): HTMLFormElement {
-  const text = (name: string) => h('input', { type: 'text', name, value: filters.get(name) ?? '', autocomplete: 'off' });
+function filterForm(
+  filters: URLSearchParams,
+  perPage: string,
+  books: readonly Book[] | undefined,
+  context: PageContext,
+): HTMLFormElement {
+  const text = (name: string) =>
+    h('input', { type: 'text', name, value: filters.get(name) ?? '', autocomplete: 'off' });
   const exportStatus = h('span', { class: 'hint', role: 'status' });
   const form = h(
     'form',
@@ -102,21 +112,57 @@ function filterForm(filters: URLSearchParams, perPage: string, books: readonly B
         ? field('Book', text('book'), 'Its exact name, such as Main.')
         : field(
             'Book',
-            select('book', [['', 'All books'], ...books.map((book) => [book.name, `${book.name} (${formatCount(book.record_count)})`] as const)], filters.get('book') ?? ''),
+            select(
+              'book',
+              [
+                ['', 'All books'],
+                ...books.map((book) => [book.name, `${book.name} (${formatCount(book.record_count)})`] as const),
+              ],
+              filters.get('book') ?? '',
+            ),
           ),
-      field('Status', select('status', [['', 'Any'], ['on_hand', 'On hand'], ['disposed', 'Disposed']], filters.get('status') ?? '')),
+      field(
+        'Status',
+        select(
+          'status',
+          [
+            ['', 'Any'],
+            ['on_hand', 'On hand'],
+            ['disposed', 'Disposed'],
+          ],
+          filters.get('status') ?? '',
+        ),
+      ),
       field('Serial number', text('serial_number'), 'Part of it is enough.'),
       field('Manufacturer', text('manufacturer'), 'Part of it is enough.'),
       field('Search', text('q'), 'Text to find in the field below.'),
-      field('In field', select('field', [['', 'All seven fields'], ...SEARCH_FIELDS.map((name) => [name, name.replace('_', ' ')] as const)], filters.get('field') ?? '')),
-      field('Per page', select('per_page', PAGE_SIZES.map((size) => [size, size] as const), perPage)),
+      field(
+        'In field',
+        select(
+          'field',
+          [['', 'All seven fields'], ...SEARCH_FIELDS.map((name) => [name, name.replace('_', ' ')] as const)],
+          filters.get('field') ?? '',
+        ),
+      ),
+      field(
+        'Per page',
+        select(
+          'per_page',
+          PAGE_SIZES.map((size) => [size, size] as const),
+          perPage,
+        ),
+      ),
     ),
     h(
       'div',
       { class: 'actions' },
       h('button', { type: 'submit' }, 'Apply filters'),
       h('a', { href: '#/book', class: 'button secondary' }, 'Clear filters'),
-      h('button', { type: 'button', class: 'secondary', onclick: () => exportCsv(filters, context, exportStatus) }, 'Export CSV'),
+      h(
+        'button',
+        { type: 'button', class: 'secondary', onclick: () => exportCsv(filters, context, exportStatus) },
+        'Export CSV',
+      ),
       exportStatus,
     ),
   );

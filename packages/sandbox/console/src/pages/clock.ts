@@ -26,7 +26,15 @@ export async function showClock(view: HTMLElement, context: PageContext): Promis
   const now = h('div', { 'aria-live': 'polite' });
   const fell = h('div', {});
   const problem = h('div', {});
-  const amount = h('input', { type: 'number', name: 'amount', min: 1, step: 1, required: true, value: '2', inputmode: 'numeric' });
+  const amount = h('input', {
+    type: 'number',
+    name: 'amount',
+    min: 1,
+    step: 1,
+    required: true,
+    value: '2',
+    inputmode: 'numeric',
+  });
   const unit = select('unit', UNITS, '3600');
   const buttons: HTMLButtonElement[] = [];
   const advance = async (seconds: number): Promise<void> => {
@@ -46,7 +54,9 @@ export async function showClock(view: HTMLElement, context: PageContext): Promis
       showClockState(now, clock);
       const attempts = fallenDue(before.data, after.data);
       replace(fell, fallenDueTable(attempts, formatSeconds(seconds), endpoints.data));
-      context.announce(`Advanced ${formatSeconds(seconds)}; ${attempts.length} delivery ${attempts.length === 1 ? 'attempt' : 'attempts'} fell due.`);
+      context.announce(
+        `Advanced ${formatSeconds(seconds)}; ${attempts.length} delivery ${attempts.length === 1 ? 'attempt' : 'attempts'} fell due.`,
+      );
     } catch (error) {
       problem.append(errorAlert(error));
     } finally {
@@ -73,9 +83,20 @@ export async function showClock(view: HTMLElement, context: PageContext): Promis
   buttons.push(form.querySelector('button')!);
   view.append(
     heading('Clock'),
-    h('p', { class: 'lede' }, "The account's own time: it decides today's date for the records, every timestamp, and when delivery retries fall due (1 min, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after a failure). It only moves forward."),
+    h(
+      'p',
+      { class: 'lede' },
+      "The account's own time: it decides today's date for the records, every timestamp, and when delivery retries fall due (1 min, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after a failure). It only moves forward.",
+    ),
     now,
-    h('section', { 'aria-labelledby': 'advance-heading' }, h('h2', { id: 'advance-heading' }, 'Advance the clock'), h('div', { class: 'actions' }, buttons.slice(0, STEPS.length)), form, problem),
+    h(
+      'section',
+      { 'aria-labelledby': 'advance-heading' },
+      h('h2', { id: 'advance-heading' }, 'Advance the clock'),
+      h('div', { class: 'actions' }, buttons.slice(0, STEPS.length)),
+      form,
+      problem,
+    ),
     fell,
   );
   try {
@@ -87,10 +108,13 @@ export async function showClock(view: HTMLElement, context: PageContext): Promis
 }
 
 function showClockState(target: HTMLElement, clock: SandboxClock): void {
-  replace(target, details([
-    ["Account's time", formatTime(clock.now)],
-    ['Ahead of real time by', formatSeconds(clock.offset_seconds)],
-  ]));
+  replace(
+    target,
+    details([
+      ["Account's time", formatTime(clock.now)],
+      ['Ahead of real time by', formatSeconds(clock.offset_seconds)],
+    ]),
+  );
 }
 
 interface FallenDue {
@@ -108,7 +132,11 @@ function fallenDue(before: readonly SandboxDelivery[], after: readonly SandboxDe
   return found.sort((a, b) => a.attempt.at.localeCompare(b.attempt.at));
 }
 
-function fallenDueTable(attempts: readonly FallenDue[], skipped: string, endpoints: readonly SandboxWebhookEndpointState[]): HTMLElement {
+function fallenDueTable(
+  attempts: readonly FallenDue[],
+  skipped: string,
+  endpoints: readonly SandboxWebhookEndpointState[],
+): HTMLElement {
   const states = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]));
   const disabled = endpoints.filter((endpoint) => !endpoint.enabled);
   return h(
@@ -134,6 +162,11 @@ function fallenDueTable(attempts: readonly FallenDue[], skipped: string, endpoin
     ),
     disabled.length === 0
       ? null
-      : h('p', { class: 'notice' }, `Disabled after repeated failures: ${disabled.map((endpoint) => `endpoint ${endpoint.id}`).join(', ')}. `, h('a', { href: '#/webhooks' }, 'Re-enable on the Webhooks page')),
+      : h(
+          'p',
+          { class: 'notice' },
+          `Disabled after repeated failures: ${disabled.map((endpoint) => `endpoint ${endpoint.id}`).join(', ')}. `,
+          h('a', { href: '#/webhooks' }, 'Re-enable on the Webhooks page'),
+        ),
   );
 }

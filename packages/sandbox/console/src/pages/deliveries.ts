@@ -21,7 +21,17 @@ export async function showDeliveries(view: HTMLElement, context: PageContext): P
   const list = h('div', { 'aria-busy': 'true' });
   const outcome = h('div', { role: 'status' });
   const form = h('form', { role: 'search', 'aria-label': 'Filter the deliveries', class: 'filters' });
-  view.append(heading('Deliveries'), h('p', { class: 'lede' }, 'Every webhook delivery of the account, newest first, with each attempt and the signed request it sent. New deliveries appear as they happen.'), form, outcome, list);
+  view.append(
+    heading('Deliveries'),
+    h(
+      'p',
+      { class: 'lede' },
+      'Every webhook delivery of the account, newest first, with each attempt and the signed request it sent. New deliveries appear as they happen.',
+    ),
+    form,
+    outcome,
+    list,
+  );
 
   let endpoints: SandboxWebhookEndpointState[];
   let deliveries: SandboxDelivery[];
@@ -43,7 +53,8 @@ export async function showDeliveries(view: HTMLElement, context: PageContext): P
     const row = deliveryRow(delivery, urls, context, outcome, show);
     const shown = rows.get(delivery.id);
     if (shown !== undefined) {
-      const open = shown.nextElementSibling?.classList.contains('detail-row') === true ? shown.nextElementSibling : null;
+      const open =
+        shown.nextElementSibling?.classList.contains('detail-row') === true ? shown.nextElementSibling : null;
       shown.replaceWith(row);
       open?.remove();
     } else if (where === 'top') {
@@ -56,7 +67,16 @@ export async function showDeliveries(view: HTMLElement, context: PageContext): P
   };
   const renderTable = (): void => {
     if (rows.size === 0) {
-      replace(list, h('p', { class: 'empty' }, filters.size === 0 ? 'No deliveries yet: add an endpoint and Test it, or make a receipt through the API.' : 'No delivery matches these filters.'));
+      replace(
+        list,
+        h(
+          'p',
+          { class: 'empty' },
+          filters.size === 0
+            ? 'No deliveries yet: add an endpoint and Test it, or make a receipt through the API.'
+            : 'No delivery matches these filters.',
+        ),
+      );
     } else if (!list.contains(body)) {
       replace(
         list,
@@ -66,7 +86,17 @@ export async function showDeliveries(view: HTMLElement, context: PageContext): P
             'table',
             {},
             h('caption', {}, 'Deliveries, newest first'),
-            h('thead', {}, h('tr', {}, ['Event', 'Endpoint', 'State', 'Created', 'Attempts', 'Next attempt', 'Actions'].map((text) => h('th', { scope: 'col' }, text)))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ['Event', 'Endpoint', 'State', 'Created', 'Attempts', 'Next attempt', 'Actions'].map((text) =>
+                  h('th', { scope: 'col' }, text),
+                ),
+              ),
+            ),
             body,
           ),
         ),
@@ -91,9 +121,22 @@ export async function showDeliveries(view: HTMLElement, context: PageContext): P
   );
 }
 
-function fillFilters(form: HTMLFormElement, endpoints: readonly SandboxWebhookEndpointState[], filters: URLSearchParams, context: PageContext): void {
-  const endpoint = select('webhook_id', [['', 'All endpoints'], ...endpoints.map((item) => [String(item.id), `Endpoint ${item.id}: ${item.url}`] as const)], filters.get('webhook_id') ?? '');
-  const state = select('state', [['', 'Any state'], ...STATES.map((name) => [name, name] as const)], filters.get('state') ?? '');
+function fillFilters(
+  form: HTMLFormElement,
+  endpoints: readonly SandboxWebhookEndpointState[],
+  filters: URLSearchParams,
+  context: PageContext,
+): void {
+  const endpoint = select(
+    'webhook_id',
+    [['', 'All endpoints'], ...endpoints.map((item) => [String(item.id), `Endpoint ${item.id}: ${item.url}`] as const)],
+    filters.get('webhook_id') ?? '',
+  );
+  const state = select(
+    'state',
+    [['', 'Any state'], ...STATES.map((name) => [name, name] as const)],
+    filters.get('state') ?? '',
+  );
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const query = new URLSearchParams();
@@ -101,7 +144,11 @@ function fillFilters(form: HTMLFormElement, endpoints: readonly SandboxWebhookEn
     if (state.value !== '') query.set('state', state.value);
     context.go(`#/deliveries?${query.toString()}`);
   });
-  replace(form, h('div', { class: 'grid' }, field('Endpoint', endpoint), field('State', state)), h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Filter')));
+  replace(
+    form,
+    h('div', { class: 'grid' }, field('Endpoint', endpoint), field('State', state)),
+    h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Filter')),
+  );
 }
 
 function deliveryRow(
@@ -112,7 +159,11 @@ function deliveryRow(
   show: (delivery: SandboxDelivery, where: 'top' | 'bottom') => void,
 ): HTMLTableRowElement {
   const detailId = `delivery-${delivery.id}`;
-  const toggle = h('button', { type: 'button', class: 'secondary', 'aria-expanded': 'false', 'aria-controls': detailId }, 'Details');
+  const toggle = h(
+    'button',
+    { type: 'button', class: 'secondary', 'aria-expanded': 'false', 'aria-controls': detailId },
+    'Details',
+  );
   const row = h(
     'tr',
     {},
@@ -126,20 +177,32 @@ function deliveryRow(
       'td',
       { class: 'row-actions' },
       toggle,
-      h('button', {
-        type: 'button',
-        onclick: async () => {
-          try {
-            const { data } = await context.api.post<{ data: SandboxDelivery }>(`/_sandbox/deliveries/${delivery.id}/redeliver`);
-            show(data, 'top');
-            const attempt = data.attempts.at(-1);
-            const result = attempt?.status_code === null || attempt === undefined ? (attempt?.error ?? 'no answer') : `answered ${attempt.status_code}`;
-            replace(outcome, h('p', { class: 'notice' }, `Resent ${data.event} to endpoint ${data.webhook_id}: ${result}.`));
-          } catch (error) {
-            replace(outcome, errorAlert(error));
-          }
+      h(
+        'button',
+        {
+          type: 'button',
+          onclick: async () => {
+            try {
+              const { data } = await context.api.post<{ data: SandboxDelivery }>(
+                `/_sandbox/deliveries/${delivery.id}/redeliver`,
+              );
+              show(data, 'top');
+              const attempt = data.attempts.at(-1);
+              const result =
+                attempt?.status_code === null || attempt === undefined
+                  ? (attempt?.error ?? 'no answer')
+                  : `answered ${attempt.status_code}`;
+              replace(
+                outcome,
+                h('p', { class: 'notice' }, `Resent ${data.event} to endpoint ${data.webhook_id}: ${result}.`),
+              );
+            } catch (error) {
+              replace(outcome, errorAlert(error));
+            }
+          },
         },
-      }, 'Resend'),
+        'Resend',
+      ),
     ),
   );
   toggle.addEventListener('click', async () => {

@@ -27,28 +27,40 @@ export async function showReceipt(view: HTMLElement, context: PageContext): Prom
   view.append(
     heading(`Record ${receipt.record} of ${receipt.book}`),
     back,
-    h('p', { class: 'lede' }, `${receipt.manufacturer} ${receipt.model}, serial number ${receipt.serial_number}: `, h('strong', {}, receipt.status === 'disposed' ? 'disposed' : 'on hand'), '.'),
+    h(
+      'p',
+      { class: 'lede' },
+      `${receipt.manufacturer} ${receipt.model}, serial number ${receipt.serial_number}: `,
+      h('strong', {}, receipt.status === 'disposed' ? 'disposed' : 'on hand'),
+      '.',
+    ),
     h(
       'div',
       { class: 'columns' },
-      section('Firearm', details([
-        ['Manufacturer', receipt.manufacturer],
-        ['Importer', receipt.importer],
-        ['Country of origin', receipt.country_of_origin],
-        ['Model', receipt.model],
-        ['Serial number', receipt.serial_number],
-        ['Type', receipt.type],
-        ['Caliber or gauge', receipt.caliber],
-      ])),
-      section('Receipt', details([
-        ['Date of receipt', receipt.receipt_date],
-        ['Received from', receipt.received_from],
-        ['Address', formatAddress(receipt)],
-        ['License no.', receipt.ffl_license],
-        ['Purchase amount', formatAmount(receipt.purchase_amount)],
-        ['Recorded', formatTime(receipt.created_at)],
-        ['Last changed', formatTime(receipt.updated_at)],
-      ])),
+      section(
+        'Firearm',
+        details([
+          ['Manufacturer', receipt.manufacturer],
+          ['Importer', receipt.importer],
+          ['Country of origin', receipt.country_of_origin],
+          ['Model', receipt.model],
+          ['Serial number', receipt.serial_number],
+          ['Type', receipt.type],
+          ['Caliber or gauge', receipt.caliber],
+        ]),
+      ),
+      section(
+        'Receipt',
+        details([
+          ['Date of receipt', receipt.receipt_date],
+          ['Received from', receipt.received_from],
+          ['Address', formatAddress(receipt)],
+          ['License no.', receipt.ffl_license],
+          ['Purchase amount', formatAmount(receipt.purchase_amount)],
+          ['Recorded', formatTime(receipt.created_at)],
+          ['Last changed', formatTime(receipt.updated_at)],
+        ]),
+      ),
       section(
         'Disposition',
         disposition === null
@@ -79,9 +91,18 @@ export async function showReceipt(view: HTMLElement, context: PageContext): Prom
       'Documents',
       receipt.documents.length === 0
         ? h('p', { class: 'muted' }, 'No documents.')
-        : h('ul', {}, receipt.documents.map((document) =>
-            h('li', {}, h('a', { href: document.url, rel: 'noreferrer' }, document.name), ` (${document.mime_type}, ${document.size.toLocaleString('en-US')} bytes, ${formatTime(document.created_at)})`),
-          )),
+        : h(
+            'ul',
+            {},
+            receipt.documents.map((document) =>
+              h(
+                'li',
+                {},
+                h('a', { href: document.url, rel: 'noreferrer' }, document.name),
+                ` (${document.mime_type}, ${document.size.toLocaleString('en-US')} bytes, ${formatTime(document.created_at)})`,
+              ),
+            ),
+          ),
     ),
     section(
       'Audit trail',
@@ -95,9 +116,17 @@ export async function showReceipt(view: HTMLElement, context: PageContext): Prom
             h('td', {}, formatTime(entry.occurred_at)),
             h('td', {}, entry.action),
             h('td', {}, entry.token_id === null ? 'none' : `key ${entry.token_id}`),
-            h('td', {}, h('ul', { class: 'changes' }, Object.entries(entry.changes).map(([name, change]) =>
-              h('li', {}, h('code', {}, name), `: ${formatValue(change.from)} to ${formatValue(change.to)}`),
-            ))),
+            h(
+              'td',
+              {},
+              h(
+                'ul',
+                { class: 'changes' },
+                Object.entries(entry.changes).map(([name, change]) =>
+                  h('li', {}, h('code', {}, name), `: ${formatValue(change.from)} to ${formatValue(change.to)}`),
+                ),
+              ),
+            ),
           ),
         ),
         'No audit entries.',

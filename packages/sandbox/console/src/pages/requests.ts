@@ -13,7 +13,15 @@ const KEPT = 1000;
 /** Draws the requests page into `view`. */
 export async function showRequests(view: HTMLElement, context: PageContext): Promise<void> {
   const list = h('div', { 'aria-busy': 'true' });
-  view.append(heading('Requests'), h('p', { class: 'lede' }, 'The recent API requests of the account (up to 1,000), newest first, with their answers and any fault a rule injected. New requests appear as they are answered.'), list);
+  view.append(
+    heading('Requests'),
+    h(
+      'p',
+      { class: 'lede' },
+      'The recent API requests of the account (up to 1,000), newest first, with their answers and any fault a rule injected. New requests appear as they are answered.',
+    ),
+    list,
+  );
   let entries: SandboxRequestLogEntry[];
   try {
     ({ data: entries } = await context.api.get<{ data: SandboxRequestLogEntry[] }>('/_sandbox/requests'));
@@ -25,7 +33,10 @@ export async function showRequests(view: HTMLElement, context: PageContext): Pro
   const body = h('tbody', {}, entries.map(requestRow));
   const draw = (): void => {
     if (body.childElementCount === 0) {
-      replace(list, h('p', { class: 'empty' }, 'No API requests yet: calls to /rest/v1 with a key of this account appear here.'));
+      replace(
+        list,
+        h('p', { class: 'empty' }, 'No API requests yet: calls to /rest/v1 with a key of this account appear here.'),
+      );
     } else if (!list.contains(body)) {
       replace(
         list,
@@ -35,7 +46,17 @@ export async function showRequests(view: HTMLElement, context: PageContext): Pro
             'table',
             {},
             h('caption', {}, 'API requests, newest first'),
-            h('thead', {}, h('tr', {}, ['Time', 'Request', 'Status', 'Duration', 'Fault', 'Client'].map((text) => h('th', { scope: 'col' }, text)))),
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                ['Time', 'Request', 'Status', 'Duration', 'Fault', 'Client'].map((text) =>
+                  h('th', { scope: 'col' }, text),
+                ),
+              ),
+            ),
             body,
           ),
         ),
@@ -61,7 +82,15 @@ function requestRow(entry: SandboxRequestLogEntry): HTMLTableRowElement {
     h('td', {}, formatTime(entry.at)),
     h('th', { scope: 'row' }, h('code', {}, `${entry.method} ${target}`)),
     // A dropped connection has no status: 0 in the log.
-    h('td', {}, h('span', { class: entry.status > 0 && entry.status < 400 ? 'badge good' : 'badge bad' }, entry.status === 0 ? 'dropped' : String(entry.status))),
+    h(
+      'td',
+      {},
+      h(
+        'span',
+        { class: entry.status > 0 && entry.status < 400 ? 'badge good' : 'badge bad' },
+        entry.status === 0 ? 'dropped' : String(entry.status),
+      ),
+    ),
     h('td', {}, formatDuration(entry.duration_ms)),
     h('td', {}, entry.fault === null ? '' : describeFault(entry.fault)),
     h('td', {}, entry.headers['user-agent'] ?? ''),
@@ -70,7 +99,14 @@ function requestRow(entry: SandboxRequestLogEntry): HTMLTableRowElement {
 
 /** What a fault rule did, in a few words: "rule 3: 503 after acting (201 withheld)". */
 function describeFault(fault: NonNullable<SandboxRequestLogEntry['fault']>): string {
-  const what = fault.action === 'drop' ? 'dropped' : fault.action === 'delay' ? `delayed ${formatDuration(fault.delay_ms)}` : 'error answer';
-  const when = fault.after_acting ? ` after acting${fault.withheld_status === null ? '' : ` (${fault.withheld_status} withheld)`}` : '';
+  const what =
+    fault.action === 'drop'
+      ? 'dropped'
+      : fault.action === 'delay'
+        ? `delayed ${formatDuration(fault.delay_ms)}`
+        : 'error answer';
+  const when = fault.after_acting
+    ? ` after acting${fault.withheld_status === null ? '' : ` (${fault.withheld_status} withheld)`}`
+    : '';
   return `rule ${fault.rule}: ${what}${when}`;
 }

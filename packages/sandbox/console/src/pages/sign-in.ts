@@ -15,7 +15,14 @@ export interface SignInOptions {
 
 /** Draws the sign-in page into `view`. */
 export function showSignIn(view: HTMLElement, { message, signIn }: SignInOptions): void {
-  const input = h('input', { type: 'password', name: 'token', required: true, autocomplete: 'off', spellcheck: 'false', placeholder: 'sbx_...' });
+  const input = h('input', {
+    type: 'password',
+    name: 'token',
+    required: true,
+    autocomplete: 'off',
+    spellcheck: 'false',
+    placeholder: 'sbx_...',
+  });
   const problem = h('div', {});
   const submit = async (event: Event): Promise<void> => {
     event.preventDefault();
@@ -27,12 +34,17 @@ export function showSignIn(view: HTMLElement, { message, signIn }: SignInOptions
       return;
     }
     // A control call that every valid token may make, counted by no rate limit.
-    const answer = await fetch('/_sandbox/clock', { headers: { authorization: `Bearer ${token}` } }).catch(() => undefined);
+    const answer = await fetch('/_sandbox/clock', { headers: { authorization: `Bearer ${token}` } }).catch(
+      () => undefined,
+    );
     if (answer?.status === 200) {
       signIn(token);
       return;
     }
-    const text = answer === undefined ? 'The sandbox did not answer: check that it is still running.' : 'The sandbox does not know this token: it was revoked, or belongs to another sandbox.';
+    const text =
+      answer === undefined
+        ? 'The sandbox did not answer: check that it is still running.'
+        : 'The sandbox does not know this token: it was revoked, or belongs to another sandbox.';
     problem.append(h('div', { class: 'alert', role: 'alert' }, h('p', {}, text)));
     input.focus();
   };
@@ -65,6 +77,10 @@ export function showSignIn(view: HTMLElement, { message, signIn }: SignInOptions
       {},
       'A sandbox keeps only the hashes of its tokens, so a lost token cannot be shown again. Make a new account (a dealer with the book Main) and sign in with its token:',
     ),
-    h('div', { class: 'actions' }, h('button', { type: 'button', class: 'secondary', onclick: newAccount }, 'Make an account')),
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { type: 'button', class: 'secondary', onclick: newAccount }, 'Make an account'),
+    ),
   ]);
 }

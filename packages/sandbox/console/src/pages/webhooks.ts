@@ -1,4 +1,11 @@
-import { WEBHOOK_DISABLE_AFTER_FAILURES, WEBHOOK_EVENT_NAMES, WILDCARD_SUBSCRIPTION, type SandboxDelivery, type SandboxWebhookEndpointState, type WebhookEndpointCreated } from '@fflkit/types';
+import {
+  WEBHOOK_DISABLE_AFTER_FAILURES,
+  WEBHOOK_EVENT_NAMES,
+  WILDCARD_SUBSCRIPTION,
+  type SandboxDelivery,
+  type SandboxWebhookEndpointState,
+  type WebhookEndpointCreated,
+} from '@fflkit/types';
 import { field, h, replace, secretBox, table } from '../elements';
 import { errorAlert, heading, type PageContext } from '../page';
 
@@ -16,7 +23,11 @@ export async function showWebhooks(view: HTMLElement, context: PageContext): Pro
   const outcome = h('div', { role: 'status' });
   view.append(
     heading('Webhooks'),
-    h('p', { class: 'lede' }, `Endpoints that receive the account's events, signed with their secret. An endpoint is disabled after ${WEBHOOK_DISABLE_AFTER_FAILURES} failed attempts in a row, until it is re-enabled.`),
+    h(
+      'p',
+      { class: 'lede' },
+      `Endpoints that receive the account's events, signed with their secret. An endpoint is disabled after ${WEBHOOK_DISABLE_AFTER_FAILURES} failed attempts in a row, until it is re-enabled.`,
+    ),
     created,
     outcome,
     list,
@@ -43,12 +54,26 @@ async function refresh(list: HTMLElement, outcome: HTMLElement, context: PageCon
   list.removeAttribute('aria-busy');
 }
 
-function endpointRow(endpoint: SandboxWebhookEndpointState, list: HTMLElement, outcome: HTMLElement, context: PageContext): HTMLTableRowElement {
+function endpointRow(
+  endpoint: SandboxWebhookEndpointState,
+  list: HTMLElement,
+  outcome: HTMLElement,
+  context: PageContext,
+): HTMLTableRowElement {
   const act = async (run: () => Promise<string>): Promise<void> => {
     try {
       const said = await run();
       await refresh(list, outcome, context);
-      replace(outcome, h('p', { class: 'notice' }, said, ' ', h('a', { href: `#/deliveries?webhook_id=${endpoint.id}` }, `Deliveries of endpoint ${endpoint.id}`)));
+      replace(
+        outcome,
+        h(
+          'p',
+          { class: 'notice' },
+          said,
+          ' ',
+          h('a', { href: `#/deliveries?webhook_id=${endpoint.id}` }, `Deliveries of endpoint ${endpoint.id}`),
+        ),
+      );
     } catch (error) {
       replace(outcome, errorAlert(error));
     }
@@ -57,8 +82,12 @@ function endpointRow(endpoint: SandboxWebhookEndpointState, list: HTMLElement, o
     act(async () => {
       const { data } = await context.api.post<{ data: SandboxDelivery }>(`/_sandbox/webhooks/${endpoint.id}/ping`);
       const attempt = data.attempts.at(-1);
-      if (data.state === 'succeeded') return `Ping to endpoint ${endpoint.id} delivered: answered ${attempt?.status_code ?? ''}.`;
-      const why = attempt?.status_code === null || attempt === undefined ? (attempt?.error ?? 'no answer') : `answered ${attempt.status_code}`;
+      if (data.state === 'succeeded')
+        return `Ping to endpoint ${endpoint.id} delivered: answered ${attempt?.status_code ?? ''}.`;
+      const why =
+        attempt?.status_code === null || attempt === undefined
+          ? (attempt?.error ?? 'no answer')
+          : `answered ${attempt.status_code}`;
       return `Ping to endpoint ${endpoint.id} failed (${why}); it is retried on schedule.`;
     });
   const enable = () =>
@@ -67,7 +96,8 @@ function endpointRow(endpoint: SandboxWebhookEndpointState, list: HTMLElement, o
       return `Endpoint ${endpoint.id} re-enabled.`;
     });
   const remove = () => {
-    if (!window.confirm(`Delete endpoint ${endpoint.id} (${endpoint.url})? Its pending deliveries are cancelled.`)) return Promise.resolve();
+    if (!window.confirm(`Delete endpoint ${endpoint.id} (${endpoint.url})? Its pending deliveries are cancelled.`))
+      return Promise.resolve();
     return act(async () => {
       await context.api.delete(`/_sandbox/webhooks/${endpoint.id}`);
       return `Endpoint ${endpoint.id} deleted.`;
@@ -79,29 +109,51 @@ function endpointRow(endpoint: SandboxWebhookEndpointState, list: HTMLElement, o
     h('th', { scope: 'row' }, `Endpoint ${endpoint.id}`),
     h('td', { class: 'url' }, endpoint.url),
     h('td', {}, endpoint.events.includes(WILDCARD_SUBSCRIPTION) ? 'All events' : endpoint.events.join(', ')),
-    h('td', {}, h('span', { class: endpoint.enabled ? 'badge good' : 'badge bad' }, endpoint.enabled ? 'Enabled' : 'Disabled')),
+    h(
+      'td',
+      {},
+      h('span', { class: endpoint.enabled ? 'badge good' : 'badge bad' }, endpoint.enabled ? 'Enabled' : 'Disabled'),
+    ),
     h('td', {}, String(endpoint.consecutive_failures)),
     h(
       'td',
       { class: 'row-actions' },
-      endpoint.enabled ? h('button', { type: 'button', onclick: test }, 'Test') : h('button', { type: 'button', onclick: enable }, 'Re-enable'),
+      endpoint.enabled
+        ? h('button', { type: 'button', onclick: test }, 'Test')
+        : h('button', { type: 'button', onclick: enable }, 'Re-enable'),
       h('button', { type: 'button', class: 'danger', onclick: remove }, 'Delete'),
     ),
   );
 }
 
 function addForm(context: PageContext, created: HTMLElement, refreshList: () => Promise<void>): HTMLElement {
-  const url = h('input', { type: 'url', name: 'url', required: true, maxlength: 255, placeholder: 'http://127.0.0.1:3000/hooks/logbook', autocomplete: 'off' });
+  const url = h('input', {
+    type: 'url',
+    name: 'url',
+    required: true,
+    maxlength: 255,
+    placeholder: 'http://127.0.0.1:3000/hooks/logbook',
+    autocomplete: 'off',
+  });
   const problem = h('div', {});
-  const all = h('input', { type: 'checkbox', name: 'events', value: WILDCARD_SUBSCRIPTION, id: 'event-all', checked: true });
-  const each = EVENTS.map((event) => h('input', { type: 'checkbox', name: 'events', value: event, id: `event-${event.replace('.', '-')}` }));
+  const all = h('input', {
+    type: 'checkbox',
+    name: 'events',
+    value: WILDCARD_SUBSCRIPTION,
+    id: 'event-all',
+    checked: true,
+  });
+  const each = EVENTS.map((event) =>
+    h('input', { type: 'checkbox', name: 'events', value: event, id: `event-${event.replace('.', '-')}` }),
+  );
   // All events stands alone: choosing it clears the others, choosing one of them clears it.
   all.addEventListener('change', () => {
     if (all.checked) for (const box of each) box.checked = false;
   });
-  for (const box of each) box.addEventListener('change', () => {
-    if (box.checked) all.checked = false;
-  });
+  for (const box of each)
+    box.addEventListener('change', () => {
+      if (box.checked) all.checked = false;
+    });
   const form = h(
     'form',
     {
@@ -112,8 +164,19 @@ function addForm(context: PageContext, created: HTMLElement, refreshList: () => 
         problem.replaceChildren();
         const events = [all, ...each].filter((box) => box.checked).map((box) => box.value);
         try {
-          const answer = await context.api.post<WebhookEndpointCreated>('/_sandbox/webhooks', { url: url.value.trim(), events });
-          replace(created, secretBox(`Endpoint ${answer.data.id} added`, 'Signing secret', answer.secret, 'Verify each delivery\'s X-SVC-Signature with it.'));
+          const answer = await context.api.post<WebhookEndpointCreated>('/_sandbox/webhooks', {
+            url: url.value.trim(),
+            events,
+          });
+          replace(
+            created,
+            secretBox(
+              `Endpoint ${answer.data.id} added`,
+              'Signing secret',
+              answer.secret,
+              "Verify each delivery's X-SVC-Signature with it.",
+            ),
+          );
           form.reset();
           context.announce(`Endpoint ${answer.data.id} added. Copy its signing secret now: it is shown only once.`);
           await refreshList();

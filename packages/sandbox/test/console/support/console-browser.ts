@@ -19,7 +19,14 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_EXECUTABLE,
     headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -68,6 +75,9 @@ export async function checkPage({ page, problems }: ConsolePage, name: string): 
   });
   found[name] = violations.map(({ id, impact, help, nodes }) => ({ id, impact, help, nodes }));
   writeFileSync(`${SCREENSHOTS}axe-results.json`, `${JSON.stringify(found, null, 2)}\n`);
-  expect(violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical'), `axe on ${name}`).toEqual([]);
+  expect(
+    violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical'),
+    `axe on ${name}`,
+  ).toEqual([]);
   expect(problems, `script errors or CSP violations on ${name}`).toEqual([]);
 }

@@ -14,5 +14,7 @@ export default function setup(): void {
       `[@fflkit/sandbox] the console tests need Chromium at ${CHROMIUM_EXECUTABLE}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH to a Chromium executable`,
     );
   }
-  execFileSync(process.execPath, [fileURLToPath(new URL('../../../console/build.mjs', import.meta.url)), '--quiet'], { stdio: 'inherit' });
+  execFileSync(process.execPath, [fileURLToPath(new URL('../../../console/build.mjs', import.meta.url)), '--quiet'], {
+    stdio: 'inherit',
+  });
 }
