@@ -36,7 +36,7 @@ const server = Hapi.server({
 server.route({
   method: 'GET',
   path: '/rest/v1/receipts',
-  handler: (request, h) => {
+  handler: (_request, h) => {
     const response = h
       .response(body)
       .code(recorded.status)

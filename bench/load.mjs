@@ -79,7 +79,7 @@ export function runLoad({
         instance.stop();
       }, maxSeconds * 1000);
     }
-    instance.on('response', (client, statusCode) => {
+    instance.on('response', (_client, statusCode) => {
       answered++;
       if (statusCode >= 200 && statusCode < 300) lastOkAt = performance.now();
     });

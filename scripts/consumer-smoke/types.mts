@@ -5,7 +5,7 @@ import { createMockLogbook, type CapturedDelivery } from '@fflkit/msw';
 import { startSandbox, type RunningSandbox } from '@fflkit/sandbox';
 import { createSandboxCore, type SandboxResponse } from '@fflkit/sandbox-core';
 import { LogbookClient, NotFoundError, type CreatedWebhook, type Receipts } from '@fflkit/sdk';
-import { RECEIPT_STATUSES, type Receipt, type WebhookEvent, type WebhookEventOf } from '@fflkit/types';
+import type { RECEIPT_STATUSES, Receipt, WebhookEvent, WebhookEventOf } from '@fflkit/types';
 import { constructEvent, createWebhookHandler, signPayload, verifySignature } from '@fflkit/webhooks';
 import * as webhooksWeb from '@fflkit/webhooks/web';
 import type { HttpHandler } from 'msw';

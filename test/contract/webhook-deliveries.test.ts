@@ -63,7 +63,7 @@ const receiver = createServer((request, response) => {
   request.on('end', () => {
     received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
     response.writeHead(204).end();
-    waiting.splice(0).forEach((wake) => wake());
+    for (const wake of waiting.splice(0)) wake();
   });
 });
 let sandbox: Awaited<ReturnType<typeof startSandbox>>;

@@ -256,7 +256,7 @@ const rawBody = fc.oneof(
     '{"constructor":{"prototype":{"polluted":true}}}',
   ),
   fc.integer({ min: 1, max: 2000 }).map((depth) => '['.repeat(depth) + ']'.repeat(depth)),
-  fc.integer({ min: 1, max: 300 }).map((depth) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)),
+  fc.integer({ min: 1, max: 300 }).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
   fc.constant(undefined),
 );
 

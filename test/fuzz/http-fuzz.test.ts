@@ -159,7 +159,7 @@ it('never answers 5xx, and every error is a JSON body with a message', async () 
         'application/gzip',
         '',
       ),
-      fc.constantFrom(`Bearer ${token}`, 'Bearer', 'bearer  ' + 'x'.repeat(300), '', 'Basic x'),
+      fc.constantFrom(`Bearer ${token}`, 'Bearer', `bearer  ${'x'.repeat(300)}`, '', 'Basic x'),
       fc.constantFrom(
         {},
         { 'content-encoding': 'gzip' },

@@ -36,7 +36,7 @@ function start(env: Record<string, string>): {
   const waiting: (() => void)[] = [];
   const collect = (chunk: Buffer): void => {
     output += chunk.toString('utf8');
-    waiting.splice(0).forEach((wake) => wake());
+    for (const wake of waiting.splice(0)) wake();
   };
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);

@@ -57,6 +57,7 @@ export interface RequestOptions {
  * const params: AllowUndefined<ReceiptListQuery> = { status: 'on_hand', per_page: perPage }; // per_page: number | undefined
  * ```
  */
+// biome-ignore lint/complexity/noBannedTypes: `{} extends Pick<T, K>` is how an optional key is told apart
 export type AllowUndefined<T> = { [K in keyof T]: {} extends Pick<T, K> ? T[K] | undefined : T[K] };
 
 /**

@@ -1,4 +1,4 @@
-import { LogbookClient, Paginator, type CreatedWebhook, type ReceiptChange, type Wait } from '@fflkit/sdk';
+import { LogbookClient, type Paginator, type CreatedWebhook, type ReceiptChange, type Wait } from '@fflkit/sdk';
 import type { Book, Page, Receipt, WebhookEndpoint } from '@fflkit/types';
 import { describe, expectTypeOf, it } from 'vitest';
 

@@ -1,11 +1,11 @@
 import {
   ApiError,
-  LogbookError,
+  type LogbookError,
   ConnectionError,
   InternalServerError,
   NotFoundError,
   RateLimitError,
-  TimeoutError,
+  type TimeoutError,
   ValidationError,
 } from '@fflkit/sdk';
 import type { ErrorBody, ValidationErrorBody } from '@fflkit/types';

@@ -63,10 +63,11 @@ describe('receipts.create(body) after a failure after which the service may have
     let cancelled = false;
     const body = new ReadableStream({ cancel: () => void (cancelled = true) });
     const { logbook, clock } = clientOf(service, {
-      fetch: async (url, init) =>
-        init.method === 'POST'
-          ? (await service.fetch(url, init), new Response(body, { status: 502 }))
-          : service.fetch(url, init),
+      fetch: async (url, init) => {
+        if (init.method !== 'POST') return service.fetch(url, init);
+        await service.fetch(url, init);
+        return new Response(body, { status: 502 });
+      },
     });
     await clock.settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-0' })));
     expect(cancelled).toBe(true);
@@ -75,7 +76,12 @@ describe('receipts.create(body) after a failure after which the service may have
   it('looks up GET /receipts?serial_number=&book=&per_page=200, after the back-off', async () => {
     const service = new FaultyService(failing('POST', '/receipts', '502-after'));
     const urls: string[] = [];
-    const { logbook, clock } = clientOf(service, { fetch: (url, init) => (urls.push(url), service.fetch(url, init)) });
+    const { logbook, clock } = clientOf(service, {
+      fetch: (url, init) => {
+        urls.push(url);
+        return service.fetch(url, init);
+      },
+    });
     await clock.settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA 2', book: 'Range' })));
     expect(urls[1]).toBe(`${BASE_URL}/receipts?serial_number=EXA%202&book=Range&per_page=200&page=1`);
     expect(clock.delays).toEqual([30_000, 500, 30_000]);

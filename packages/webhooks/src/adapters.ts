@@ -32,6 +32,7 @@ export interface FastifyInstanceLike {
   addContentTypeParser(
     contentType: string,
     options: { parseAs: 'buffer'; bodyLimit: number },
+    // biome-ignore lint/suspicious/noExplicitAny: Fastify's own request type, which this package does not import
     parser: (request: any, body: Uint8Array, done: (error: null, body: Uint8Array) => void) => void,
   ): unknown;
   post(

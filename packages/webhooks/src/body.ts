@@ -11,7 +11,9 @@ export interface NodeRequestLike {
   readonly readableEnded?: boolean | undefined;
   /** Set by body parsers: raw bytes or text (`express.raw()`, `express.text()`) are used as they are. */
   readonly body?: unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: any listener of Node's stream events, whatever its parameters
   on(event: string, listener: (...args: any[]) => void): unknown;
+  // biome-ignore lint/suspicious/noExplicitAny: as for `on`
   removeListener(event: string, listener: (...args: any[]) => void): unknown;
   resume(): unknown;
 }

@@ -20,7 +20,11 @@ export interface WatchedLog {
  */
 export function watchedLog(): WatchedLog {
   const waiting: (() => void)[] = [];
-  const log = createFirearmLog({ onEntry: () => waiting.splice(0).forEach((wake) => wake()) });
+  const log = createFirearmLog({
+    onEntry: () => {
+      for (const wake of waiting.splice(0)) wake();
+    },
+  });
   return {
     log,
     async entries(count) {

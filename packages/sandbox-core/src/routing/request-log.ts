@@ -249,6 +249,7 @@ function redactText(text: string): string {
 }
 
 /** A character that UTF-8 writes in more than one byte. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range is every ASCII character, controls included
 const NOT_ASCII = /[^\x00-\x7f]/;
 
 /** The UTF-8 length of a string, without encoding it. */

@@ -388,6 +388,7 @@ export function isPlainText(value: string): boolean {
   return !NOT_PLAIN_TEXT.test(value);
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is what this refuses
 const NOT_PLAIN_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function characterCount(value: string): number {

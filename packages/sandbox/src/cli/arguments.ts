@@ -198,7 +198,7 @@ function readStart(options: ReadOptions, cwd: string): StartOptions {
   if (inMemory && data !== undefined && memory!.source.startsWith('--') === data.source.startsWith('--')) {
     throw new CliUsageError(`${memory!.source} and ${data.source} exclude each other: give one of them`);
   }
-  if (inMemory && data !== undefined && data.source.startsWith('--')) inMemory = false;
+  if (inMemory && data?.source.startsWith('--')) inMemory = false;
   const useData = !inMemory && data !== undefined;
   if (useData && data.value === '') throw new CliUsageError(`${data.source} needs a file path`);
   const host = textOf(options, 'host');

@@ -247,7 +247,9 @@ async function awaitFirstAttempts(
     }
     await delay(POLL_MS);
     const latest = new Map((await control.deliveries.list(token)).map((delivery) => [delivery.id, delivery]));
-    queue.forEach((delivery, index) => (queue[index] = latest.get(delivery.id) ?? delivery));
+    queue.forEach((delivery, index) => {
+      queue[index] = latest.get(delivery.id) ?? delivery;
+    });
   }
 }
 

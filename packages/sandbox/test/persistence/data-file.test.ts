@@ -239,7 +239,7 @@ describe('SnapshotFile and the core', () => {
     }
     await new SnapshotFile(file).write(core.snapshot({ jsonOnly: true }));
     const read = await new SnapshotFile(file).read();
-    expect((read?.['audit'] as unknown[]).every((entry) => !Object.hasOwn(entry as object, 'changes'))).toBe(true);
+    expect((read!['audit'] as unknown[]).every((entry) => !Object.hasOwn(entry as object, 'changes'))).toBe(true);
     expect(JSON.parse(JSON.stringify(read))).toEqual(JSON.parse(JSON.stringify(core.snapshot())));
     expect(createSandboxCore({ snapshot: read! }).snapshot()).toEqual(core.snapshot());
   });

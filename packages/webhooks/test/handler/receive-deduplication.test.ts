@@ -65,7 +65,10 @@ describe.each(BUILDS)(
     it('keys nothing of a delivery whose signature does not match: the store is never called', async () => {
       const log: string[] = [];
       const store: DeliveryStore = {
-        claim: (key) => (log.push(key), 'claimed' as const),
+        claim: (key) => {
+          log.push(key);
+          return 'claimed' as const;
+        },
         commit: () => {},
         release: () => {},
       };
@@ -101,7 +104,10 @@ describe.each(BUILDS)(
       it("keys the store on the SHA-256 digest of the id, 64 hex digits whatever the id's length", async () => {
         const log: string[] = [];
         const store: DeliveryStore = {
-          claim: (key) => (log.push(key), 'claimed' as const),
+          claim: (key) => {
+            log.push(key);
+            return 'claimed' as const;
+          },
           commit: () => {},
           release: () => {},
         };
@@ -180,7 +186,10 @@ describe.each(BUILDS)(
     it('claims, then commits a processed delivery in a given store, keyed on the SHA-256 digest of its body', async () => {
       const log: string[] = [];
       const store: DeliveryStore = {
-        claim: async (id) => (log.push(`claim ${id}`), 'claimed' as const),
+        claim: async (id) => {
+          log.push(`claim ${id}`);
+          return 'claimed' as const;
+        },
         commit: async (id) => void log.push(`commit ${id}`),
         release: async (id) => void log.push(`release ${id}`),
       };
