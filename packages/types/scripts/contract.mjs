@@ -1,5 +1,6 @@
 // Copies the contract into the package, so that it ships as `@fflkit/types/openapi.yaml` and
-// `@fflkit/types/sandbox.yaml`, and writes the fixtures file's JSON Schema
+// `@fflkit/types/sandbox.yaml`, and as JSON beside them (`@fflkit/types/openapi.json`,
+// `@fflkit/types/sandbox.json`) for tools that read it at run time without a YAML parser, and writes the fixtures file's JSON Schema
 // (`@fflkit/types/fixtures.schema.json`) from the sandbox contract's `Fixtures` schema, every
 // schema it refers to gathered under `$defs`. Run by `pnpm generate`; CI checks the result is
 // committed.
@@ -16,6 +17,9 @@ const documents = {
   'openapi.yaml': parse(readFileSync(new URL('openapi.yaml', source), 'utf8')),
   'sandbox.yaml': parse(readFileSync(new URL('sandbox.yaml', source), 'utf8')),
 };
+for (const [name, document] of Object.entries(documents)) {
+  writeFileSync(new URL(name.replace(/\.yaml$/, '.json'), target), `${JSON.stringify(document, null, 2)}\n`);
+}
 const defs = {};
 
 /** A schema with its `$ref`s pointed at `$defs`, each schema referred to gathered once. */
@@ -49,4 +53,4 @@ const schema = {
   $defs: Object.fromEntries(Object.entries(defs).sort(([a], [b]) => a.localeCompare(b))),
 };
 writeFileSync(new URL('fixtures.schema.json', target), `${JSON.stringify(schema, null, 2)}\n`);
-console.log(`wrote ${fileURLToPath(target)}{openapi.yaml,sandbox.yaml,fixtures.schema.json}`);
+console.log(`wrote ${fileURLToPath(target)}{openapi,sandbox}.{yaml,json} and fixtures.schema.json`);
