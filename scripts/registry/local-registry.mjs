@@ -3,7 +3,7 @@
 // outside the pnpm workspace, so that the workspace's install does not carry its 300 packages.
 // Verdaccio 6.8.0 is pinned because 6.10 needs Node 22 and the toolkit supports Node 20; its
 // verdaccio-audit asks for `node-fetch@cjs`, a dist-tag that npm no longer has, hence the override
-// of node-fetch to 2.7.0 (the version that tag named).
+// of node-fetch to 2.7.0, the last release of its CommonJS line.
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -70,10 +70,10 @@ export async function startLocalRegistry(folder) {
   const exited = new Promise((resolve) => server.on('exit', (code, signal) => resolve(code ?? signal)));
   let output = '';
   const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`the local registry did not start within 60 s:\n${output}`)),
-      60_000,
-    );
+    const timer = setTimeout(() => {
+      server.kill('SIGKILL');
+      reject(new Error(`the local registry did not start within 60 s:\n${output}`));
+    }, 60_000);
     const read = (chunk) => {
       output += chunk;
       const found = /listening on (\S+)/.exec(output);
