@@ -5,8 +5,17 @@
 // scripts/container/fresh-machine.mjs (a machine with Node and npm alone); each function takes
 // the root folder being filled.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  realpathSync,
+  writeFileSync,
+} from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 
 /**
  * The shared libraries that the executable `file` loads, with the dynamic loader, as `ldd` lists
@@ -42,6 +51,24 @@ export function sharedLibraries(file) {
 export function copyExecutable(root, file, destination = file) {
   copyFile(root, file, destination, 0o755);
   for (const library of sharedLibraries(file)) copyFile(root, library, library, 0o755);
+}
+
+/** The shared libraries of glibc, by file name (the versioned names programs load). */
+const GLIBC_LIBRARY =
+  /^(?:ld-linux[\w-]*\.so\.\d+|lib(?:c|m|mvec|dl|rt|pthread|resolv|util|anl|nsl|thread_db|BrokenLocale|c_malloc_debug|nss_(?:files|dns|compat|hesiod))\.so\.\d+)$/;
+
+/**
+ * Copies this machine's whole C library (glibc), from the folder of the libc that `executable`
+ * loads, to the same paths under `root`: the native addons of npm packages load parts of it
+ * that Node itself does not (librt, for one).
+ */
+export function copyCLibrary(root, executable = process.execPath) {
+  const libc = sharedLibraries(executable).find((path) => basename(path) === 'libc.so.6');
+  if (libc === undefined) throw new Error(`rootfs: ${executable} does not load glibc's libc.so.6`);
+  const folder = dirname(libc);
+  for (const name of readdirSync(folder).filter((file) => GLIBC_LIBRARY.test(file))) {
+    copyFile(root, join(folder, name), join(folder, name), 0o755);
+  }
 }
 
 /** Copies the folder `from` whole to `destination` under `root`, its symbolic links as they are. */
