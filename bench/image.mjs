@@ -44,7 +44,7 @@ async function startImage(engine, image, label, options = []) {
   );
   const stop = async () => {
     await server.stop();
-    engine.run(['rm', '--force', name], { allowFailure: true });
+    engine.run(['rm', '--force', '--volumes', name], { allowFailure: true });
     engine.run(['volume', 'rm', '--force', name], { allowFailure: true });
   };
   try {
