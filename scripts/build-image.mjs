@@ -67,8 +67,13 @@ export async function assembleContext(context, { node = process.execPath } = {})
  */
 async function makeCompileCache(node, app) {
   const cacheDir = join(app, 'compile-cache');
-  const child = spawn(node, [join(app, 'cli.mjs'), '--memory', '--port', '0', '--quiet'], {
-    env: { ...process.env, FFLKIT_SANDBOX_COMPILE_CACHE: cacheDir, FFLKIT_SANDBOX_FIXTURES: '', NODE_OPTIONS: '' },
+  // None of the builder's own FFLKIT_SANDBOX_* settings applies to this run, nor NODE_OPTIONS,
+  // whose V8 flags would make a cache that the image's Node rejects.
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('FFLKIT_SANDBOX_') && name !== 'NODE_OPTIONS'),
+  );
+  const child = spawn(node, [join(app, 'cli.mjs'), '--memory', '--host', '127.0.0.1', '--port', '0', '--quiet'], {
+    env: { ...env, FFLKIT_SANDBOX_COMPILE_CACHE: cacheDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -130,16 +135,22 @@ export async function buildImage(engine, tags = defaultTags()) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values } = parseArgs({ options: { tag: { type: 'string', multiple: true } } });
-  const tags = values.tag ?? defaultTags();
-  const engine = containerEngine();
+  let tags;
   try {
+    tags = parseArgs({ options: { tag: { type: 'string', multiple: true } } }).values.tag ?? defaultTags();
+  } catch (error) {
+    process.stderr.write(`build-image: ${error.message}\nUsage: pnpm build:image [--tag NAME:TAG]...\n`);
+    process.exit(2);
+  }
+  let engine;
+  try {
+    engine = containerEngine();
     const size = await buildImage(engine, tags);
     process.stdout.write(`Built ${tags.join(', ')} with ${engine.name}: ${(size / 1e6).toFixed(1)} MB\n`);
   } catch (error) {
     process.stderr.write(`${error.message}\n`);
     process.exitCode = 1;
   } finally {
-    engine.dispose();
+    engine?.dispose();
   }
 }

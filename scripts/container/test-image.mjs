@@ -224,6 +224,19 @@ async function main() {
     `${health.status} ${health.text}; podman healthcheck run: ${healthCheck.stdout.trim() || 'healthy'}`,
   );
 
+  const page = await http(port, '/');
+  const assets = [...page.text.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((match) => match[1]);
+  check(page.status === 200 && assets.length > 0, `GET / answered ${page.status} with ${assets.length} assets`);
+  const assetStatuses = await Promise.all(assets.map(async (asset) => (await http(port, asset)).status));
+  check(
+    assetStatuses.every((status) => status === 200),
+    `the console's assets answered ${assetStatuses.join(', ')}`,
+  );
+  report(
+    'the console is served from the image',
+    `GET / 200, ${assets.map((a, i) => `${a} ${assetStatuses[i]}`).join(', ')}`,
+  );
+
   const process1 = pidOne(main);
   check(process1.uid === String(IMAGE_USER.id), `PID 1 runs as uid ${process1.uid}`);
   check(process1.cmdline[0] === '/usr/local/bin/node', `PID 1 is ${process1.cmdline.join(' ')}`);
