@@ -163,6 +163,19 @@ describe('DataFileLock.acquire(dataFile, files, { holder, clock }): who still ho
     await lock.release();
   });
 
+  it('takes over at once the lock of a killed sandbox of this PID namespace, by its id that runs no more', async () => {
+    const file = join(dir, 'sandbox.json');
+    const taken = await DataFileLock.acquire(file, nodeFileSystem);
+    const record = JSON.parse(await readFile(`${file}.lock`, 'utf8')) as Record<string, unknown>;
+    await taken.release();
+    await writeFile(`${file}.lock`, `${JSON.stringify({ ...record, pid: 2 ** 30 })}\n`);
+    // Now, so that a lock watched for its renewal would be waited for.
+    const clock = testClock(Date.now());
+    const lock = await DataFileLock.acquire(file, nodeFileSystem, { clock });
+    expect(clock.slept).toBe(0);
+    await lock.release();
+  });
+
   it('takes over at once a lock of another PID namespace left unrenewed for longer', async () => {
     const file = join(dir, 'sandbox.json');
     const clock = testClock();
