@@ -144,7 +144,7 @@ export class ExchangeChecker {
           }),
         );
       }
-      this.#observe(operation, id, query, exchange, undefined);
+      findings.push(...this.#observe(operation, id, query, exchange, undefined));
       return findings;
     }
     const body = parseJson(exchange.responseBody);
@@ -180,7 +180,7 @@ export class ExchangeChecker {
     const valid = problems.length === 0 ? body : undefined;
     if (valid !== undefined)
       for (const finding of answerFindings(operation.id, query, exchange.status, valid)) findings.push(place(finding));
-    for (const finding of this.#observe(operation, id, query, exchange, valid)) findings.push(place(finding));
+    findings.push(...this.#observe(operation, id, query, exchange, valid));
     return findings;
   }
 
@@ -277,6 +277,8 @@ export class ExchangeChecker {
     return this.#visibility.observe({
       caller: createHmac('sha256', this.#key).update(authorization).digest('base64'),
       operation: operation.id,
+      method: exchange.method.toUpperCase(),
+      path: operation.template,
       id,
       status: exchange.status,
       body,

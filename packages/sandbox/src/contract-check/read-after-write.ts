@@ -1,11 +1,14 @@
 import { choiceId } from './choices';
 import type { ViolationFinding } from './violations';
 
-// Whether a receipt is visible as soon as it is made, and gone as soon as it is deleted, as the
-// contract chooses (and the SDK's recovery without duplicates relies on): the receipts each
-// caller made and deleted are remembered in order, and a later read by the same caller that
-// misses one, or still shows a deleted one, is a violation. A caller is known by a key derived
-// from its token, never by the token itself.
+// Whether a receipt is visible as soon as it is made, and gone for good once it is deleted, as
+// the contract chooses (and the SDK's recovery without duplicates relies on): the receipts each
+// caller made and deleted are remembered in order. A read by the same caller that misses a
+// receipt it made is noted, and reported once a later read shows the receipt after all: the
+// receipt became visible late. (A receipt that never shows again was removed by someone else,
+// or by a sandbox reset, which the proxy does not see: that is no violation.) A read that still
+// shows a receipt the caller deleted is reported at once: a deleted receipt never comes back.
+// A caller is known by a key derived from its token, never by the token itself.
 
 const VISIBLE_AT_ONCE = choiceId('receipts.visible-at-once');
 const DELETE = choiceId('receipts.delete');
@@ -19,6 +22,9 @@ export interface TrackedExchange {
   /** Who made the request: a key derived from its token. */
   readonly caller: string;
   readonly operation: string;
+  /** The method and path template, for the findings. */
+  readonly method: string;
+  readonly path: string;
   /** The path's `id`, as a number, for the operations on one receipt. */
   readonly id: number | undefined;
   readonly status: number;
@@ -32,109 +38,126 @@ export interface TrackedExchange {
 }
 
 interface Made {
+  /** When its creation was answered; 0 for a receipt known only by its deletion. */
   readonly made: number;
   deleted: number | undefined;
+  /** The first read that missed it, told once a later read shows it. */
+  missed: ViolationFinding | undefined;
+}
+
+interface ReceiptPage {
+  data: Array<{ id: number }>;
+  links: { next: string | null };
+  meta: { current_page: number };
 }
 
 /** The receipts made and deleted by each caller, and the reads that contradict them. */
 export class ReadAfterWrite {
   readonly #callers = new Map<string, Map<number, Made>>();
 
-  /** Remembers a create or a delete; for a read, the findings of what it misses or shows. */
-  observe(exchange: TrackedExchange): Array<Omit<ViolationFinding, 'method' | 'path' | 'status'>> {
+  /** Remembers a create, a delete or a read; answers what the reads so far contradict. */
+  observe(exchange: TrackedExchange): ViolationFinding[] {
     const { operation, status, id } = exchange;
     if (operation === 'createReceipt' && status === 201) {
       const made = (exchange.body as { data?: { id?: unknown } } | undefined)?.data?.id;
-      if (typeof made === 'number')
-        this.#receipts(exchange.caller).set(made, { made: exchange.ended, deleted: undefined });
+      if (typeof made === 'number') {
+        this.#receipts(exchange.caller).set(made, { made: exchange.ended, deleted: undefined, missed: undefined });
+      }
       return [];
     }
     const receipts = this.#callers.get(exchange.caller);
     if (operation === 'deleteReceipt' && status === 204 && id !== undefined) {
       const receipt = receipts?.get(id);
       if (receipt !== undefined) receipt.deleted = exchange.ended;
-      else this.#receipts(exchange.caller).set(id, { made: 0, deleted: exchange.ended });
+      else this.#receipts(exchange.caller).set(id, { made: 0, deleted: exchange.ended, missed: undefined });
       return [];
     }
     if (receipts === undefined) return [];
-    if (operation === 'getReceipt' && id !== undefined) return this.#read(receipts.get(id), id, exchange);
+    if (operation === 'getReceipt' && id !== undefined) {
+      const receipt = receipts.get(id);
+      if (receipt === undefined) return [];
+      if (status === 404) {
+        this.#miss(
+          receipt,
+          exchange,
+          '/status',
+          `200: receipt ${id} was made by POST /receipts before this request`,
+          '404',
+        );
+        return [];
+      }
+      return status === 200 ? this.#shown(receipt, id, exchange, '/status', '200') : [];
+    }
     if (operation === 'listReceipts' && status === 200 && exchange.unfiltered && exchange.body !== undefined) {
       return this.#list(receipts, exchange);
     }
     return [];
   }
 
-  #read(receipt: Made | undefined, id: number, exchange: TrackedExchange) {
-    if (receipt === undefined) return [];
-    if (
-      exchange.status === 404 &&
-      receipt.deleted === undefined &&
-      receipt.made > 0 &&
-      exchange.started > receipt.made
-    ) {
-      return [
-        {
-          pointer: '/status',
-          choice: VISIBLE_AT_ONCE,
-          expected: `200: receipt ${id} was made by POST /receipts before this request`,
-          seen: '404',
-        },
-      ];
-    }
-    if (exchange.status === 200 && receipt.deleted !== undefined && exchange.started > receipt.deleted) {
-      return [
-        {
-          pointer: '/status',
-          choice: DELETE,
-          expected: `404: receipt ${id} was deleted before this request`,
-          seen: '200',
-        },
-      ];
-    }
-    return [];
-  }
-
-  #list(receipts: ReadonlyMap<number, Made>, exchange: TrackedExchange) {
-    const page = exchange.body as {
-      data: Array<{ id: number }>;
-      links: { next: string | null };
-      meta: { current_page: number };
-    };
+  #list(receipts: ReadonlyMap<number, Made>, exchange: TrackedExchange): ViolationFinding[] {
+    const page = exchange.body as ReceiptPage;
     const ids = new Set(page.data.map((receipt) => receipt.id));
     const first = page.data[0]?.id ?? Number.POSITIVE_INFINITY;
     const last = page.data[page.data.length - 1]?.id ?? Number.NEGATIVE_INFINITY;
-    const lastPage = page.links.next === null;
+    const findings: ViolationFinding[] = [];
     for (const [id, receipt] of receipts) {
-      if (receipt.deleted !== undefined) {
-        if (exchange.started > receipt.deleted && ids.has(id)) {
-          return [
-            {
-              pointer: '/body/data',
-              choice: DELETE,
-              expected: `a page without receipt ${id}, deleted before this request`,
-              seen: 'a page that lists it',
-            },
-          ];
-        }
+      if (ids.has(id)) {
+        findings.push(...this.#shown(receipt, id, exchange, '/body/data', 'a page that lists it'));
         continue;
       }
-      if (receipt.made === 0 || exchange.started <= receipt.made || ids.has(id)) continue;
-      const inRange =
+      const belongs =
         (id >= first && id <= last) ||
-        (lastPage && id > last && page.data.length > 0) ||
+        (page.links.next === null && id > last && page.data.length > 0) ||
         (page.data.length === 0 && page.meta.current_page === 1);
-      if (inRange) {
-        return [
-          {
-            pointer: '/body/data',
-            choice: VISIBLE_AT_ONCE,
-            expected: `receipt ${id}, made by POST /receipts before this request`,
-            seen: 'a page without it',
-          },
-        ];
+      if (belongs) {
+        this.#miss(
+          receipt,
+          exchange,
+          '/body/data',
+          `receipt ${id}, made by POST /receipts before this request`,
+          'a page without it',
+        );
       }
     }
-    return [];
+    return findings;
+  }
+
+  /** Notes a read that missed a receipt made (and not deleted) before it began. */
+  #miss(receipt: Made, exchange: TrackedExchange, pointer: string, expected: string, seen: string): void {
+    if (receipt.made === 0 || receipt.deleted !== undefined || exchange.started <= receipt.made) return;
+    receipt.missed ??= {
+      method: exchange.method,
+      path: exchange.path,
+      status: exchange.status,
+      pointer,
+      choice: VISIBLE_AT_ONCE,
+      expected,
+      seen,
+    };
+  }
+
+  /** A read that shows the receipt: a late one that was missed before, or one deleted before. */
+  #shown(receipt: Made, id: number, exchange: TrackedExchange, pointer: string, seen: string): ViolationFinding[] {
+    if (receipt.deleted !== undefined && exchange.started > receipt.deleted) {
+      return [
+        {
+          method: exchange.method,
+          path: exchange.path,
+          status: exchange.status,
+          pointer,
+          choice: DELETE,
+          expected:
+            pointer === '/status'
+              ? `404: receipt ${id} was deleted before this request`
+              : `a page without receipt ${id}, deleted before this request`,
+          seen,
+        },
+      ];
+    }
+    const { missed } = receipt;
+    if (missed === undefined) return [];
+    receipt.missed = undefined;
+    return [{ ...missed, seen: `${missed.seen}, though a later read shows it` }];
   }
 
   #receipts(caller: string): Map<number, Made> {

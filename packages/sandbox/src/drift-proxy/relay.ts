@@ -106,7 +106,15 @@ export function relay(
   response.on('close', () => {
     if (!response.writableFinished) upstream.destroy();
   });
+  let answered = false;
   upstream.on('error', (error: NodeJS.ErrnoException) => {
+    if (answered) {
+      // The server answered before it took the whole body (a 413): the answer goes on; the
+      // rest of the body goes nowhere.
+      request.unpipe(upstream);
+      request.resume();
+      return;
+    }
     if (response.headersSent || response.destroyed) {
       response.destroy();
       return;
@@ -126,11 +134,13 @@ export function relay(
     });
   });
   upstream.on('response', (answer: IncomingMessage) => {
+    answered = true;
     response.writeHead(answer.statusCode ?? 502, answer.statusMessage, returnedHeaders(answer.rawHeaders));
     const received = collector();
     answer.on('data', (chunk: Buffer) => received.add(chunk));
     answer.pipe(response);
     answer.on('error', () => response.destroy());
+    answer.on('aborted', () => response.destroy());
     answer.on('end', () => {
       // The answer is on its way: the checks wait until the caller has it.
       setImmediate(() => {
