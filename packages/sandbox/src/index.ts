@@ -47,6 +47,13 @@ export type { DriftProxyOptions } from './drift-proxy/proxy-options';
 export type { DriftReport, ReportedViolation, Violation } from './contract-check/violations';
 export type { ChoiceProbe, ContractChoice } from './contract-check/choices';
 
+// The conformance probe: each choice of the contract confirmed or contradicted by a running service.
+export { runConformance } from './conformance-probe';
+export { formatConformanceReport } from './conformance/conformance-report';
+export type { ConformanceOptions } from './conformance/run-conformance';
+export type { ChoiceVerdict, ConformanceEvidence, ConformanceReport } from './conformance/verdicts';
+export type { ConformanceFetch } from './conformance/probe-client';
+
 // Errors.
 export { DataFileError } from './persistence/data-file';
 export { FixturesError } from './fixtures-file';

@@ -56,7 +56,7 @@ export async function serveDriftProxy(options: DriftProxyOptions, web: DriftProx
   const receiver = options.webhooksTo === undefined ? undefined : readReceiver(options.webhooksTo);
   const host = options.host ?? '127.0.0.1';
   const schemas = new SchemaChecker();
-  const exchanges = new ExchangeChecker(schemas);
+  const exchanges = new ExchangeChecker({ schemas });
   const deliveries = new DeliveryChecker({ secret: options.secret, schemas });
   exchanges.prepare();
   deliveries.prepare();

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -73,21 +74,27 @@ export async function startDriftingUpstream(
 ): Promise<DriftingUpstream> {
   const on = new Set(drifts);
   const hidden = new Map<number, number>();
+  const secrets = new Map<string, string>();
   let origin = '';
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const body = await read(request);
     const url = new URL(request.url ?? '/', 'http://drifting.test');
-    if (url.pathname === DELIVERY_PATH) return relayDelivery(url.searchParams.get('to')!, request, body, response, on);
+    if (url.pathname === DELIVERY_PATH) {
+      const to = url.searchParams.get('to')!;
+      return relayDelivery(to, secrets.get(to), request, body, response, on);
+    }
     const path = url.pathname.replace(/^\/rest\/v1/, '');
     const method = request.method ?? 'GET';
     if (on.has('default-page-size') && method === 'GET' && path === '/search' && !url.searchParams.has('per_page')) {
       url.searchParams.set('per_page', '15');
     }
     let sent = body;
+    let relayedTo: string | undefined;
     if (method === 'POST' && path === '/webhooks' && body.length > 0) {
       const webhook = JSON.parse(body.toString('utf8')) as { url?: string };
-      if (typeof webhook.url === 'string') {
+      if (typeof webhook.url === 'string' && /^https?:\/\//.test(webhook.url)) {
+        relayedTo = webhook.url;
         webhook.url = `${origin}${DELIVERY_PATH}?to=${encodeURIComponent(webhook.url)}`;
         sent = Buffer.from(JSON.stringify(webhook));
       }
@@ -136,6 +143,10 @@ export async function startDriftingUpstream(
       status = 200;
       headers.set('content-type', 'application/json');
     }
+    if (relayedTo !== undefined && status === 201) {
+      // The secret, to sign a delivery that drifts as the service would sign it.
+      secrets.set(relayedTo, (JSON.parse(text) as { secret: string }).secret);
+    }
     if (path === '/webhooks' && status < 300) {
       // The endpoints' URLs as the caller gave them.
       text = text.replaceAll(
@@ -170,6 +181,7 @@ export async function startDriftingUpstream(
 /** A delivery of the sandbox, relayed to where the endpoint's URL pointed, drifting when told. */
 async function relayDelivery(
   to: string,
+  secret: string | undefined,
   request: IncomingMessage,
   body: Buffer,
   response: ServerResponse,
@@ -183,6 +195,8 @@ async function relayDelivery(
     if ('purchase_amount' in delivery.data) {
       delete delivery.data['purchase_amount'];
       sent = Buffer.from(JSON.stringify(delivery));
+      if (secret !== undefined)
+        headers['x-svc-signature'] = `sha256=${createHmac('sha256', secret).update(sent).digest('hex')}`;
     }
   }
   const answer = await fetch(to, { method: 'POST', headers, body: sent });
