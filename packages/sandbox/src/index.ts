@@ -59,3 +59,4 @@ export { DataFileError } from './persistence/data-file';
 export { FixturesError } from './fixtures-file';
 export { SandboxControlError } from './control-client';
 export { DriftProxyError } from './drift-proxy/proxy-options';
+export { ConformanceError } from './conformance/conformance-error';

@@ -13,7 +13,7 @@ const WIDTH = 88;
 /** `fflkit-sandbox choices [--probe <kind>] [--json]`. */
 export const choicesCommand: Subcommand = {
   name: 'choices',
-  summary: "List the contract's choices: the rules it states where the service's document is silent",
+  summary: "List the contract's choices: its rules where the service's document is silent",
   usage: '[--probe <read|write|traffic|none>] [--json]',
   description: `Lists the contract's choices: every rule that openapi.yaml states where the service's
 interface document is silent ("Not shown in the service's interface document; this contract's
@@ -42,7 +42,7 @@ its id. The same list ships in @fflkit/types/choices.json.
     if (probe !== undefined && !(PROBES as readonly string[]).includes(probe.value)) {
       throw new CliUsageError(`--probe takes one of ${PROBES.join(', ')}, not ${JSON.stringify(probe.value)}`);
     }
-    const { CONTRACT_CHOICES } = await import('../contract-check/choices');
+    const { CONTRACT_CHOICES } = await import('./drift-tools');
     const choices = CONTRACT_CHOICES.filter((choice) => probe === undefined || choice.probe === probe.value);
     if (switchOf(options, 'json')) {
       out(`${JSON.stringify({ choices }, null, 2)}\n`);

@@ -2,7 +2,6 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fixturesFormatOf, formatFixtures } from '@fflkit/sandbox-core/fixtures-file';
 import type { DriftProxy } from '../drift-proxy/drift-proxy';
-import { DriftProxyError } from '../drift-proxy/proxy-options';
 import { writeFixturesFile } from '../fixtures-file';
 import { CliUsageError, listOf, textOf, wholeNumberOf } from './options';
 import type { Subcommand } from './subcommand';
@@ -17,9 +16,8 @@ const DEFAULT_PROXY_PORT = 4011;
 /** `fflkit-sandbox proxy --upstream <url> [...]`. */
 export const proxyCommand: Subcommand = {
   name: 'proxy',
-  summary: "Relay a real service's API unchanged and report where it departs from the contract",
-  usage:
-    '--upstream <url> [--port <number>] [--host <address>] [--report <file>] [--record <file>] [--webhooks-to <url>] [--secret <whsec_...>]',
+  summary: "Relay a real service's API unchanged, reporting where it departs from the contract",
+  usage: '--upstream <url> [--report <file>] [--record <file>] [options]',
   description: `Listens on --port and relays every request under /rest/v1 to the service at --upstream, and
 its answer back, without changing a byte (the caller's token passes through; it is neither
 kept nor written anywhere). Each exchange is checked against the contract once its answer has
@@ -109,7 +107,7 @@ start.
     }
     const report = textOf(options, 'report');
     const record = textOf(options, 'record');
-    const { startDriftProxy } = await import('../start-drift-proxy');
+    const { startDriftProxy, DriftProxyError } = await import('./drift-tools');
     let proxy: DriftProxy;
     try {
       proxy = await startDriftProxy({

@@ -1,4 +1,5 @@
 import { ExchangeChecker } from '../contract-check/exchange-check';
+import { ConformanceError } from './conformance-error';
 import type { ViolationFinding } from '../contract-check/violations';
 
 // The requests of a conformance run: each sent to the service with the token it names (the
@@ -34,11 +35,6 @@ export interface ProbeRequest {
   readonly credentials?: Credentials | undefined;
   /** A JSON body: an object to serialise, or the exact text to send. */
   readonly body?: unknown;
-}
-
-/** The service's answer to nothing: the run cannot go on. */
-export class ServiceUnreachableError extends Error {
-  override readonly name = 'ServiceUnreachableError';
 }
 
 /** How long the run waits out a 429 at most, and how many times it tries a request. */
@@ -109,7 +105,7 @@ export class ProbeClient {
           ...(body !== undefined && { body }),
         });
       } catch (error) {
-        throw new ServiceUnreachableError(
+        throw new ConformanceError(
           `[@fflkit/sandbox] no answer from ${this.#baseUrl} to ${described}: ${error instanceof Error ? error.message : String(error)}; check --base-url`,
           { cause: error },
         );

@@ -1,4 +1,5 @@
 import type { Book, Receipt } from '@fflkit/types';
+import { ConformanceError } from './conformance-error';
 import type { ProbeClient, ProbeExchange } from './probe-client';
 import type { Verdicts } from './verdicts';
 
@@ -34,26 +35,34 @@ const PAGE_CHOICES = [
 /** Runs the read-only probes. */
 export async function runReadProbes(client: ProbeClient, verdicts: Verdicts): Promise<AccountSight> {
   const books = await client.send('GET', '/books');
+  if (books.status === 401) {
+    throw new ConformanceError(
+      '[@fflkit/sandbox] the service answered 401 to the token: pass a token of the account to probe',
+    );
+  }
   verdicts.clean(
     books,
+    200,
     ['pagination.unpaginated-lists', 'books.fields', 'lists.order', 'rate-limit.headers'],
     'the book list of the contract',
   );
   const bookNames = dataOf<Book[]>(books)?.map((book) => book.name) ?? [];
-  if (bookNames.length > 0) verdicts.clean(books, ['conventions.utc-timestamps'], 'timestamps in UTC');
+  if (bookNames.length > 0) verdicts.clean(books, 200, ['conventions.utc-timestamps'], 'timestamps in UTC');
 
   const webhooks = await client.send('GET', '/webhooks');
   verdicts.clean(
     webhooks,
+    200,
     ['pagination.unpaginated-lists', 'webhooks.list-without-secrets'],
     'the endpoint list of the contract, without secrets',
   );
   if ((dataOf<unknown[]>(webhooks)?.length ?? 0) > 0)
-    verdicts.clean(webhooks, ['webhooks.endpoint-fields'], 'endpoints of the contract');
+    verdicts.clean(webhooks, 200, ['webhooks.endpoint-fields'], 'endpoints of the contract');
 
   const first = await client.send('GET', '/receipts');
   verdicts.clean(
     first,
+    200,
     [...PAGE_CHOICES, 'pagination.per-page', 'pagination.page'],
     'page 1 of 25 receipts at most, in the envelope',
   );
@@ -62,13 +71,14 @@ export async function runReadProbes(client: ProbeClient, verdicts: Verdicts): Pr
   if (page !== undefined && sample !== undefined) {
     verdicts.clean(
       first,
+      200,
       ['receipts.resource', 'conventions.utc-timestamps'],
       'receipts of the contract, timestamps in UTC',
     );
     if (page.data.some((receipt) => receipt.documents.length > 0))
-      verdicts.clean(first, ['receipts.document-fields'], 'documents of the contract');
+      verdicts.clean(first, 200, ['receipts.document-fields'], 'documents of the contract');
     if (page.data.some((receipt) => receipt.e4473 !== null)) {
-      verdicts.clean(first, ['receipts.e4473-fields', 'receipts.nics-result'], 'E4473 data of the contract');
+      verdicts.clean(first, 200, ['receipts.e4473-fields', 'receipts.nics-result'], 'E4473 data of the contract');
     }
   }
 
@@ -88,7 +98,7 @@ export async function runReadProbes(client: ProbeClient, verdicts: Verdicts): Pr
       invalidField(refused, 'per_page'),
       '422 with errors.per_page, not a clamped page',
     );
-    verdicts.clean(refused, ['errors.validation-body', 'errors.body'], 'a 422 in the error shape');
+    verdicts.clean(refused, 422, ['errors.validation-body', 'errors.body'], 'a 422 in the error shape');
   }
   const zero = await client.send('GET', '/receipts?page=0');
   verdicts.expect('pagination.page', zero, invalidField(zero, 'page'), '422 with errors.page');
@@ -111,11 +121,11 @@ export async function runReadProbes(client: ProbeClient, verdicts: Verdicts): Pr
       missing.status === 404 && messageOf(missing) === 'Record not found.',
       '404 {"message":"Record not found."}',
     );
-    verdicts.clean(missing, ['errors.body'], 'a 404 in the error shape');
+    verdicts.clean(missing, 404, ['errors.body'], 'a 404 in the error shape');
   }
   const unrouted = await client.send('GET', '/receipts/abc');
   verdicts.expect('routing.unknown-route', unrouted, unrouted.status === 404, '404: no operation has this path');
-  verdicts.clean(unrouted, ['routing.unknown-route'], '404 without rate-limit headers');
+  verdicts.clean(unrouted, 404, ['routing.unknown-route'], '404 without rate-limit headers');
 
   await probeAuthentication(client, verdicts);
   await probeLists(client, verdicts);
@@ -140,7 +150,7 @@ const SAMPLE_CHOICES = [
 /** What can be seen of one receipt of the account: it alone, and the lists and search that find it. */
 export async function probeReceipt(client: ProbeClient, verdicts: Verdicts, sample: Receipt): Promise<void> {
   const one = await client.send('GET', `/receipts/${sample.id}`);
-  verdicts.clean(one, ['conventions.resource-envelope', 'receipts.resource'], 'the receipt, as {"data": receipt}');
+  verdicts.clean(one, 200, ['conventions.resource-envelope', 'receipts.resource'], 'the receipt, as {"data": receipt}');
   for (const [field, id] of [
     ['serial_number', 'filters.serial-number-substring'],
     ['manufacturer', 'filters.manufacturer-substring'],
@@ -165,7 +175,7 @@ export async function probeReceipt(client: ProbeClient, verdicts: Verdicts, samp
   );
   const term = partOf(sample.serial_number);
   const found = await client.send('GET', `/search?q=${encodeURIComponent(term)}&per_page=200`);
-  verdicts.clean(found, PAGE_CHOICES, 'a page of receipts');
+  verdicts.clean(found, 200, PAGE_CHOICES, 'a page of receipts');
   expectPage(
     verdicts,
     'search.matching',
@@ -187,7 +197,7 @@ async function probeAuthentication(client: ProbeClient, verdicts: Verdicts): Pro
         refused.headers['www-authenticate'] === 'Bearer',
       '401 {"message":"Unauthenticated."} with WWW-Authenticate: Bearer',
     );
-    verdicts.clean(refused, ['errors.body'], 'the 401 in the error shape');
+    verdicts.clean(refused, 401, ['errors.body'], 'the 401 in the error shape');
   }
   for (const path of [`/receipts/${UNLIKELY_ID}`, '/receipts?per_page=0']) {
     const first = await client.send('GET', path, { credentials: 'none' });
@@ -198,7 +208,7 @@ async function probeAuthentication(client: ProbeClient, verdicts: Verdicts): Pro
 /** The filters of GET /receipts that find nothing, the inventory, and a `since` of another form. */
 async function probeLists(client: ProbeClient, verdicts: Verdicts): Promise<void> {
   const inventory = await client.send('GET', '/inventory');
-  verdicts.clean(inventory, [...PAGE_CHOICES, 'inventory.on-hand'], 'a page of on-hand receipts');
+  verdicts.clean(inventory, 200, [...PAGE_CHOICES, 'inventory.on-hand'], 'a page of on-hand receipts');
   const nothing = await client.send('GET', '/receipts?serial_number=fflkit-conformance-no-such-serial');
   expectPage(verdicts, 'receipts.list-filters', nothing, (found) => found.data.length === 0, 'an empty page');
   const noBook = await client.send('GET', `/receipts?book=${encodeURIComponent('FFLKit conformance: no such book')}`);
@@ -216,7 +226,12 @@ async function probeSearch(client: ProbeClient, verdicts: Verdicts): Promise<voi
   const field = await client.send('GET', '/search?q=a&field=color');
   verdicts.expect('search.field', field, invalidField(field, 'field'), '422 with errors.field');
   const found = await client.send('GET', '/search?q=fflkit');
-  verdicts.clean(found, [...PAGE_CHOICES, 'pagination.per-page'], 'a page of 25 receipts at most, in the envelope');
+  verdicts.clean(
+    found,
+    200,
+    [...PAGE_CHOICES, 'pagination.per-page'],
+    'a page of 25 receipts at most, in the envelope',
+  );
   const nul = await client.send('GET', '/search?q=a%00b');
   verdicts.expect('conventions.exact-text', nul, invalidField(nul, 'q'), '422 with errors.q');
 }

@@ -73,7 +73,7 @@ export class Verdicts {
     }
     // A 429 met on the way shows the headers it must carry.
     if (exchange.status === 429)
-      this.clean(exchange, ['rate-limit.retry-after', 'rate-limit.reset'], 'a 429 with its headers');
+      this.clean(exchange, 429, ['rate-limit.retry-after', 'rate-limit.reset'], 'a 429 with its headers');
   }
 
   /** `ok` confirms `id` with the exchange as evidence; otherwise the exchange contradicts it. */
@@ -81,8 +81,12 @@ export class Verdicts {
     this.#add(ok ? this.#confirmed : this.#contradicted, choiceId(id), evidence(exchange, expected));
   }
 
-  /** Confirms each of `ids` that the checks of `exchange` found nothing against. */
-  clean(exchange: ProbeExchange, ids: readonly string[], expected: string): void {
+  /**
+   * Confirms each of `ids` that the checks of `exchange` found nothing against, when it was
+   * answered `status` (0 for a delivery): an answer of another status shows nothing of them.
+   */
+  clean(exchange: ProbeExchange, status: number, ids: readonly string[], expected: string): void {
+    if (exchange.status !== status) return;
     for (const id of ids) {
       if (!exchange.findings.some((finding) => finding.choice === id))
         this.#add(this.#confirmed, choiceId(id), evidence(exchange, expected));

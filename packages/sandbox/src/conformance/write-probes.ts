@@ -72,6 +72,7 @@ export async function runWriteProbes(run: WriteProbeRun): Promise<void> {
     verdicts.expect('conventions.trimmed-strings', first, a.model === 'Probe A', 'model "Probe A", trimmed');
     verdicts.clean(
       first,
+      201,
       ['conventions.unknown-fields-ignored', 'conventions.today-utc', 'receipts.resource'],
       '201 with the receipt of the contract, the unknown field left out',
     );
@@ -148,7 +149,7 @@ async function probeWebhookCreation(run: WriteProbeRun): Promise<{ id: number; s
     /^whsec_.{32,}$/.test(body.secret),
     'whsec_ and at least 32 characters',
   );
-  verdicts.clean(created, ['webhooks.endpoint-fields'], 'the endpoint of the contract');
+  verdicts.clean(created, 201, ['webhooks.endpoint-fields'], 'the endpoint of the contract');
   return { id: body.data.id, secret: body.secret };
 }
 
@@ -290,7 +291,7 @@ async function probeDisposition(run: WriteProbeRun, a: Receipt, b: Receipt): Pro
     '200 with the receipt, disposed',
   );
   verdicts.expect('receipts.status', disposed, receipt?.status === 'disposed', 'status disposed');
-  verdicts.clean(disposed, ['receipts.disposition-fields'], 'the disposition of the contract');
+  verdicts.clean(disposed, 200, ['receipts.disposition-fields'], 'the disposition of the contract');
   const again = await client.send('POST', `/receipts/${a.id}/dispose`, {
     body: { ...disposition, form_4473_serial: `FFLKIT-${run.run}-2` },
   });
@@ -405,12 +406,13 @@ async function probeDeliveries(run: WriteProbeRun, secret: string, made: readonl
     verdicts.observe(exchange);
     verdicts.clean(
       exchange,
+      0,
       ['webhooks.signature-key', 'webhooks.delivery-id', 'webhooks.user-agent'],
       'a signed delivery of the contract',
     );
     if (event?.event === 'receipt.deleted')
-      verdicts.clean(exchange, ['webhooks.deleted-data'], 'the deleted receipt and its deleted_at');
-    else verdicts.clean(exchange, ['webhooks.full-receipt-data', 'receipts.resource'], 'the full receipt');
+      verdicts.clean(exchange, 0, ['webhooks.deleted-data'], 'the deleted receipt and its deleted_at');
+    else verdicts.clean(exchange, 0, ['webhooks.full-receipt-data', 'receipts.resource'], 'the full receipt');
     if (event?.event === 'receipt.updated' && event.data?.id === made[0]!.id) updates += 1;
   }
   // The first receipt was changed once, left as it was once, and corrected once after its disposition.
