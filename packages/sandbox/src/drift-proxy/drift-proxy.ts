@@ -84,7 +84,7 @@ export async function serveDriftProxy(options: DriftProxyOptions, web: DriftProx
     if (found === undefined) return;
     let body: unknown;
     try {
-      body = JSON.parse(relayed.responseBody.toString('utf8'));
+      body = relayed.responseBody.length === 0 ? undefined : JSON.parse(relayed.responseBody.toString('utf8'));
     } catch {
       return;
     }
