@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { findChoice } from '../contract-check/choices';
 import { findOperation } from '../contract-check/contract';
 import { DeliveryChecker } from '../contract-check/delivery-check';
 import { ExchangeChecker, header } from '../contract-check/exchange-check';
@@ -38,6 +39,8 @@ export interface DriftState extends DriftReport {
   readonly upstream: string;
   /** The receiver deliveries are relayed to, or `null`. */
   readonly webhooksTo: string | null;
+  /** The rule of each choice the violations contradict, by its id. */
+  readonly rules: Readonly<Record<string, string>>;
 }
 
 /** The proxy's web side, which the caller provides: its guard, its own surface and its origin's form. */
@@ -65,7 +68,12 @@ export async function serveDriftProxy(options: DriftProxyOptions, web: DriftProx
   const callerKey = randomBytes(32);
   const upstreamAgent = agentFor(upstream);
   const receiverAgent = receiver === undefined ? undefined : agentFor(receiver);
-  const state = (): DriftState => ({ upstream: upstream.href, webhooksTo: receiver?.href ?? null, ...log.report() });
+  const state = (): DriftState => {
+    const report = log.report();
+    const rules: Record<string, string> = {};
+    for (const { choice } of report.violations) if (choice !== null) rules[choice] = findChoice(choice)?.rule ?? '';
+    return { upstream: upstream.href, webhooksTo: receiver?.href ?? null, ...report, rules };
+  };
   // Orders requests and answers for the read-after-write checks.
   let sequence = 0;
 
