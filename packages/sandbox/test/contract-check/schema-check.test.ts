@@ -42,7 +42,6 @@ describe('SchemaChecker.check()', () => {
   it('judges a value that is not null by the branch of a oneOf meant for it', () => {
     const disposed = receiptResource({
       status: 'disposed',
-      // biome-ignore lint/suspicious/noExplicitAny: a disposition of the wrong shape, on purpose.
       disposition: { disposition_date: '2025-04-02', disposed_to: 'John Q. Example' } as any,
     });
     expect(schemas.check(RECEIPT, disposed).map(({ pointer, expected }) => [pointer, expected])).toEqual([
