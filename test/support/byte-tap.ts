@@ -28,7 +28,7 @@ export async function startByteTap(target: string): Promise<ByteTap> {
   const { hostname, port } = new URL(target);
   const server = createServer((request, response) => {
     const id = request.headers['x-exchange'] as string | undefined;
-    const headers = { ...request.headers, host: `${hostname}:${port}` };
+    const headers: Record<string, string | string[] | undefined> = { ...request.headers, host: `${hostname}:${port}` };
     delete headers['x-exchange'];
     const sent = createHash('sha256');
     const onward = httpRequest({ hostname, port, path: request.url, method: request.method, headers }, (answer) => {

@@ -174,13 +174,15 @@ function fixtureReceipt(receipt: Receipt): FixtureReceipt {
     fixture.disposition = given(
       receipt.disposition as unknown as Record<string, unknown>,
       DISPOSITION_FIELDS,
-    ) as FixtureReceipt['disposition'];
+    ) as NonNullable<FixtureReceipt['disposition']>;
   }
   if (receipt.documents.length > 0) {
     fixture.documents = receipt.documents.map(({ name, mime_type, size }) => ({ name, mime_type, size }));
   }
   if (receipt.e4473 !== null) {
-    fixture.e4473 = given(receipt.e4473 as unknown as Record<string, unknown>, E4473_FIELDS) as FixtureReceipt['e4473'];
+    fixture.e4473 = given(receipt.e4473 as unknown as Record<string, unknown>, E4473_FIELDS) as NonNullable<
+      FixtureReceipt['e4473']
+    >;
   }
   return fixture;
 }

@@ -102,7 +102,7 @@ export async function startDriftingUpstream(
     const upstream = await fetch(`${sandboxOrigin}${url.pathname}${url.search}`, {
       method,
       headers: forwarded(request),
-      ...(sent.length > 0 && { body: sent }),
+      ...(sent.length > 0 && { body: new Uint8Array(sent) }),
     });
     let status = upstream.status;
     const headers = new Map<string, string>();
@@ -199,7 +199,7 @@ async function relayDelivery(
         headers['x-svc-signature'] = `sha256=${createHmac('sha256', secret).update(sent).digest('hex')}`;
     }
   }
-  const answer = await fetch(to, { method: 'POST', headers, body: sent });
+  const answer = await fetch(to, { method: 'POST', headers, body: new Uint8Array(sent) });
   response.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });
   response.end(Buffer.from(await answer.arrayBuffer()));
 }
