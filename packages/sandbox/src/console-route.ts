@@ -38,17 +38,25 @@ const TYPES: Readonly<Record<string, string>> = {
 };
 
 /** A file of the built console, as it is answered. */
-interface ConsoleFile {
+export interface ConsoleFile {
   readonly body: Buffer;
   readonly type: string;
   readonly etag: string;
 }
 
 /** The built console: its page, and its assets by file name. */
-interface ConsoleFiles {
+export interface ConsoleFiles {
   readonly index: ConsoleFile;
   readonly assets: ReadonlyMap<string, ConsoleFile>;
 }
+
+/** The answer to a request for the console when it is not built. */
+export const CONSOLE_NOT_BUILT =
+  'The console is not built: run pnpm --filter @fflkit/sandbox build (the package as published includes it).';
+
+/** The answer to a request for an asset the build did not make. */
+export const CONSOLE_NO_SUCH_ASSET =
+  'The console has no such asset: reload the page, as a newer build of the console names its assets anew.';
 
 /**
  * The folder of the built console beside the running code: `dist/console/` from the built
@@ -65,25 +73,47 @@ export function locateConsole(): string | undefined {
 }
 
 /**
+ * The console built in `folder`, read on the first call and kept: `undefined` without a folder
+ * or before the console is built. The sandbox's routes and the drift proxy serve it alike.
+ */
+export function consoleFiles(folder: string | undefined): () => Promise<ConsoleFiles | undefined> {
+  let loading: Promise<ConsoleFiles | undefined> | undefined;
+  return () => {
+    loading ??= folder === undefined ? Promise.resolve(undefined) : readConsole(folder);
+    return loading;
+  };
+}
+
+/**
+ * The headers of a console file: the page is checked again on every load and held to
+ * {@link CONSOLE_CONTENT_SECURITY_POLICY}; a hashed asset is kept for a year.
+ */
+export function consoleHeaders(file: ConsoleFile, kind: 'page' | 'asset'): Record<string, string> {
+  return {
+    'Content-Type': file.type,
+    'Cache-Control': kind === 'page' ? 'no-cache' : IMMUTABLE,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    ...(kind === 'page' && { 'Content-Security-Policy': CONSOLE_CONTENT_SECURITY_POLICY }),
+  };
+}
+
+/**
  * The routes of the console built in `folder`: `GET /` answers its page, never cached without
  * asking again (`no-cache`, with an ETag) and under {@link CONSOLE_CONTENT_SECURITY_POLICY};
  * `GET /assets/{file}` answers a hashed asset, cached for a year. Without a folder, or before
  * the console is built, both answer 404 saying how to build it.
  */
 export function consoleRoutes(folder: string | undefined): ServerRoute[] {
-  let loading: Promise<ConsoleFiles | undefined> | undefined;
-  const files = (): Promise<ConsoleFiles | undefined> => {
-    loading ??= folder === undefined ? Promise.resolve(undefined) : readConsole(folder);
-    return loading;
-  };
+  const files = consoleFiles(folder);
   return [
     {
       method: 'GET',
       path: '/',
       handler: async (_request, h) => {
         const built = await files();
-        if (built === undefined) return notBuilt(h);
-        return answer(h, built.index, 'no-cache').header('Content-Security-Policy', CONSOLE_CONTENT_SECURITY_POLICY);
+        if (built === undefined) return errorReply(h, 404, CONSOLE_NOT_BUILT);
+        return answer(h, built.index, 'page');
       },
     },
     {
@@ -91,16 +121,10 @@ export function consoleRoutes(folder: string | undefined): ServerRoute[] {
       path: '/assets/{file}',
       handler: async (request: Request, h: ResponseToolkit) => {
         const built = await files();
-        if (built === undefined) return notBuilt(h);
+        if (built === undefined) return errorReply(h, 404, CONSOLE_NOT_BUILT);
         const asset = built.assets.get(String(request.params['file']));
-        if (asset === undefined) {
-          return errorReply(
-            h,
-            404,
-            'The console has no such asset: reload the page, as a newer build of the console names its assets anew.',
-          );
-        }
-        return answer(h, asset, IMMUTABLE);
+        if (asset === undefined) return errorReply(h, 404, CONSOLE_NO_SUCH_ASSET);
+        return answer(h, asset, 'asset');
       },
     },
   ];
@@ -124,22 +148,13 @@ async function readConsoleFile(path: string): Promise<ConsoleFile> {
   return { body, etag, type: TYPES[extname(path)] ?? 'application/octet-stream' };
 }
 
-function answer(h: ResponseToolkit, file: ConsoleFile, cacheControl: string): ResponseObject {
+function answer(h: ResponseToolkit, file: ConsoleFile, kind: 'page' | 'asset'): ResponseObject {
   // A matching If-None-Match is answered 304 without the body.
-  const response = h.entity({ etag: file.etag }) ?? h.response(file.body);
-  return response
-    .type(file.type)
-    .header('Cache-Control', cacheControl)
-    .header('X-Content-Type-Options', 'nosniff')
-    .header('Referrer-Policy', 'no-referrer');
-}
-
-function notBuilt(h: ResponseToolkit): ResponseObject {
-  return errorReply(
-    h,
-    404,
-    'The console is not built: run pnpm --filter @fflkit/sandbox build (the package as published includes it).',
-  );
+  let response = h.entity({ etag: file.etag }) ?? h.response(file.body);
+  for (const [name, value] of Object.entries(consoleHeaders(file, kind))) {
+    response = name === 'Content-Type' ? response.type(value) : response.header(name, value);
+  }
+  return response;
 }
 
 /** An answer in the contract's error shape, `{"message": string}`; the server's answers use it too. */
