@@ -25,6 +25,7 @@ import sys
 import time
 from contextlib import closing
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit
 
 SECRET_PREFIX = "whsec_"
 SIGNATURE = re.compile(r"sha256=[0-9a-f]{64}")
@@ -173,7 +174,7 @@ def make_request_handler(secret, store, path="/webhooks"):
         timeout = 10
 
         def do_POST(self):
-            if self.path != path:
+            if urlsplit(self.path).path != path:
                 return self.send_json(*answer(404, "not_found", f"Deliveries are received at {path}."))
             length = self.headers.get("Content-Length", "")
             if not re.fullmatch(r"[0-9]{1,10}", length):
