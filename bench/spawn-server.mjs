@@ -27,7 +27,7 @@ export async function freePort() {
 }
 
 /**
- * Spawns `node <args>` (or `command <args>`; never through a shell, so the child's pid is the
+ * Spawns `node <args>`, or `command <args>` (never through a shell, so the child's pid is the
  * server's own) and returns a handle to it.
  */
 export function spawnServer(label, args, { env = {}, cwd, command = process.execPath } = {}) {

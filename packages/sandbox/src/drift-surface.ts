@@ -22,9 +22,9 @@ export const DRIFT_PREFIX = '/_drift';
 /** Answers a request of the proxy's own surface; `false` when the path is not one of it. */
 export type DriftSurface = (request: IncomingMessage, response: ServerResponse, state: () => DriftState) => boolean;
 
-/** The proxy's own surface, with the console built in `consoleDir` (by default beside the code). */
-export function createDriftSurface(consoleDir: string | undefined = locateConsole()): DriftSurface {
-  const files = consoleFiles(consoleDir);
+/** The proxy's own surface, with the console built in `console` (by default the running code's, see {@link locateConsole}). */
+export function createDriftSurface(console: ConsoleSource | undefined = locateConsole()): DriftSurface {
+  const files = consoleFiles(console);
   return (request, response, state) => {
     const path = (request.url ?? '/').split('?', 1)[0]!;
     const own =
