@@ -3,6 +3,7 @@ import {
   CONSOLE_NO_SUCH_ASSET,
   CONSOLE_NOT_BUILT,
   type ConsoleFile,
+  type ConsoleSource,
   consoleFiles,
   consoleHeaders,
   locateConsole,
