@@ -3,16 +3,20 @@
 // starts twice per round: with V8's compile cache that an earlier start left (every start but
 // the first), and with none (a new cache folder each time, as at the first start after an
 // install, which every newcomer meets).
+// The single executable (`pnpm build:binary`) starts beside them, with its startup snapshot and
+// without (`node packages/sandbox/binary/build.mjs --no-snapshot`), and its size is reported.
 // Targets: the sandbox with its cache at most 0.75x json-server's time, without it no slower
-// than json-server, and at most a third of Prism's time.
+// than json-server, and at most a third of Prism's time; the single executable at most 0.6x
+// json-server's.
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { startJsonServer, startPrism } from './peer-servers.mjs';
 import { writeJsonServerDb } from './receipt-fixtures.mjs';
 import { num, printHeading, printNote, printTable, printTargets, progress, ratio, target, times } from './report.mjs';
-import { sandboxBuilt, startSandbox } from './sandbox-server.mjs';
+import { SANDBOX_BINARIES, sandboxBuilt, startSandbox } from './sandbox-server.mjs';
 
 export const description =
-  'spawn to first authenticated 200 (sandbox with and without its compile cache, json-server, Prism)';
+  'spawn to first authenticated 200 (sandbox with and without its compile cache, the single executable with and without its snapshot, json-server, Prism)';
 
 const RUNS = 5;
 
@@ -44,6 +48,26 @@ export async function run({ scratchDir }) {
         }),
     },
     {
+      name: 'single executable',
+      how: 'pnpm build:binary: Node 24 with the startup snapshot, on a fresh data file; GET /rest/v1/books',
+      built: existsSync(SANDBOX_BINARIES.snapshot),
+      start: (round) =>
+        startSandbox({
+          dataFile: join(scratchDir, `cold-start-binary-${round}.json`),
+          executable: SANDBOX_BINARIES.snapshot,
+        }),
+    },
+    {
+      name: 'single executable, no snapshot',
+      how: 'the same, built with --no-snapshot (V8 code cache of the program instead)',
+      built: existsSync(SANDBOX_BINARIES.noSnapshot),
+      start: (round) =>
+        startSandbox({
+          dataFile: join(scratchDir, `cold-start-binary-plain-${round}.json`),
+          executable: SANDBOX_BINARIES.noSnapshot,
+        }),
+    },
+    {
       name: 'json-server',
       how: 'db of 25 receipts; GET /receipts?_page=1&_per_page=1',
       built: true,
@@ -69,7 +93,7 @@ export async function run({ scratchDir }) {
   }
 
   for (const server of servers) server.median = server.failure ? NaN : median(server.times);
-  const [sandbox, firstStart, jsonServer, prism] = servers;
+  const [sandbox, firstStart, binary, plainBinary, jsonServer, prism] = servers;
 
   printHeading(
     'Cold start',
@@ -83,12 +107,29 @@ export async function run({ scratchDir }) {
       num(server.failure ? NaN : Math.min(...server.times)),
       num(server.failure ? NaN : Math.max(...server.times)),
       server === sandbox ? '' : ratio(sandbox.median, server.median),
-      !server.built ? 'not built' : server.failure ? `FAILED: ${server.failure.split('\n')[0]}` : server.how,
+      !server.built
+        ? server === plainBinary
+          ? 'not built: node packages/sandbox/binary/build.mjs --no-snapshot'
+          : 'not built'
+        : server.failure
+          ? `FAILED: ${server.failure.split('\n')[0]}`
+          : server.how,
     ]),
   );
   printNote('sandbox / server is a ratio of times: below 1.00x the sandbox starts faster.');
   printNote(
     `without its compile cache the sandbox takes ${ratio(firstStart.median, jsonServer.median)} of json-server's time.`,
+  );
+
+  printTable(
+    ['single executable', 'size MB', 'cold start / json-server'],
+    [binary, plainBinary].map((server) => [
+      server.name,
+      server.built
+        ? num(statSync(server === binary ? SANDBOX_BINARIES.snapshot : SANDBOX_BINARIES.noSnapshot).size / 1e6, 1)
+        : 'not built',
+      ratio(server.median, jsonServer.median),
+    ]),
   );
 
   const unmeasured = sandbox.built ? 'sandbox failed' : 'sandbox not built';
@@ -109,6 +150,10 @@ export async function run({ scratchDir }) {
     ),
     target('sandbox at most a third of Prism (<= 0.33x)', sandbox.median / prism.median, '<=', 1 / 3, {
       unmeasured,
+      show: times,
+    }),
+    target('single executable at most 0.6x json-server', binary.median / jsonServer.median, '<=', 0.6, {
+      unmeasured: binary.built ? 'single executable failed' : 'single executable not built (pnpm build:binary)',
       show: times,
     }),
   ]);

@@ -19,6 +19,8 @@ const BENCHMARKS = {
   'sdk-overhead': () => import('./sdk-overhead.mjs'),
   'msw-overhead': () => import('./msw-overhead.mjs'),
   console: () => import('./console.mjs'),
+  image: () => import('./image.mjs'),
+  'drift-proxy': () => import('./drift-proxy.mjs'),
 };
 
 // An interrupted run still stops every server it started (see spawn-server.mjs).

@@ -22,20 +22,39 @@ export function sandboxBuilt() {
 }
 
 /**
+ * The single executables of `pnpm build:binary`: with its startup snapshot (FFLKIT_SANDBOX_BINARY,
+ * or packages/sandbox/binary/out/fflkit-sandbox) and without one (`build.mjs --no-snapshot`).
+ */
+export const SANDBOX_BINARIES = {
+  snapshot: process.env.FFLKIT_SANDBOX_BINARY
+    ? resolve(process.env.FFLKIT_SANDBOX_BINARY)
+    : fileURLToPath(new URL('../packages/sandbox/binary/out/fflkit-sandbox', import.meta.url)),
+  noSnapshot: fileURLToPath(new URL('../packages/sandbox/binary/out/fflkit-sandbox-no-snapshot', import.meta.url)),
+};
+
+/**
  * Spawns the CLI on `dataFile` (in memory without one) and resolves once `GET /rest/v1/books` answers 200 with a token.
  * The token is `token` when given (an existing data file), else the one the CLI prints on a
  * fresh file or, with `quiet`, a new account's from `POST /_sandbox/accounts`.
  * Resolves with `{ server, origin, api, token, readyMs }`, `readyMs` from spawn to that 200.
- * `env` adds to the child's environment.
+ * `env` adds to the child's environment. `executable` runs the single executable at that path
+ * instead of the CLI on Node.
  */
-export async function startSandbox({ dataFile, token, quiet = false, rateLimit, timeoutMs = 60_000, env }) {
+export async function startSandbox({ dataFile, token, quiet = false, rateLimit, timeoutMs = 60_000, env, executable }) {
   const port = await freePort();
   // No data file: the sandbox keeps its state in memory (--memory).
   const where = dataFile === undefined ? ['--memory'] : ['--data', dataFile];
-  const args = [SANDBOX_CLI, '--port', String(port), '--host', '127.0.0.1', ...where];
+  const args = [
+    ...(executable === undefined ? [SANDBOX_CLI] : []),
+    '--port',
+    String(port),
+    '--host',
+    '127.0.0.1',
+    ...where,
+  ];
   if (rateLimit !== undefined) args.push('--rate-limit', String(rateLimit));
   if (quiet) args.push('--quiet');
-  const server = spawnServer('sandbox', args, { env });
+  const server = spawnServer('sandbox', args, { env, command: executable });
   const origin = `http://127.0.0.1:${port}`;
   const api = `${origin}/rest/v1`;
   try {

@@ -27,12 +27,12 @@ export async function freePort() {
 }
 
 /**
- * Spawns `node <args>` (never through a shell, so the child's pid is the server's own) and
- * returns a handle to it.
+ * Spawns `node <args>`, or `command <args>` (never through a shell, so the child's pid is the
+ * server's own) and returns a handle to it.
  */
-export function spawnServer(label, args, { env = {}, cwd } = {}) {
+export function spawnServer(label, args, { env = {}, cwd, command = process.execPath } = {}) {
   const startedAt = performance.now();
-  const child = spawn(process.execPath, args, {
+  const child = spawn(command, args, {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -84,4 +84,43 @@ export const cliLauncherOptions: Options = {
   format: ['esm'],
 };
 
-export default defineConfig([cliProgramOptions, cliLauncherOptions]);
+/** The drift guard's tools, which src/cli/drift-tools.ts gathers for their subcommands. */
+const DRIFT_TOOLS = /^\.\/drift-tools$/;
+
+/**
+ * The drift guard's tools (the contract, its validators, the proxy, the probes: a third of the
+ * program's size) as a file of their own beside the program, `dist/cli-drift.cjs`, which their
+ * subcommands require when they run: starting the sandbox neither reads nor compiles them.
+ */
+const driftToolsApart: EsbuildPlugin = {
+  name: 'drift-tools-apart',
+  setup(build) {
+    // A `require` of the file beside the program, which the launcher's compiled script can run
+    // (it cannot `import()`), in place of the module.
+    build.onResolve({ filter: DRIFT_TOOLS }, ({ path }) => ({ path, namespace: 'drift-tools' }));
+    build.onLoad({ filter: /.*/, namespace: 'drift-tools' }, () => ({
+      contents: "module.exports = require('./cli-drift.cjs');",
+      loader: 'js',
+    }));
+    build.onResolve({ filter: /^\.\/cli-drift\.cjs$/ }, ({ path }) => ({ path, external: true }));
+  },
+};
+
+/** `dist/cli-drift.cjs`: src/cli/drift-tools.ts with every dependency inlined, as the program is. */
+export const cliDriftOptions: Options = {
+  ...cliProgramOptions,
+  entry: { 'cli-drift': packagePath('src/cli/drift-tools.ts') },
+};
+
+/**
+ * What `pnpm build` makes of the CLI: the program (its drift tools apart, see
+ * {@link driftToolsApart}), the drift tools, and the launcher. {@link cliProgramOptions} alone
+ * makes the program in one file, the drift tools inlined.
+ */
+export const cliBuilds: Options[] = [
+  { ...cliProgramOptions, esbuildPlugins: [...(cliProgramOptions.esbuildPlugins ?? []), driftToolsApart] },
+  cliDriftOptions,
+  cliLauncherOptions,
+];
+
+export default defineConfig(cliBuilds);

@@ -2,28 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { startMswFace } from './faces/start-msw-face';
 import { startSandboxFace } from './faces/start-sandbox-face';
 import { runScenario, type ScenarioRun } from './run-scenario';
-import type { Scenario } from './scenario';
-import { controlScenarios } from './scenarios/control-scenarios';
-import { errorScenarios } from './scenarios/error-scenarios';
-import { faultScenarios } from './scenarios/fault-scenarios';
-import { fixturesScenarios } from './scenarios/fixtures-scenarios';
-import { listScenarios } from './scenarios/list-scenarios';
-import { receiptScenarios } from './scenarios/receipt-scenarios';
-import { webhookScenarios } from './scenarios/webhook-scenarios';
+import { scenarios } from './scenarios/all-scenarios';
 
 // One set of integrator scenarios, written once against the SDK, run on the sandbox over HTTP
 // and on the MSW handlers under setupServer: both faces must give the same statuses and the same
 // bodies, apart from ids, tokens, secrets and times.
-
-const scenarios: readonly Scenario[] = [
-  ...receiptScenarios,
-  ...listScenarios,
-  ...errorScenarios,
-  ...webhookScenarios,
-  ...controlScenarios,
-  ...fixturesScenarios,
-  ...faultScenarios,
-];
 
 /** The distinct statuses of a run's exchanges, ascending. */
 function statusesOf(run: ScenarioRun): number[] {

@@ -20,6 +20,10 @@ export interface GuardOptions {
   readonly cors?: readonly string[] | undefined;
   /** The interface the sandbox listens on: a name given there is one of its own. */
   readonly host?: string | undefined;
+  /** The paths of the control surface, which only its own origin may drive: `/_sandbox` unless told. */
+  readonly controlPrefix?: string | undefined;
+  /** What the messages call the server: `sandbox` unless told (`drift proxy`). */
+  readonly subject?: string | undefined;
 }
 
 /** A refusal: the status and the contract's error message. */
@@ -37,14 +41,15 @@ type Headers = Readonly<Record<string, string | string[] | undefined>>;
  */
 export function refusalOf(path: string, headers: Headers, options: GuardOptions): Refusal | undefined {
   const host = single(headers['host']);
+  const subject = options.subject ?? 'sandbox';
   if (host !== undefined && !isOwnName(hostName(host), options)) {
     const name = hostName(host);
     return {
       status: 403,
-      message: `This sandbox does not answer to the host name ${name}: a web page could reach it that way (DNS rebinding). Start the sandbox with --allowed-hosts ${name} to allow it, such as a CI service name or a LAN name.`,
+      message: `This ${subject} does not answer to the host name ${name}: a web page could reach it that way (DNS rebinding). Start the ${subject} with --allowed-hosts ${name} to allow it, such as a CI service name or a LAN name.`,
     };
   }
-  if (!path.startsWith('/_sandbox')) return undefined;
+  if (!path.startsWith(options.controlPrefix ?? '/_sandbox')) return undefined;
   const origin = single(headers['origin']);
   const site = single(headers['sec-fetch-site']);
   const foreign = origin === undefined ? site === 'cross-site' || site === 'same-site' : !isSameOrigin(origin, host);
@@ -52,7 +57,7 @@ export function refusalOf(path: string, headers: Headers, options: GuardOptions)
   const from = origin ?? 'another site';
   return {
     status: 403,
-    message: `This sandbox refuses control API requests from the web page of ${from}: a page of another origin must not drive it. Start the sandbox with --cors ${origin ?? '<origin>'} to allow that origin.`,
+    message: `This ${subject} refuses control API requests from the web page of ${from}: a page of another origin must not drive it.${options.subject === undefined ? ` Start the sandbox with --cors ${origin ?? '<origin>'} to allow that origin.` : ''}`,
   };
 }
 

@@ -27,7 +27,7 @@ import {
 import { Journal, replayJournal } from './persistence/journal';
 import { DataFileLock } from './persistence/lock';
 import { CorePersister, DEFAULT_COMPACT_AT_BYTES, DEFAULT_COMPACT_AT_DATA_FILE_SHARE } from './persistence/persister';
-import { locateConsole } from './console-route';
+import { type ConsoleSource, locateConsole } from './console-route';
 import { createSandboxServer } from './server';
 
 // The sandbox assembled: the core made from the data file and its journal, with Node's crypto
@@ -62,8 +62,11 @@ export interface SandboxOptions {
   cors?: readonly string[] | undefined;
   /** The file system of the data file, its journal and its lock; Node's by default (tests make it fail). */
   files?: FileSystem | undefined;
-  /** The folder of the built console; by default the one beside the running code, when built. */
-  consoleDir?: string | undefined;
+  /**
+   * The built console: its folder, or the single executable's assets; by default the one of
+   * the running code (`locateConsole()`), when built.
+   */
+  consoleFiles?: ConsoleSource | undefined;
   /**
    * A fixtures file to load once the data file is open, before the sandbox listens: the file
    * parsed, or its path (JSON or YAML). A file with any fault stops the start.
@@ -254,7 +257,7 @@ async function assemble(
     port: options.port,
     allowedHosts: options.allowedHosts,
     cors: options.cors,
-    consoleDir: options.consoleDir ?? locateConsole(),
+    consoleFiles: options.consoleFiles ?? locateConsole(),
   });
   const dispatcher = new DeliveryDispatcher({
     deliveries: core.deliveries,

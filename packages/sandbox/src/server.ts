@@ -18,7 +18,7 @@ import {
   type Server,
 } from '@hapi/hapi';
 import { createBodySerializer, type BodySerializer } from './body-serializer';
-import { consoleRoutes, errorReply } from './console-route';
+import { type ConsoleSource, consoleRoutes, errorReply } from './console-route';
 import { corsHeaders, type GuardOptions, isPreflight, refusalOf } from './request-guard';
 import { DataFileError } from './persistence/data-file';
 import type { CorePersister } from './persistence/persister';
@@ -39,10 +39,10 @@ export interface SandboxServerOptions extends GuardOptions {
   /** Port to listen on; defaults to `0` (any free port). */
   port?: number;
   /**
-   * The folder of the built console (`dist/console/`), served at `/`; without one, `/` answers
-   * 404 saying how to build it.
+   * The built console, served at `/`: its folder (`dist/console/`) or the single executable's
+   * assets; without one, `/` answers 404 saying how to build it.
    */
-  consoleDir?: string | undefined;
+  consoleFiles?: ConsoleSource | undefined;
 }
 
 /**
@@ -122,7 +122,7 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
     { method: '*', path: '/_sandbox/{path*}', options: routeOptions, handler },
     { method: 'GET', path: '/_sandbox/events', handler: (request, h) => followAccount(core, streams, request, h) },
     { method: 'GET', path: '/_sandbox/health', handler: (_request, h) => answerHealth(h) },
-    ...consoleRoutes(options.consoleDir),
+    ...consoleRoutes(options.consoleFiles),
   ]);
   // An event stream never ends by itself: stopping the server ends them, or it would wait for them;
   // a fault rule's delay ends at once, so that a stop never waits for one.

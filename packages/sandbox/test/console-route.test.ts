@@ -1,9 +1,16 @@
+import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Server } from '@hapi/hapi';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_CONTENT_SECURITY_POLICY } from '../src/console-route';
+import {
+  CONSOLE_CONTENT_SECURITY_POLICY,
+  type ConsoleSource,
+  type EmbeddedConsole,
+  locateConsole,
+} from '../src/console-route';
 import { CorePersister } from '../src/persistence/persister';
 import { createSandboxServer } from '../src/server';
 
@@ -30,8 +37,8 @@ const core = {
   revertChanges() {},
 };
 
-function serve(consoleDir: string | undefined): Server {
-  server = createSandboxServer({ core, persister: new CorePersister(core), consoleDir });
+function serve(consoleFiles: ConsoleSource | undefined): Server {
+  server = createSandboxServer({ core, persister: new CorePersister(core), consoleFiles });
   return server;
 }
 
@@ -139,4 +146,74 @@ describe('a sandbox without a built console', () => {
       }
     },
   );
+});
+
+/** The console as the single executable embeds it: assets `console/<path>` and `console/files.json`. */
+function embedded(files: Record<string, string>): EmbeddedConsole & { readonly keys: string[] } {
+  const keys: string[] = [];
+  return {
+    keys,
+    getAsset(key) {
+      keys.push(key);
+      const text = files[key];
+      if (text === undefined) throw new Error(`no asset ${key}`);
+      return new TextEncoder().encode(text).buffer as ArrayBuffer;
+    },
+  };
+}
+
+const EMBEDDED_FILES = {
+  'console/files.json': JSON.stringify(['index.html', 'assets/main-ABC123.js', 'assets/main-DEF456.css']),
+  'console/index.html': PAGE,
+  'console/assets/main-ABC123.js': SCRIPT,
+  'console/assets/main-DEF456.css': STYLE,
+};
+
+describe('the console embedded in the single executable', () => {
+  it('answers the page and each asset from the embedded files, with the headers of the folder', async () => {
+    const source = embedded(EMBEDDED_FILES);
+    const page = await serve(source).inject({ method: 'GET', url: '/' });
+    const script = await server.inject({ method: 'GET', url: '/assets/main-ABC123.js' });
+    const style = await server.inject({ method: 'GET', url: '/assets/main-DEF456.css' });
+    expect([page.statusCode, page.payload, page.headers['content-security-policy']]).toEqual([
+      200,
+      PAGE,
+      CONSOLE_CONTENT_SECURITY_POLICY,
+    ]);
+    expect([script.payload, script.headers['content-type'], style.payload]).toEqual([
+      SCRIPT,
+      'text/javascript; charset=utf-8',
+      STYLE,
+    ]);
+    // Read once, at the first request, like the folder.
+    expect(source.keys.filter((key) => key === 'console/index.html')).toHaveLength(1);
+  });
+
+  it('answers 404 saying how to build it when the executable lacks the list or a file it lists', async () => {
+    const { 'console/files.json': _list, ...unlisted } = EMBEDDED_FILES;
+    const { 'console/assets/main-DEF456.css': _style, ...short } = EMBEDDED_FILES;
+    for (const files of [unlisted, short]) {
+      const response = await serve(embedded(files)).inject({ method: 'GET', url: '/' });
+      expect(response.statusCode).toBe(404);
+      expect(JSON.parse(response.payload).message).toContain('The console is not built');
+    }
+  });
+});
+
+describe('locateConsole(sea)', () => {
+  it('takes the embedded files in a single executable, never a folder beside it', () => {
+    const files = embedded(EMBEDDED_FILES);
+    const source = locateConsole({ isSea: () => true, getAsset: files.getAsset });
+    expect(typeof source).toBe('object');
+    expect(Buffer.from((source as EmbeddedConsole).getAsset('console/index.html')).toString()).toBe(PAGE);
+  });
+
+  it.each([
+    ['a Node without node:sea', undefined],
+    ['a Node that runs no single executable', { isSea: () => false, getAsset: embedded(EMBEDDED_FILES).getAsset }],
+  ])('takes the built folder beside the code in %s', (_name, sea) => {
+    // The tests run from the sources: the package's dist/console/ once it is built, else none.
+    const built = fileURLToPath(new URL('../dist/console/', import.meta.url));
+    expect(locateConsole(sea)).toBe(existsSync(join(built, 'index.html')) ? built : undefined);
+  });
 });

@@ -6,6 +6,7 @@ import { showApiKeys } from './pages/api-keys';
 import { showBook } from './pages/book';
 import { showClock } from './pages/clock';
 import { showDeliveries } from './pages/deliveries';
+import { showDrift } from './pages/drift';
 import { showReceipt } from './pages/receipt';
 import { showRequests } from './pages/requests';
 import { showSignIn } from './pages/sign-in';
@@ -33,11 +34,21 @@ const ROUTES: readonly Route[] = [
   { path: 'deliveries', label: 'Deliveries', page: showDeliveries, nav: true },
   { path: 'clock', label: 'Clock', page: showClock, nav: true },
   { path: 'requests', label: 'Requests', page: showRequests, nav: true },
+  { path: 'drift', label: 'Drift', page: showDrift, nav: false },
 ];
+
+/** The page that needs no token: the drift proxy's, which keeps none. */
+const DRIFT = ROUTES.find((route) => route.path === 'drift')!;
 
 const APP_NAME = 'FFLKit sandbox';
 
 const status = h('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
+const tag = h('span', { class: 'tag' }, 'local sandbox');
+const footnote = h(
+  'p',
+  {},
+  `A sandbox of the A&D Logbook Service at ${location.origin}: nothing here touches a licensee's records.`,
+);
 const main = h('main', { id: 'main', tabindex: -1 });
 const nav = h('nav', { 'aria-label': 'Console' });
 const account = h('div', { class: 'account' });
@@ -53,19 +64,10 @@ function start(): void {
   replace(
     app,
     h('a', { class: 'skip', href: '#main', onclick: skipToMain }, 'Skip to content'),
-    h('header', {}, h('p', { class: 'brand' }, APP_NAME, h('span', { class: 'tag' }, 'local sandbox')), account),
+    h('header', {}, h('p', { class: 'brand' }, APP_NAME, tag), account),
     nav,
     main,
-    h(
-      'footer',
-      {},
-      h(
-        'p',
-        {},
-        `A sandbox of the A&D Logbook Service at ${location.origin}: nothing here touches a licensee's records.`,
-      ),
-      status,
-    ),
+    h('footer', {}, footnote, status),
   );
   window.addEventListener('hashchange', () => {
     // The CLI's link opened in a tab that already shows the console: its token signs in anew.
@@ -116,7 +118,8 @@ function show(moved: boolean): void {
   // A message belongs to the page that said it.
   status.textContent = '';
   if (session === undefined) {
-    showSignedOut(undefined);
+    if (parseHash(location.hash).path === DRIFT.path) showProxy(moved);
+    else showSignedOut(undefined);
     return;
   }
   const { path, id, params } = parseHash(location.hash);
@@ -138,6 +141,27 @@ function show(moved: boolean): void {
     onLeave: (cleanup) => leaving.push(cleanup),
   };
   void route.page(view, context).then(() => {
+    if (moved && view.isConnected) view.querySelector('h1')?.focus();
+  });
+}
+
+/**
+ * The Drift page without a session: the console as the drift proxy serves it, which relays a
+ * real service's traffic, so the page says so rather than calling itself a sandbox.
+ */
+function showProxy(moved: boolean): void {
+  replace(nav);
+  nav.hidden = true;
+  replace(account);
+  replace(tag, 'drift proxy');
+  replace(
+    footnote,
+    `The drift proxy at ${location.origin} relays an integration's traffic to the service unchanged and checks it against the contract.`,
+  );
+  document.title = `${DRIFT.label} · ${APP_NAME}`;
+  const view = h('div', { class: 'view' });
+  replace(main, view);
+  void showDrift(view, { announce, onLeave: (cleanup) => leaving.push(cleanup) }).then(() => {
     if (moved && view.isConnected) view.querySelector('h1')?.focus();
   });
 }

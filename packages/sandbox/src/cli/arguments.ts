@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { checkReceiverCommand } from './check-receiver-command';
+import { choicesCommand } from './choices-command';
+import { conformanceCommand } from './conformance-command';
 import { exportCommand } from './export-command';
 import {
   type CliOption,
@@ -12,6 +14,7 @@ import {
   textOf,
   wholeNumberOf,
 } from './options';
+import { proxyCommand } from './proxy-command';
 import { DEFAULT_PORT, formatSubcommandHelp, HELP_OPTION, type Subcommand } from './subcommand';
 import { tailCommand } from './tail-command';
 import { triggerCommand } from './trigger-command';
@@ -26,7 +29,15 @@ export { CliUsageError } from './options';
  * The subcommands, in the order the help lists them. To add one, write it in a file of its own
  * (see subcommand.ts) and add it here.
  */
-export const SUBCOMMANDS: readonly Subcommand[] = [exportCommand, triggerCommand, tailCommand, checkReceiverCommand];
+export const SUBCOMMANDS: readonly Subcommand[] = [
+  exportCommand,
+  triggerCommand,
+  tailCommand,
+  checkReceiverCommand,
+  choicesCommand,
+  proxyCommand,
+  conformanceCommand,
+];
 
 /** The width of the commands' column in the help: the longest name and two spaces. */
 const COMMAND_COLUMN = Math.max(...SUBCOMMANDS.map(({ name }) => name.length)) + 2;
@@ -252,7 +263,8 @@ function withUsage<T>(usage: string, read: () => T): T {
 
 /** The usage lines of the whole CLI, as a wrong command line is answered with them. */
 export const USAGE_LINES = `Usage: fflkit-sandbox [options]
-       fflkit-sandbox <command> [options]   (commands: ${SUBCOMMANDS.map(({ name }) => name).join(', ')})`;
+       fflkit-sandbox <command> [options]
+       (commands: ${SUBCOMMANDS.map(({ name }) => name).join(', ')})`;
 
 /** The text of `fflkit-sandbox --help`. */
 export const usageText = `${USAGE_LINES}

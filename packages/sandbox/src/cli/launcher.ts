@@ -1,17 +1,22 @@
 #!/usr/bin/env node
 import { fileURLToPath } from 'node:url';
 import { compileCacheDir, requireWithCompileCache } from './compile-cache';
+import { stopOnSignalsWhileLoading } from './early-stop';
 import type { runCli } from './run-cli';
 
 // The executable, `dist/cli.js`. The program (run-cli.ts) is bundled apart, as cli-program.cjs
 // beside this file (see tsup.cli.config.ts), so that V8's compiled code for it can be reused
 // from one start to the next.
+const handOver = stopOnSignalsWhileLoading();
 try {
   const program = requireWithCompileCache<{ runCli: typeof runCli }>(
     fileURLToPath(new URL('./cli-program.cjs', import.meta.url)),
     compileCacheDir(process.env),
   );
-  program.exports.runCli(process.argv.slice(2)).then((outcome) => {
+  const running = program.exports.runCli(process.argv.slice(2));
+  // runCli has set its own signal handlers by now, before its first wait.
+  handOver();
+  running.then((outcome) => {
     // Once the sandbox serves, the code of the whole start-up is compiled: worth keeping.
     if (outcome === 'serving') program.saveCompileCache();
   }, fail);

@@ -59,7 +59,8 @@ export interface FileSystem {
   rm(path: string, options: { force: boolean }): Promise<void>;
   mkdir(path: string, options: { recursive: boolean }): Promise<string | undefined>;
   readdir(path: string): Promise<string[]>;
-  stat(path: string): Promise<{ size: number }>;
+  stat(path: string): Promise<{ size: number; mtimeMs: number }>;
+  utimes(path: string, atime: Date, mtime: Date): Promise<void>;
 }
 
 /** Node's file system. */
@@ -73,6 +74,7 @@ export const nodeFileSystem: FileSystem = {
   mkdir: (path, options) => nodeFs.mkdir(path, options),
   readdir: (path) => nodeFs.readdir(path),
   stat: (path) => nodeFs.stat(path),
+  utimes: (path, atime, mtime) => nodeFs.utimes(path, atime, mtime),
 };
 
 /**

@@ -195,7 +195,11 @@ describe('parseCliArguments(args, env, cwd)', () => {
   });
 
   it.each([
-    [['trigr'], /^Unknown command 'trigr': the commands are export, trigger, tail, check-receiver$/, undefined],
+    [
+      ['trigr'],
+      /^Unknown command 'trigr': the commands are export, trigger, tail, check-receiver, choices, proxy, conformance$/,
+      undefined,
+    ],
     [
       ['tail', '--bogus'],
       /Unknown option '--bogus'/,

@@ -84,7 +84,7 @@ describe('fflkit-sandbox flags', () => {
       const cli = start(args);
       expect(await cli.exit).toEqual({ code: 2, signal: null });
       expect(cli.stderr()).toMatch(
-        /^fflkit-sandbox: .+\nUsage: fflkit-sandbox \[options\]\n {7}fflkit-sandbox <command> \[options\] {3}\(commands: export, trigger, tail, check-receiver\)\nRun fflkit-sandbox --help for the options\.\n$/,
+        /^fflkit-sandbox: .+\nUsage: fflkit-sandbox \[options\]\n {7}fflkit-sandbox <command> \[options\]\n {7}\(commands: export, trigger, tail, check-receiver, choices, proxy, conformance\)\nRun fflkit-sandbox --help for the options\.\n$/,
       );
       expect(cli.stdout()).toBe('');
     },

@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type RunningSandbox } from '../../src/index';
+import { startDriftProxy, startSandbox, type RunningSandbox } from '../../src/index';
+import { startDriftingUpstream } from '../support/drifting-upstream';
 import { startReceiver } from '../support/local-receiver';
 import { checkPage, launchBrowser, newConsolePage, type ConsolePage } from './support/console-browser';
 
@@ -450,5 +451,42 @@ describe('the console', () => {
     // The signed-in token spent nothing: its first API request is the first of its window.
     const books = await call(token, 'GET', '/rest/v1/books');
     expect(books.headers.get('x-ratelimit-remaining')).toBe('59');
+  });
+
+  it('shows what the drift proxy finds as it finds it, without a token, and says at a sandbox that it is none', async () => {
+    const upstream = await startDriftingUpstream(sandbox.url, ['missing-rate-limit-header']);
+    const proxy = await startDriftProxy({ upstream: upstream.url });
+    try {
+      const token = await newAccount();
+      const opened = await newConsolePage(browser);
+      const { page } = opened;
+      await page.goto(`${proxy.origin}/#/drift`);
+      await page.getByRole('heading', { level: 1, name: 'Drift' }).waitFor();
+      await expect.poll(() => page.getByText('No violation of the contract so far.').count()).toBe(1);
+      expect(await page.getByRole('navigation').isHidden()).toBe(true);
+      expect(await page.locator('footer').textContent()).toContain('The drift proxy at');
+
+      const books = await fetch(`${proxy.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } });
+      expect(books.status).toBe(200);
+      const violations = page.getByRole('table', { name: 'Violations of the contract, in the order first seen' });
+      await violations.waitFor();
+      expect(await violations.locator('tbody tr').first().textContent()).toContain(
+        'GET /books 200/headers/x-ratelimit-remaining',
+      );
+      expect(await violations.locator('tbody tr').first().textContent()).toContain(
+        'rate-limit.headers Every authenticated response carries',
+      );
+      await expect.poll(() => page.getByRole('status').textContent()).toBe('1 new violation of the contract.');
+      await checkPage(opened, '17-drift');
+
+      const atSandbox = await newConsolePage(browser);
+      await atSandbox.page.goto(`${sandbox.url}/#/drift`);
+      await atSandbox.page.getByText('This is a sandbox, not a drift proxy.', { exact: false }).waitFor();
+      expect(atSandbox.problems).toEqual([]);
+      expect(opened.problems).toEqual([]);
+    } finally {
+      await proxy.stop();
+      await upstream.stop();
+    }
   });
 });

@@ -1,9 +1,15 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DataFileError, type FileSystem, nodeFileSystem } from '../../src/persistence/data-file';
-import { DataFileLock } from '../../src/persistence/lock';
+import {
+  DataFileLock,
+  LOCK_RENEW_MS,
+  LOCK_STALE_MS,
+  type LockClock,
+  type LockHolder,
+} from '../../src/persistence/lock';
 import { startSandbox } from '../../src/start-sandbox';
 
 let dir: string;
@@ -72,6 +78,155 @@ describe('DataFileLock.acquire(dataFile, files)', () => {
     expect(raced).toBe(true);
     expect(await readFile(`${file}.lock`, 'utf8')).toBe(other);
     expect(await readdir(dir)).toEqual(['sandbox.json.lock']);
+  });
+});
+
+/** A clock of its own: `sleep` moves it on at once, and the renewal runs when the test says. */
+interface TestClock extends LockClock {
+  time: number;
+  slept: number;
+  readonly renewals: { ms: number; action: () => void; stopped: boolean }[];
+  /** Runs at each sleep, after the time has moved on: what the other sandbox does meanwhile. */
+  meanwhile: () => Promise<void>;
+}
+
+function testClock(start = Date.parse('2026-11-26T12:00:00.000Z')): TestClock {
+  const clock: TestClock = {
+    time: start,
+    slept: 0,
+    renewals: [],
+    meanwhile: async () => {},
+    now: () => clock.time,
+    async sleep(ms) {
+      clock.time += ms;
+      clock.slept += ms;
+      await clock.meanwhile();
+    },
+    repeat(ms, action) {
+      const renewal = { ms, action, stopped: false };
+      clock.renewals.push(renewal);
+      return () => {
+        renewal.stopped = true;
+      };
+    },
+  };
+  return clock;
+}
+
+/** A sandbox on this machine (boot `boot-1`), in the PID namespace `namespace`. */
+const holder = (pid: number, namespace: string, host = 'box'): LockHolder => ({
+  pid,
+  host,
+  boot: 'boot-1',
+  pid_namespace: namespace,
+});
+
+/** Writes the lock of `held`, last renewed at `renewedAt` (epoch milliseconds). */
+async function writeLock(file: string, held: LockHolder, renewedAt: number): Promise<void> {
+  await writeFile(`${file}.lock`, `${JSON.stringify({ ...held, started_at: '2026-11-26T11:00:00.000Z' })}\n`);
+  await utimes(`${file}.lock`, new Date(renewedAt), new Date(renewedAt));
+}
+
+describe('DataFileLock.acquire(dataFile, files, { holder, clock }): who still holds a lock', () => {
+  it('takes over a lock naming this very process that it did not take itself (a restarted container, its sandbox PID 1 again)', async () => {
+    const file = join(dir, 'sandbox.json');
+    const clock = testClock();
+    await writeLock(file, holder(process.pid, 'pid:[7]'), clock.time);
+    const lock = await DataFileLock.acquire(file, nodeFileSystem, { holder: holder(process.pid, 'pid:[7]'), clock });
+    expect(clock.slept).toBe(0);
+    // The lock it took is its own: a second sandbox of this process is refused.
+    await expect(
+      DataFileLock.acquire(file, nodeFileSystem, { holder: holder(process.pid, 'pid:[7]'), clock }),
+    ).rejects.toThrow(/is in use by another sandbox/);
+    await lock.release();
+  });
+
+  it('refuses a lock of another PID namespace of this machine that is renewed (another container on the same volume)', async () => {
+    const file = join(dir, 'sandbox.json');
+    const clock = testClock();
+    await writeLock(file, holder(1, 'pid:[8]', 'other-container'), clock.time - 400);
+    clock.meanwhile = () => utimes(`${file}.lock`, new Date(clock.time), new Date(clock.time));
+    await expect(
+      DataFileLock.acquire(file, nodeFileSystem, { holder: holder(1, 'pid:[9]', 'this-container'), clock }),
+    ).rejects.toThrow('is in use by another sandbox: process 1 on other-container');
+    expect(clock.slept).toBeLessThanOrEqual(LOCK_RENEW_MS);
+  });
+
+  it('takes over a lock of another PID namespace of this machine once it has gone 5 s unrenewed (a container killed)', async () => {
+    const file = join(dir, 'sandbox.json');
+    const clock = testClock();
+    await writeLock(file, holder(1, 'pid:[8]', 'killed-container'), clock.time - 1_000);
+    const lock = await DataFileLock.acquire(file, nodeFileSystem, { holder: holder(1, 'pid:[9]'), clock });
+    expect(clock.slept).toBeGreaterThan(LOCK_STALE_MS - 1_000 - LOCK_RENEW_MS);
+    expect(clock.slept).toBeLessThanOrEqual(LOCK_STALE_MS);
+    expect(JSON.parse(await readFile(`${file}.lock`, 'utf8'))).toMatchObject({ host: 'box', pid_namespace: 'pid:[9]' });
+    await lock.release();
+  });
+
+  it('takes over at once the lock of a killed sandbox of this PID namespace, by its id that runs no more', async () => {
+    const file = join(dir, 'sandbox.json');
+    const taken = await DataFileLock.acquire(file, nodeFileSystem);
+    const record = JSON.parse(await readFile(`${file}.lock`, 'utf8')) as Record<string, unknown>;
+    await taken.release();
+    await writeFile(`${file}.lock`, `${JSON.stringify({ ...record, pid: 2 ** 30 })}\n`);
+    // Now, so that a lock watched for its renewal would be waited for.
+    const clock = testClock(Date.now());
+    const lock = await DataFileLock.acquire(file, nodeFileSystem, { clock });
+    expect(clock.slept).toBe(0);
+    await lock.release();
+  });
+
+  it('takes over at once a lock of another PID namespace left unrenewed for longer', async () => {
+    const file = join(dir, 'sandbox.json');
+    const clock = testClock();
+    await writeLock(file, holder(1, 'pid:[8]', 'killed-container'), clock.time - LOCK_STALE_MS - 1);
+    const lock = await DataFileLock.acquire(file, nodeFileSystem, { holder: holder(1, 'pid:[9]'), clock });
+    expect(clock.slept).toBe(0);
+    await lock.release();
+  });
+
+  it('refuses a lock of another machine, and takes over one of this machine before it restarted', async () => {
+    const file = join(dir, 'sandbox.json');
+    const clock = testClock();
+    // Of another boot and another machine: nothing here can tell, so it counts as held.
+    await writeLock(file, { ...holder(process.pid, 'pid:[7]', 'elsewhere'), boot: 'boot-0' }, clock.time - 60_000);
+    await expect(
+      DataFileLock.acquire(file, nodeFileSystem, { holder: holder(process.pid, 'pid:[7]'), clock }),
+    ).rejects.toThrow(`process ${process.pid} on elsewhere`);
+    // Of this machine's earlier boot, under an id that runs now: left all the same.
+    await writeLock(file, { ...holder(process.ppid, 'pid:[7]'), boot: 'boot-0' }, clock.time);
+    const lock = await DataFileLock.acquire(file, nodeFileSystem, { holder: holder(process.pid, 'pid:[7]'), clock });
+    expect(clock.slept).toBe(0);
+    await lock.release();
+  });
+});
+
+describe('DataFileLock: renewal and release', () => {
+  it('renews the lock’s modification time every second until it is released', async () => {
+    const file = join(dir, 'sandbox.json');
+    const clock = testClock();
+    const lock = await DataFileLock.acquire(file, nodeFileSystem, { holder: holder(process.pid, 'pid:[7]'), clock });
+    expect(clock.renewals).toHaveLength(1);
+    const [renewal] = clock.renewals;
+    expect(renewal!.ms).toBe(LOCK_RENEW_MS);
+    clock.time += 3_000;
+    renewal!.action();
+    await expect.poll(async () => (await stat(`${file}.lock`)).mtimeMs).toBeCloseTo(clock.time, -1);
+    await lock.release();
+    expect(renewal!.stopped).toBe(true);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('leaves at release a lock that another sandbox took over meanwhile', async () => {
+    const file = join(dir, 'sandbox.json');
+    const lock = await DataFileLock.acquire(file, nodeFileSystem, {
+      holder: holder(process.pid, 'pid:[7]'),
+      clock: testClock(),
+    });
+    const other = `${JSON.stringify({ ...holder(1, 'pid:[8]', 'other-container'), started_at: '2026-11-26T12:00:09.000Z' })}\n`;
+    await writeFile(`${file}.lock`, other);
+    await lock.release();
+    expect(await readFile(`${file}.lock`, 'utf8')).toBe(other);
   });
 });
 

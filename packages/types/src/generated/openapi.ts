@@ -27,7 +27,8 @@ export interface paths {
          *
          *     Not shown in the service's interface document; this contract's choice: the new receipt
          *     is `on_hand`, gets the next record number of its book and an audit entry with action
-         *     `created`.
+         *     `created`, and is visible to `GET /receipts/{id}`, the lists and search as soon as this
+         *     answer is sent (the SDK's recovery without duplicates relies on it).
          */
         post: operations["createReceipt"];
         delete?: never;
