@@ -1,69 +1,70 @@
 #!/usr/bin/env node
-// The CI recipe of examples/ci, run as GitHub Actions would run it, on the packages as they are
-// packed (they are not published yet). It reads the job of examples/ci/github-actions.yml and
-// runs its steps in order, each in `bash -eo pipefail` with the job's environment, in a new
-// project made of examples/ci/test: `npm ci` installs the packed tarballs instead (a new project
-// has no lockfile), the `uses:` steps (checkout, setup-node) are GitHub's own and are skipped, a
-// step `if: always()` runs after a failure and one `if: failure()` only then. The port is a free
-// one rather than 4010, so that the run does not meet a sandbox already on this machine.
-// Expects the packages built (`pnpm build`). Keeps the temporary folder when a step fails.
+// The CI recipe of examples/ci, run as GitHub Actions would run it, on the packages as a registry
+// serves them. It reads the job of examples/ci/github-actions.yml and runs its steps in order,
+// each in `bash -eo pipefail` with the job's environment, in a new project made of
+// examples/ci/test into which the README's `npm install --save-dev @fflkit/sandbox @fflkit/sdk`
+// installed the packages (it writes the lockfile that the job's `npm ci` installs from), with that
+// registry alone configured. The `uses:` steps (checkout, setup-node) are GitHub's own and are
+// skipped, a step `if: always()` runs after a failure and one `if: failure()` only then. The port
+// is a free one rather than 4010, so that the run does not meet a sandbox already on this machine.
+// Usage: node scripts/ci-recipe.mjs --registry <url>. `pnpm test:registry` publishes the packages
+// to a local registry and runs this on it. Keeps the temporary folder when a step fails.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
+import { useRegistry } from './registry/local-registry.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const recipe = join(root, 'examples/ci');
+const { registry } = parseArgs({ options: { registry: { type: 'string' } } }).values;
+if (registry === undefined) {
+  console.error(
+    'Usage: node scripts/ci-recipe.mjs --registry <url> (pnpm test:registry publishes the packages to a local registry and runs this)',
+  );
+  process.exit(2);
+}
 const work = mkdtempSync(join(tmpdir(), 'fflkit-ci-recipe-'));
-const tarballs = join(work, 'tarballs');
 const project = join(work, 'project');
 const started = performance.now();
-/** The packages the recipe's project installs, with the workspace packages they depend on. */
-const PACKAGES = ['types', 'sandbox-core', 'sandbox', 'sdk'];
 
 const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 
-function readJson(path) {
-  return JSON.parse(readFileSync(path, 'utf8'));
-}
-
-/** Packs the packages as they would be published. */
-function pack() {
-  mkdirSync(tarballs);
-  return PACKAGES.map((dir) => {
-    const { name } = readJson(join(root, 'packages', dir, 'package.json'));
-    const output = execFileSync('pnpm', ['pack', '--json', '--pack-destination', tarballs], {
-      cwd: join(root, 'packages', dir),
-      encoding: 'utf8',
-    });
-    return { name, filename: JSON.parse(output).filename };
-  });
-}
-
-/** The project of the recipe: its tests and fixtures, and a package.json of what the workflow expects. */
-function makeProject(packed) {
-  mkdirSync(project);
+/**
+ * The project of the recipe: its tests and fixtures, a package.json with the script the job
+ * runs, and the packages the README has the user install. Returns the environment that reads
+ * the project's registry alone.
+ */
+function makeProject() {
+  const env = useRegistry(project, registry);
   cpSync(join(recipe, 'test'), join(project, 'test'), { recursive: true });
-  const local = Object.fromEntries(packed.map(({ name, filename }) => [name, `file:${filename}`]));
   writeFileSync(
     join(project, 'package.json'),
     JSON.stringify(
-      {
-        name: 'fflkit-ci-recipe',
-        private: true,
-        type: 'module',
-        scripts: { test: 'node --test test/' },
-        devDependencies: { '@fflkit/sandbox': local['@fflkit/sandbox'], '@fflkit/sdk': local['@fflkit/sdk'] },
-        // The packages depend on each other at versions the registry does not have: take the tarballs.
-        overrides: Object.fromEntries(packed.map(({ name }) => [name, local[name]])),
-      },
+      { name: 'fflkit-ci-recipe', private: true, type: 'module', scripts: { test: 'node --test test/' } },
       null,
       2,
     ),
   );
+  execFileSync(
+    'npm',
+    [
+      'install',
+      '--save-dev',
+      '--prefer-offline',
+      '--no-audit',
+      '--no-fund',
+      '--loglevel=error',
+      '@fflkit/sandbox',
+      '@fflkit/sdk',
+    ],
+    { cwd: project, env, stdio: 'inherit' },
+  );
+  return env;
 }
 
 async function freePort() {
@@ -75,8 +76,8 @@ async function freePort() {
 }
 
 /** The job's environment, on `port` instead of the workflow's 4010. */
-function jobEnvironment(job, port) {
-  const env = { ...process.env };
+function jobEnvironment(job, port, base) {
+  const env = { ...base };
   for (const [name, value] of Object.entries(job.env ?? {})) env[name] = String(value).replaceAll(':4010', `:${port}`);
   env.FFLKIT_SANDBOX_PORT = String(port);
   return env;
@@ -112,11 +113,10 @@ async function main() {
       );
   }
 
-  console.log(`--> Packing ${PACKAGES.map((dir) => `@fflkit/${dir}`).join(', ')} (${seconds()})`);
-  const packed = pack();
-  makeProject(packed);
+  console.log(`--> npm install --save-dev @fflkit/sandbox @fflkit/sdk from ${registry} (${seconds()})`);
+  const base = makeProject();
   const port = await freePort();
-  const env = jobEnvironment(job, port);
+  const env = jobEnvironment(job, port, base);
 
   let failed = false;
   for (const step of job.steps) {
@@ -126,11 +126,8 @@ async function main() {
       continue;
     }
     if (!runs(step, failed)) continue;
-    // A new project has no lockfile for `npm ci`: its install of the tarballs stands in.
-    const script =
-      step.run.trim() === 'npm ci' ? 'npm install --prefer-offline --no-audit --no-fund --loglevel=error' : step.run;
     console.log(`--> ${name} (${seconds()})`);
-    const { status } = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', script], {
+    const { status } = spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run], {
       cwd: project,
       env,
       stdio: 'inherit',
@@ -155,7 +152,7 @@ async function main() {
 try {
   await main();
   rmSync(work, { recursive: true, force: true });
-  console.log(`\nThe CI recipe of examples/ci runs on the packed packages (${seconds()}).`);
+  console.log(`\nThe CI recipe of examples/ci runs on the packages from ${registry} (${seconds()}).`);
 } catch (error) {
   console.error(
     `\n${error instanceof Error ? error.message : error}\nKept ${work} for inspection${readdirSync(work).includes('project') ? ` (the sandbox's output: ${join(project, 'sandbox.log')})` : ''}.`,

@@ -1,31 +1,32 @@
 #!/usr/bin/env node
-// The packages as a consumer gets them: packs each one as it would be published, installs the
-// tarballs into a new project outside the workspace, and uses them there from ESM and CommonJS,
-// through the web build of @fflkit/webhooks (its conditions and its /web subpath), under tsc,
-// and through the fflkit-sandbox CLI. What the npm page shows is checked on the tarball too:
-// the repository, homepage and bugs links, and every relative link of the README.
-// Expects the packages built (`pnpm build`). Keeps the temporary folder when a step fails.
+// The packages as a user gets them: installed from a registry into a new project outside the
+// workspace, with the commands of the READMEs and that registry alone configured, then used there
+// from ESM and CommonJS, through the web build of @fflkit/webhooks (its conditions and its /web
+// subpath), under tsc, and through the fflkit-sandbox CLI. The versions the packages state (the
+// CLI's --version, the health answer, the SDK's User-Agent) must be those installed.
+// Usage: node scripts/consumer-smoke-test.mjs --registry <url>. `pnpm test:registry` publishes the
+// packages to a local registry and runs this on it. Keeps the temporary folder when a step fails.
 import { execFileSync, spawn } from 'node:child_process';
-import {
-  copyFileSync,
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, posix } from 'node:path';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { useRegistry } from './registry/local-registry.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const fixtures = fileURLToPath(new URL('consumer-smoke', import.meta.url));
+const { registry } = parseArgs({ options: { registry: { type: 'string' } } }).values;
+if (registry === undefined) {
+  console.error(
+    'Usage: node scripts/consumer-smoke-test.mjs --registry <url> (pnpm test:registry publishes the packages to a local registry and runs this)',
+  );
+  process.exit(2);
+}
 const work = mkdtempSync(join(tmpdir(), 'fflkit-consumer-'));
-const tarballs = join(work, 'tarballs');
 const project = join(work, 'project');
+const env = useRegistry(project, registry);
 const started = performance.now();
 
 function step(title) {
@@ -33,152 +34,66 @@ function step(title) {
 }
 
 function run(command, args, options = {}) {
-  return execFileSync(command, args, { cwd: project, stdio: 'inherit', encoding: 'utf8', ...options });
+  return execFileSync(command, args, { cwd: project, env, stdio: 'inherit', encoding: 'utf8', ...options });
 }
 
 function readJson(path) {
   return JSON.parse(readFileSync(path, 'utf8'));
 }
 
-function pack() {
-  step('Packing every package');
-  mkdirSync(tarballs);
-  const packed = [];
-  for (const dir of readdirSync(join(root, 'packages'))) {
-    const manifest = readJson(join(root, 'packages', dir, 'package.json'));
-    if (manifest.private) continue;
-    const { filename } = JSON.parse(
-      run('pnpm', ['pack', '--json', '--pack-destination', tarballs], {
-        cwd: join(root, 'packages', dir),
-        stdio: 'pipe',
-      }),
-    );
-    const published = run('tar', ['-xOzf', filename, 'package/package.json'], { cwd: tarballs, stdio: 'pipe' });
-    if (published.includes('workspace:'))
-      throw new Error(`${manifest.name}: the packed package.json still has a workspace: range`);
-    checkManifestLinks(JSON.parse(published), `packages/${dir}`);
-    const files = run('tar', ['-tzf', filename], { cwd: tarballs, stdio: 'pipe' }).split('\n').filter(Boolean);
-    checkReadmeLinks(
-      manifest.name,
-      files,
-      run('tar', ['-xOzf', filename, 'package/README.md'], { cwd: tarballs, stdio: 'pipe' }),
-    );
-    console.log(`${manifest.name}: ${filename.replace(`${tarballs}/`, '')}`);
-    packed.push({ name: manifest.name, filename });
-  }
-  return packed;
-}
-
-/**
- * The links of the npm page's sidebar: `repository` (with the package's folder), `homepage` and
- * `bugs`, all on the repository that the root package.json names, the one place to change them.
- */
-function checkManifestLinks(manifest, directory) {
-  const { repository, bugs } = readJson(join(root, 'package.json'));
-  const web = repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
-  const expected = {
-    repository: { type: 'git', url: repository.url, directory },
-    homepage: `${web}/tree/main/${directory}#readme`,
-    bugs: { url: bugs.url },
-  };
-  const actual = { repository: manifest.repository, homepage: manifest.homepage, bugs: manifest.bugs };
-  if (JSON.stringify(actual) !== JSON.stringify(expected)) {
-    throw new Error(
-      `${manifest.name}: the package.json links are ${JSON.stringify(actual)}; write ${JSON.stringify(expected)}`,
-    );
-  }
-}
-
-/**
- * Fails on a README link that breaks on the npm page: a relative link to a file the tarball does
- * not hold (a sibling package, the repository's openapi/ folder, a test config), or an anchor
- * that no heading of the README makes. Code blocks and code spans hold no links.
- */
-function checkReadmeLinks(name, files, readme) {
-  const prose = readme.replace(/^```[\s\S]*?^```$/gm, '').replace(/`[^`\n]*`/g, '');
-  const targets = [
-    ...[...prose.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)].map((match) => match[1]),
-    ...[...prose.matchAll(/^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)/gm)].map((match) => match[1]),
-    ...[...prose.matchAll(/\s(?:href|src)="([^"]+)"/g)].map((match) => match[1]),
-  ];
-  const anchors = headingAnchors(readme);
-  const broken = targets.filter((target) => {
-    if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return false;
-    if (target.startsWith('#')) return !anchors.has(decodeURIComponent(target.slice(1)));
-    const path = posix
-      .normalize(posix.join('package', decodeURIComponent(target.replace(/[?#].*$/, ''))))
-      .replace(/\/$/, '');
-    return !files.some((file) => file === path || file.startsWith(`${path}/`));
-  });
-  if (broken.length > 0) {
-    throw new Error(
-      `${name}: the README links to what its tarball does not hold: ${broken.join(', ')}; link another package's npm page, an absolute URL of the repository, or a heading of the README`,
-    );
-  }
-}
-
-/** The anchors that headings make on the npm page and on GitHub: lower case, punctuation dropped, spaces as hyphens. */
-function headingAnchors(readme) {
-  const anchors = new Set();
-  const text = readme.replace(/^```[\s\S]*?^```$/gm, '');
-  for (const [, heading] of text.matchAll(/^#{1,6}\s+(.+?)\s*#*$/gm)) {
-    const slug = heading
-      .toLowerCase()
-      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
-      .replace(/ /g, '-');
-    let anchor = slug;
-    for (let n = 1; anchors.has(anchor); n += 1) anchor = `${slug}-${n}`;
-    anchors.add(anchor);
-  }
-  return anchors;
-}
-
-function install(packed) {
-  step('Installing the tarballs into a new project');
-  mkdirSync(project);
+/** The commands of the READMEs, then the compiler that the type checks below use. */
+function install() {
   const { devDependencies } = readJson(join(root, 'package.json'));
-  const { peerDependencies } = readJson(join(root, 'packages/msw/package.json'));
-  const local = Object.fromEntries(packed.map(({ name, filename }) => [name, `file:${filename}`]));
-  writeFileSync(
-    join(project, 'package.json'),
-    JSON.stringify(
-      {
-        name: 'fflkit-consumer',
-        private: true,
-        dependencies: {
-          ...local,
-          msw: peerDependencies.msw,
-          typescript: devDependencies.typescript,
-          '@types/node': devDependencies['@types/node'],
-        },
-        // The packages depend on each other at versions the registry does not have: take the tarballs.
-        overrides: Object.fromEntries(packed.map(({ name }) => [name, `$${name}`])),
-      },
-      null,
-      2,
-    ),
-  );
-  run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error']);
-  const lock = readJson(join(project, 'package-lock.json'));
-  for (const [path, entry] of Object.entries(lock.packages)) {
-    if (!path.includes('node_modules/@fflkit/')) continue;
-    if (path.lastIndexOf('node_modules/') !== 0 || !entry.resolved?.startsWith('file:')) {
-      throw new Error(`${path} was installed from ${entry.resolved}, not from the top-level tarball`);
-    }
-  }
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'fflkit-consumer', private: true }, null, 2));
+  const npmInstall = (...args) =>
+    run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...args]);
+  step(`Installing from ${registry}: npm install @fflkit/sdk @fflkit/webhooks`);
+  npmInstall('@fflkit/sdk', '@fflkit/webhooks');
+  step('npm install -D @fflkit/sandbox @fflkit/msw msw');
+  npmInstall('-D', '@fflkit/sandbox', '@fflkit/msw', 'msw');
+  npmInstall('-D', `typescript@${devDependencies.typescript}`, `@types/node@${devDependencies['@types/node']}`);
   cpSync(fixtures, project, { recursive: true });
   copyFileSync(join(project, 'types.mts'), join(project, 'types.cts'));
+}
+
+/**
+ * Every package came from the registry, and each of the toolkit's is installed once, at the
+ * top, at the version the registry tags latest.
+ */
+async function checkInstalled() {
+  const lock = readJson(join(project, 'package-lock.json'));
+  const toolkit = [];
+  for (const [path, entry] of Object.entries(lock.packages)) {
+    if (path === '' || entry.link) continue;
+    if (!entry.resolved?.startsWith(registry))
+      throw new Error(`${path} was installed from ${entry.resolved}, not from ${registry}`);
+    if (!path.includes('node_modules/@fflkit/')) continue;
+    if (path.lastIndexOf('node_modules/') !== 0)
+      throw new Error(`${path} is installed twice: a package asks for another version of it than the one published`);
+    toolkit.push([path.slice('node_modules/'.length), entry.version]);
+  }
+  for (const [name, version] of toolkit) {
+    const response = await fetch(new URL(name.replace('/', '%2f'), registry), {
+      headers: { accept: 'application/json' },
+    });
+    const latest = (await response.json())['dist-tags']?.latest;
+    if (version !== latest) throw new Error(`${name}@${version} was installed, but the registry tags ${latest} latest`);
+    console.log(`${name}@${version}`);
+  }
 }
 
 async function runCli() {
   step('Running the fflkit-sandbox CLI');
   const bin = join(project, 'node_modules/.bin/fflkit-sandbox');
-  const env = { ...process.env, FFLKIT_SANDBOX_COMPILE_CACHE: join(work, 'compile-cache') };
-  if (!run(bin, ['--help'], { stdio: 'pipe', env }).includes('Usage: fflkit-sandbox'))
+  const cliEnv = { ...env, FFLKIT_SANDBOX_COMPILE_CACHE: join(work, 'compile-cache') };
+  if (!run(bin, ['--help'], { stdio: 'pipe', env: cliEnv }).includes('Usage: fflkit-sandbox'))
     throw new Error('--help printed no usage');
+  const { version } = readJson(join(project, 'node_modules/@fflkit/sandbox/package.json'));
+  const printed = run(bin, ['--version'], { stdio: 'pipe', env: cliEnv }).trim();
+  if (printed !== version) throw new Error(`fflkit-sandbox --version printed ${printed}, not ${version}`);
   const cli = spawn(bin, ['--memory', '--port', '0', '--quiet'], {
     cwd: project,
-    env,
+    env: cliEnv,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const exited = new Promise((resolve) => cli.on('exit', (code, signal) => resolve(code ?? signal)));
@@ -199,7 +114,10 @@ async function runCli() {
     const response = await fetch(`${apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } });
     if (response.status !== 200)
       throw new Error(`GET ${apiUrl}/books with the printed token answered ${response.status}`);
-    console.log(`The CLI served ${apiUrl} and answered GET /books with 200.`);
+    const health = await (await fetch(new URL('/_sandbox/health', apiUrl))).json();
+    if (health.data?.version !== version)
+      throw new Error(`GET /_sandbox/health answered ${JSON.stringify(health)}, not the version ${version}`);
+    console.log(`The CLI ${version} served ${apiUrl}, answered GET /books with 200 and its health with its version.`);
   } finally {
     cli.kill('SIGTERM');
   }
@@ -217,7 +135,8 @@ async function runCli() {
 }
 
 try {
-  install(pack());
+  install();
+  await checkInstalled();
   step('Importing every package from ESM');
   run('node', ['smoke.mjs']);
   step('Requiring every package from CommonJS');
@@ -233,7 +152,7 @@ try {
   await runCli();
   rmSync(work, { recursive: true, force: true });
   console.log(
-    `\nThe packed packages install and work in a new project (${((performance.now() - started) / 1000).toFixed(1)} s).`,
+    `\nThe packages install from the registry and work in a new project (${((performance.now() - started) / 1000).toFixed(1)} s).`,
   );
 } catch (error) {
   console.error(`\n${error instanceof Error ? error.message : error}\nKept ${work} for inspection.`);

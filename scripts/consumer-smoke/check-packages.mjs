@@ -100,6 +100,11 @@ export function checkContractFiles(resolve) {
   assert.equal(schema.$schema, 'https://json-schema.org/draft/2020-12/schema', 'fixtures.schema.json is a JSON Schema');
 }
 
+/** The version of an installed package, from its package.json. */
+export function installedVersion(name) {
+  return JSON.parse(readFileSync(`node_modules/@fflkit/${name}/package.json`, 'utf8')).version;
+}
+
 /** Uses every package: the core, the MSW mock with the SDK and the webhook verifier, the sandbox server. */
 export async function checkPackages(packages, setupServer) {
   const { types, sdk, webhooks, msw, sandbox, 'sandbox-core': sandboxCore } = packages;
@@ -144,10 +149,23 @@ export async function checkPackages(packages, setupServer) {
     const { token } = await running.createAccount();
     const response = await fetch(`${running.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } });
     assert.equal(response.status, 200, 'the sandbox answers GET /books');
-    const listed = await new sdk.LogbookClient({ token, baseUrl: running.apiUrl }).books.list();
+    const userAgents = [];
+    const recording = (input, init) => {
+      userAgents.push(new Headers(init.headers).get('user-agent'));
+      return fetch(input, init);
+    };
+    const listed = await new sdk.LogbookClient({ token, baseUrl: running.apiUrl, fetch: recording }).books.list();
     assert.deepEqual(
       listed.map((book) => book.name),
       ['Main'],
+    );
+    // The versions a package states come from its own manifest, as published.
+    assert.deepEqual(userAgents, [`fflkit-sdk/${installedVersion('sdk')}`], "the SDK's User-Agent names its version");
+    const health = await (await fetch(`${running.url}/_sandbox/health`)).json();
+    assert.deepEqual(
+      health,
+      { data: { status: 'ok', version: installedVersion('sandbox') } },
+      'the health answer names the version of @fflkit/sandbox',
     );
   } finally {
     await running.stop();

@@ -74,7 +74,7 @@ describe("the package's entry points", () => {
   });
 
   it('serves @fflkit/webhooks/web to resolvers that read no exports map, through web/package.json', () => {
-    expect(manifest.files).toEqual(['dist', 'src', 'web']);
+    expect(manifest.files).toEqual(['dist', 'src', 'web', 'CHANGELOG.md']);
     expect(readJson('web/package.json')).toEqual({
       main: '../dist/web.cjs',
       module: '../dist/web.js',
