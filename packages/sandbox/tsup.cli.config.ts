@@ -17,6 +17,20 @@ const UNUSED_MODULES: Record<string, string> = {
   'mime-db/db.json': '{}',
 };
 
+/**
+ * The MCP endpoint's server (src/mcp-handler.ts, with `@fflkit/mcp` and the MCP SDK) is bundled
+ * apart, as `cli-mcp.cjs`: the program requires it only when `/_sandbox/mcp` is first called, so
+ * a start neither reads nor compiles it (the cold-start benchmark).
+ */
+const MCP_BUNDLE = './cli-mcp.cjs';
+
+const loadMcpApart: EsbuildPlugin = {
+  name: 'load-mcp-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/mcp-handler$/ }, () => ({ path: MCP_BUNDLE, external: true }));
+  },
+};
+
 const dropUnusedModules: EsbuildPlugin = {
   name: 'drop-unused-modules',
   setup(build) {
@@ -71,7 +85,22 @@ export const cliProgramOptions: Options = {
   // `import.meta.url` from the bundle's file name: the console is found beside it, in dist/console/.
   shims: true,
   noExternal: [/./],
-  esbuildPlugins: [dropUnusedModules],
+  esbuildPlugins: [dropUnusedModules, loadMcpApart],
+  esbuildOptions(options, context) {
+    shared.esbuildOptions?.(options, context);
+    // The program runs in a vm.Script (compile-cache.ts), where `import()` has no loader: the
+    // one module loaded apart (cli-mcp.cjs) is required instead.
+    options.supported = { ...options.supported, 'dynamic-import': false };
+  },
+};
+
+/** The MCP endpoint's server, `dist/cli-mcp.cjs`, loaded by the program on the endpoint's first call. */
+export const cliMcpOptions: Options = {
+  ...shared,
+  entry: { 'cli-mcp': packagePath('src/mcp-handler.ts') },
+  format: ['cjs'],
+  shims: true,
+  noExternal: [/./],
 };
 
 /**
@@ -84,4 +113,4 @@ export const cliLauncherOptions: Options = {
   format: ['esm'],
 };
 
-export default defineConfig([cliProgramOptions, cliLauncherOptions]);
+export default defineConfig([cliProgramOptions, cliMcpOptions, cliLauncherOptions]);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { build } from 'tsup';
-import { cliLauncherOptions, cliProgramOptions } from '../../tsup.cli.config';
+import { cliLauncherOptions, cliMcpOptions, cliProgramOptions } from '../../tsup.cli.config';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,7 +20,7 @@ declare module 'vitest' {
  */
 export default async function bundleCli(project: TestProject): Promise<() => Promise<void>> {
   const outDir = await mkdtemp(join(tmpdir(), 'fflkit-sandbox-cli-'));
-  for (const options of [cliProgramOptions, cliLauncherOptions]) {
+  for (const options of [cliProgramOptions, cliMcpOptions, cliLauncherOptions]) {
     await build({ ...options, outDir, config: false, silent: true });
   }
   process.env['FFLKIT_SANDBOX_COMPILE_CACHE'] = join(outDir, 'compile-cache');
