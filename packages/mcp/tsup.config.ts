@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
-import { packageBuild } from '../../tsup.base';
+import { packageBuild } from '../../tsup.base.ts';
 
 /**
  * The package's version, for `define`: the server's `serverInfo`, `--version` and the
