@@ -215,7 +215,7 @@ describe('every tool, against a started sandbox', () => {
     expect(untooled.sort()).toEqual(Object.keys(OPERATIONS_WITHOUT_TOOLS).sort());
   });
 
-  it('runs each tool, each answering what the contract documents', async () => {
+  it('runs each tool, each answering what the contract documents', { timeout: 30_000 }, async () => {
     const state = {} as State;
     for (const step of steps(receiver.url)) {
       const result = await client.callTool({ name: step.tool, arguments: step.args(state) });
