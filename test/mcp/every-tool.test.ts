@@ -19,6 +19,7 @@ interface State {
   delivery: string;
   fault: number;
   token: number;
+  secret: string;
   [key: string]: unknown;
 }
 
@@ -98,8 +99,17 @@ function steps(receiverUrl: string): Step[] {
       tool: 'create_webhook',
       operation: 'createWebhook',
       args: () => ({ url: receiverUrl, events: ['*'] }),
-      learn: (answer: { data: { id: number } }, state) => {
+      learn: (answer: { data: { id: number }; secret: string }, state) => {
         state.webhook = answer.data.id;
+        state.secret = answer.secret;
+      },
+    },
+    {
+      tool: 'check_receiver',
+      operation: 'checkReceiver',
+      args: (state) => ({ url: receiverUrl, secret: state.secret }),
+      learn: (answer: { data: { checks: { name: string }[] } }) => {
+        expect(answer.data.checks.map((check) => check.name)).toContain('forged_signature');
       },
     },
     { tool: 'list_webhooks', operation: 'listWebhooks', args: () => ({}) },

@@ -1,4 +1,4 @@
-import type { SandboxRequest, SandboxResponse } from '@fflkit/sandbox-core';
+import { MAX_BODY_BYTES, type SandboxRequest, type SandboxResponse } from '@fflkit/sandbox-core';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { SandboxMcpHandler } from './mcp-handler';
 
@@ -10,9 +10,6 @@ import type { SandboxMcpHandler } from './mcp-handler';
 
 /** Answers one request as the sandbox does: through the core, once what it shows is saved. */
 export type AnswerRequest = (request: SandboxRequest) => Promise<SandboxResponse>;
-
-/** The biggest MCP message the endpoint reads: a tool call carrying a body of the API's largest (1 MB), and its envelope. */
-const MAX_MESSAGE_BYTES = 4 * 1_048_576;
 
 /** The MCP endpoint: its route, and what ends its sessions when the server stops. */
 export interface McpEndpoint {
@@ -32,12 +29,14 @@ export function mcpEndpoint(answer: AnswerRequest): McpEndpoint {
       method: '*',
       path: '/_sandbox/mcp',
       options: {
-        payload: { parse: false, output: 'data', maxBytes: MAX_MESSAGE_BYTES, override: 'application/octet-stream' },
+        // An MCP message is held to the limit of every request body (1 MB), and answered 413 as they are.
+        payload: { parse: false, output: 'data', maxBytes: MAX_BODY_BYTES, override: 'application/octet-stream' },
       },
       handler: async (request: Request, h: ResponseToolkit) => {
         const handler = await load();
         const response = await handler.handle(toWebRequest(request));
-        const reply = h.response(Buffer.from(await response.arrayBuffer())).code(response.status);
+        const body = Buffer.from(await response.arrayBuffer());
+        const reply = (body.length === 0 ? h.response() : h.response(body)).code(response.status);
         response.headers.forEach((value, name) => {
           if (name !== 'content-length') reply.header(name, value);
         });

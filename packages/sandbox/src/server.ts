@@ -20,6 +20,7 @@ import {
 import { createBodySerializer, type BodySerializer } from './body-serializer';
 import { consoleRoutes, errorReply } from './console-route';
 import { type AnswerRequest, mcpEndpoint } from './mcp-endpoint';
+import { receiverCheckRoute } from './receiver-check/receiver-check-route';
 import { corsHeaders, type GuardOptions, isPreflight, refusalOf } from './request-guard';
 import { DataFileError } from './persistence/data-file';
 import type { CorePersister } from './persistence/persister';
@@ -127,6 +128,7 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
     { method: 'GET', path: '/_sandbox/events', handler: (request, h) => followAccount(core, streams, request, h) },
     { method: 'GET', path: '/_sandbox/health', handler: (_request, h) => answerHealth(h) },
     mcp.route,
+    receiverCheckRoute({ refuseToken: (authorization) => tokenRefusal(answer, authorization) }),
     ...consoleRoutes(options.consoleDir),
   ]);
   // An event stream never ends by itself: stopping the server ends them, or it would wait for them;
@@ -202,6 +204,18 @@ class FaultDelays {
     }
     this.#pending.clear();
   }
+}
+
+/**
+ * The refusal of a token for the control calls the server answers itself: the core's answer to
+ * `GET /_sandbox/clock` with it, when that is not a 200 (a 401 for a token of no account).
+ */
+async function tokenRefusal(
+  answer: AnswerRequest,
+  authorization: string | undefined,
+): Promise<SandboxResponse | undefined> {
+  const clock = await answer({ method: 'GET', path: '/_sandbox/clock', query: '', headers: { authorization } });
+  return clock.status === 200 ? undefined : clock;
 }
 
 /** The body of every answer of `GET /_sandbox/health`: it changes only with the package. */

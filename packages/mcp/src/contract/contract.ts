@@ -120,21 +120,20 @@ function readOperation(
     throw new TypeError(`[@fflkit/mcp] ${method} ${path} of ${document} has no operationId: every operation needs one`);
   }
   const declared = [...arrayAt(pathItem, 'parameters'), ...arrayAt(operation, 'parameters')];
-  const parameters = declared.map((given) => {
+  const parameters = declared.flatMap((given): OperationParameter[] => {
     const { value, document: home } = resolver.follow(given as JsonObject, document);
     const where = value['in'];
-    if (where !== 'path' && where !== 'query') {
-      throw new TypeError(
-        `[@fflkit/mcp] ${operationId} has a parameter in ${String(where)}: only path and query parameters can be tool arguments`,
-      );
-    }
-    return {
-      name: String(value['name']),
-      in: where,
-      required: value['required'] === true,
-      description: typeof value['description'] === 'string' ? value['description'] : undefined,
-      schema: resolver.inline((value['schema'] ?? {}) as JsonObject, home),
-    } satisfies OperationParameter;
+    // A header (such as the MCP endpoint's session id) belongs to the transport, never to a tool's arguments.
+    if (where !== 'path' && where !== 'query') return [];
+    return [
+      {
+        name: String(value['name']),
+        in: where,
+        required: value['required'] === true,
+        description: typeof value['description'] === 'string' ? value['description'] : undefined,
+        schema: resolver.inline((value['schema'] ?? {}) as JsonObject, home),
+      },
+    ];
   });
   const requestBody =
     operation['requestBody'] === undefined

@@ -20,6 +20,8 @@ export const OPERATIONS_WITHOUT_TOOLS: Readonly<Record<string, string>> = {
     "The console's search of listReceipts and searchReceipts together: list_receipts and search_receipts.",
   addWebhookEndpoint: "The dashboard's copy of createWebhook: create_webhook makes the same endpoint.",
   deleteWebhookEndpoint: "The dashboard's copy of deleteWebhook: delete_webhook deletes the same endpoint.",
+  postMcpMessage: 'The MCP endpoint itself.',
+  endMcpSession: 'The MCP endpoint itself.',
 };
 
 /** After `create_account`, the session acts as the new account: the agent goes on in it without a token of its own. */
