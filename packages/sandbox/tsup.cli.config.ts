@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
 
@@ -94,6 +95,17 @@ export const cliProgramOptions: Options = {
   },
 };
 
+/** The version of `@fflkit/mcp` bundled in `cli-mcp.cjs`, which its server reports, as its own build defines it. */
+const mcpVersionDefine: Record<string, string> = {
+  __FFLKIT_MCP_VERSION__: JSON.stringify(
+    (
+      JSON.parse(readFileSync(createRequire(import.meta.url).resolve('@fflkit/mcp/package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version,
+  ),
+};
+
 /** The MCP endpoint's server, `dist/cli-mcp.cjs`, loaded by the program on the endpoint's first call. */
 export const cliMcpOptions: Options = {
   ...shared,
@@ -101,6 +113,10 @@ export const cliMcpOptions: Options = {
   format: ['cjs'],
   shims: true,
   noExternal: [/./],
+  esbuildOptions(options, context) {
+    shared.esbuildOptions?.(options, context);
+    options.define = { ...options.define, ...mcpVersionDefine };
+  },
 };
 
 /**

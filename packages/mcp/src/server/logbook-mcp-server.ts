@@ -48,7 +48,8 @@ export interface LogbookMcpServerOptions {
 
 const INSTRUCTIONS = `Tools of the Firearms Acquisition and Disposition Logbook Service, derived from FFLKit's contract: one per operation of the service API (receipts, dispositions, books, inventory, search, webhook endpoints) and, on an FFLKit sandbox, one per control call (accounts, the clock, deliveries, faults, fixtures, the request log).
 Every record is a compliance record under 27 CFR 478: read the resource fflkit://rules/records before writing one. A 422 comes back as a tool error whose "errors" names each field to correct.
-When the base URL is not a sandbox, only read-only tools are listed, unless the server was started with --allow-writes.`;
+When the base URL is not a sandbox, only read-only tools are listed, unless the server was started with --allow-writes.
+No answer shows a token or a webhook secret (they read [redacted]) but the one the call itself created, once.`;
 
 /**
  * Makes the MCP server of one session over the contract's tools, not yet connected: connect it
@@ -66,7 +67,11 @@ When the base URL is not a sandbox, only read-only tools are listed, unless the 
  */
 export function createLogbookMcpServer(options: LogbookMcpServerOptions): Server {
   const contract = loadContract();
-  const tools = buildToolCatalog(contract, { extraTools: options.extraTools, randomSuffix: options.randomSuffix });
+  // The catalog holds no state of a session: one serves every session that adds nothing to it.
+  const tools =
+    options.extraTools === undefined && options.randomSuffix === undefined
+      ? (sharedCatalog ??= buildToolCatalog(contract))
+      : buildToolCatalog(contract, { extraTools: options.extraTools, randomSuffix: options.randomSuffix });
   const session = new LogbookSession({
     baseUrl: readBaseUrl(options.baseUrl),
     token: options.token,
@@ -144,6 +149,8 @@ export function createLogbookMcpServer(options: LogbookMcpServerOptions): Server
   });
   return server;
 }
+
+let sharedCatalog: ReadonlyMap<string, LogbookTool> | undefined;
 
 /** The JSON-RPC error code the MCP specification gives an unknown resource. */
 const RESOURCE_NOT_FOUND = -32002;

@@ -34,6 +34,13 @@ const actAsCreatedAccount: AfterSuccess = (answer, context) => {
 
 const AFTER_SUCCESS: Readonly<Record<string, AfterSuccess>> = { createAccount: actAsCreatedAccount };
 
+/** What the server does otherwise than the operation alone, said in the tool's description. */
+const SESSION_NOTES: Readonly<Record<string, string>> = {
+  createAccount: 'This session then acts as the new account: every later call uses its token.',
+  exportFixtures:
+    'Tokens and webhook secrets in the file read [redacted]: put fixed ones of your own (sbx_..., whsec_...) before loading it.',
+};
+
 /** Options of {@link buildToolCatalog}. */
 export interface ToolCatalogOptions {
   /** Tools to add (such as a conformance probe); a name that is taken already is refused. */
@@ -59,7 +66,9 @@ export function buildToolCatalog(
   };
   for (const operation of contract.operations) {
     if (operation.operationId in OPERATIONS_WITHOUT_TOOLS) continue;
-    add(operationTool(operation, AFTER_SUCCESS[operation.operationId]));
+    const tool = operationTool(operation, AFTER_SUCCESS[operation.operationId]);
+    const note = SESSION_NOTES[operation.operationId];
+    add(note === undefined ? tool : { ...tool, description: `${tool.description}\n\n${note}` });
   }
   add(triggerEventTool(contract, tools, options.randomSuffix));
   for (const tool of options.extraTools ?? []) add(tool);
