@@ -22,7 +22,7 @@ const tarballs = join(work, 'tarballs');
 const project = join(work, 'project');
 const started = performance.now();
 /** The packages the recipe's project installs, with the workspace packages they depend on. */
-const PACKAGES = ['types', 'sandbox-core', 'sandbox', 'sdk'];
+const PACKAGES = ['types', 'sandbox-core', 'mcp', 'sandbox', 'sdk'];
 
 const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 

@@ -19,7 +19,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const fixtures = fileURLToPath(new URL('consumer-smoke', import.meta.url));
@@ -199,7 +199,10 @@ async function runCli() {
     const response = await fetch(`${apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } });
     if (response.status !== 200)
       throw new Error(`GET ${apiUrl}/books with the printed token answered ${response.status}`);
-    console.log(`The CLI served ${apiUrl} and answered GET /books with 200.`);
+    const { mcpTools } = await import(pathToFileURL(join(project, 'check-packages.mjs')).href);
+    if (!(await mcpTools(new URL(apiUrl).origin, token)).includes('"name":"create_receipt"'))
+      throw new Error('the CLI did not list the MCP tools at /_sandbox/mcp');
+    console.log(`The CLI served ${apiUrl}, answered GET /books with 200 and listed its MCP tools.`);
   } finally {
     cli.kill('SIGTERM');
   }
