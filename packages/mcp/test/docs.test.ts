@@ -22,6 +22,14 @@ describe('the documentation of the tools', () => {
     for (const operationId of Object.keys(OPERATIONS_WITHOUT_TOOLS)) expect(readme).toContain(`\`${operationId}\``);
   });
 
+  it("tells to copy the skill file into a folder named after the skill's name", () => {
+    const name = /^---\nname: ([a-z0-9-]+)\n/.exec(skill)?.[1];
+    expect(name).toBeDefined();
+    const folders = [...readme.matchAll(/\.(?:claude|agents)\/skills\/([^/`\s]+)\//g)].map((match) => match[1]);
+    expect(folders.length).toBeGreaterThan(0);
+    expect(new Set(folders)).toEqual(new Set([name]));
+  });
+
   it('names in the skill file only tools and fields that exist', () => {
     const fields = new Set(
       loadContract().operations.flatMap((operation) => [
