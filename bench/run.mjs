@@ -18,6 +18,7 @@ const BENCHMARKS = {
   'sdk-size': () => import('./sdk-size.mjs'),
   'sdk-overhead': () => import('./sdk-overhead.mjs'),
   'msw-overhead': () => import('./msw-overhead.mjs'),
+  'mcp-call': () => import('./mcp-call.mjs'),
   console: () => import('./console.mjs'),
   image: () => import('./image.mjs'),
   'drift-proxy': () => import('./drift-proxy.mjs'),

@@ -11,7 +11,7 @@ import { copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { useRegistry } from './registry/local-registry.mjs';
 
@@ -117,7 +117,12 @@ async function runCli() {
     const health = await (await fetch(new URL('/_sandbox/health', apiUrl))).json();
     if (health.data?.version !== version)
       throw new Error(`GET /_sandbox/health answered ${JSON.stringify(health)}, not the version ${version}`);
-    console.log(`The CLI ${version} served ${apiUrl}, answered GET /books with 200 and its health with its version.`);
+    const { mcpTools } = await import(pathToFileURL(join(project, 'check-packages.mjs')).href);
+    if (!(await mcpTools(new URL(apiUrl).origin, token)).includes('"name":"create_receipt"'))
+      throw new Error('the CLI did not list the MCP tools at /_sandbox/mcp');
+    console.log(
+      `The CLI ${version} served ${apiUrl}, answered GET /books with 200, its health with its version, and listed its MCP tools.`,
+    );
   } finally {
     cli.kill('SIGTERM');
   }

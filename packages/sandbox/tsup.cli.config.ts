@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
 
@@ -15,6 +16,20 @@ const UNUSED_MODULES: Record<string, string> = {
   throw new Error('[@fflkit/sandbox] server.inject() is not bundled in the CLI: use startSandbox() from the library');
 }`,
   'mime-db/db.json': '{}',
+};
+
+/**
+ * The MCP endpoint's server (src/mcp-handler.ts, with `@fflkit/mcp` and the MCP SDK) is bundled
+ * apart, as `cli-mcp.cjs`: the program requires it only when `/_sandbox/mcp` is first called, so
+ * a start neither reads nor compiles it (the cold-start benchmark).
+ */
+const MCP_BUNDLE = './cli-mcp.cjs';
+
+const loadMcpApart: EsbuildPlugin = {
+  name: 'load-mcp-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/mcp-handler$/ }, () => ({ path: MCP_BUNDLE, external: true }));
+  },
 };
 
 const dropUnusedModules: EsbuildPlugin = {
@@ -71,7 +86,37 @@ export const cliProgramOptions: Options = {
   // `import.meta.url` from the bundle's file name: the console is found beside it, in dist/console/.
   shims: true,
   noExternal: [/./],
-  esbuildPlugins: [dropUnusedModules],
+  esbuildPlugins: [dropUnusedModules, loadMcpApart],
+  esbuildOptions(options, context) {
+    shared.esbuildOptions?.(options, context);
+    // The program runs in a vm.Script (compile-cache.ts), where `import()` has no loader: the
+    // one module loaded apart (cli-mcp.cjs) is required instead.
+    options.supported = { ...options.supported, 'dynamic-import': false };
+  },
+};
+
+/** The version of `@fflkit/mcp` bundled in `cli-mcp.cjs`, which its server reports, as its own build defines it. */
+const mcpVersionDefine: Record<string, string> = {
+  __FFLKIT_MCP_VERSION__: JSON.stringify(
+    (
+      JSON.parse(readFileSync(createRequire(import.meta.url).resolve('@fflkit/mcp/package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version,
+  ),
+};
+
+/** The MCP endpoint's server, `dist/cli-mcp.cjs`, loaded by the program on the endpoint's first call. */
+export const cliMcpOptions: Options = {
+  ...shared,
+  entry: { 'cli-mcp': packagePath('src/mcp-handler.ts') },
+  format: ['cjs'],
+  shims: true,
+  noExternal: [/./],
+  esbuildOptions(options, context) {
+    shared.esbuildOptions?.(options, context);
+    options.define = { ...options.define, ...mcpVersionDefine };
+  },
 };
 
 /**
@@ -114,12 +159,13 @@ export const cliDriftOptions: Options = {
 
 /**
  * What `pnpm build` makes of the CLI: the program (its drift tools apart, see
- * {@link driftToolsApart}), the drift tools, and the launcher. {@link cliProgramOptions} alone
+ * {@link driftToolsApart}), the drift tools, the MCP handler (loaded on the first call of `/_sandbox/mcp`), and the launcher. {@link cliProgramOptions} alone
  * makes the program in one file, the drift tools inlined.
  */
 export const cliBuilds: Options[] = [
   { ...cliProgramOptions, esbuildPlugins: [...(cliProgramOptions.esbuildPlugins ?? []), driftToolsApart] },
   cliDriftOptions,
+  cliMcpOptions,
   cliLauncherOptions,
 ];
 

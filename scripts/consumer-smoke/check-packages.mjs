@@ -107,7 +107,7 @@ export function installedVersion(name) {
 
 /** Uses every package: the core, the MSW mock with the SDK and the webhook verifier, the sandbox server. */
 export async function checkPackages(packages, setupServer) {
-  const { types, sdk, webhooks, msw, sandbox, 'sandbox-core': sandboxCore } = packages;
+  const { types, sdk, webhooks, msw, sandbox, mcp, 'sandbox-core': sandboxCore } = packages;
 
   assert.deepEqual(types.RECEIPT_STATUSES, ['on_hand', 'disposed']);
 
@@ -167,7 +167,37 @@ export async function checkPackages(packages, setupServer) {
       { data: { status: 'ok', version: installedVersion('sandbox') } },
       'the health answer names the version of @fflkit/sandbox',
     );
+    // The sandbox's MCP endpoint loads @fflkit/mcp as installed, and lists its tools.
+    assert.match(await mcpTools(running.url, token), /"name":"create_receipt"/, 'the sandbox serves /_sandbox/mcp');
+    assert.equal(typeof mcp.createLogbookMcpServer, 'function');
   } finally {
     await running.stop();
   }
+}
+
+/** The answer to `tools/list` of the MCP endpoint of the sandbox at `origin`, in a session opened with `token`. */
+export async function mcpTools(origin, token) {
+  const headers = {
+    authorization: `Bearer ${token}`,
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+  };
+  const post = (body, session) =>
+    fetch(`${origin}/_sandbox/mcp`, {
+      method: 'POST',
+      headers:
+        session === undefined
+          ? headers
+          : { ...headers, 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify(body),
+    });
+  const opened = await post({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'consumer-smoke', version: '1' } },
+  });
+  assert.equal(opened.status, 200, `initialize answered ${opened.status}: ${await opened.clone().text()}`);
+  const listed = await post({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, opened.headers.get('mcp-session-id'));
+  return listed.text();
 }

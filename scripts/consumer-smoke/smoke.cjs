@@ -3,6 +3,7 @@ const assert = require('node:assert/strict');
 const { setupServer } = require('msw/node');
 
 const packages = {
+  mcp: require('@fflkit/mcp'),
   msw: require('@fflkit/msw'),
   sandbox: require('@fflkit/sandbox'),
   'sandbox-core': require('@fflkit/sandbox-core'),

@@ -1,5 +1,6 @@
 // Every package through `import`: the ESM builds and, for checkExports, the .d.ts types.
 import assert from 'node:assert/strict';
+import * as mcp from '@fflkit/mcp';
 import * as msw from '@fflkit/msw';
 import * as sandbox from '@fflkit/sandbox';
 import * as sandboxCore from '@fflkit/sandbox-core';
@@ -9,7 +10,7 @@ import * as webhooks from '@fflkit/webhooks';
 import { setupServer } from 'msw/node';
 import { checkContractFiles, checkExports, checkPackages } from './check-packages.mjs';
 
-const packages = { msw, sandbox, 'sandbox-core': sandboxCore, sdk, types, webhooks };
+const packages = { mcp, msw, sandbox, 'sandbox-core': sandboxCore, sdk, types, webhooks };
 for (const name of Object.keys(packages)) {
   assert.match(import.meta.resolve(`@fflkit/${name}`), /\/dist\/index\.js$/, `@fflkit/${name} imports its ESM build`);
 }

@@ -1,6 +1,7 @@
 // The published declarations as a consumer's code uses them, type-checked by tsc and never run:
 // as ESM (types.mts) and as CommonJS (types.cts, a copy the smoke test makes), so both the .d.ts
 // and the .d.cts files are checked. Each @ts-expect-error proves a package's types are not `any`.
+import { createLogbookMcpServer, type LogbookTool } from '@fflkit/mcp';
 import { createMockLogbook, type CapturedDelivery } from '@fflkit/msw';
 import { startSandbox, type RunningSandbox } from '@fflkit/sandbox';
 import { createSandboxCore, type SandboxResponse } from '@fflkit/sandbox-core';
@@ -67,6 +68,23 @@ export async function consume(): Promise<void> {
   const handlers: readonly HttpHandler[] = mock.handlers;
   const deliveries: readonly CapturedDelivery[] = mock.deliveries;
   console.log(books.status, handlers.length, deliveries.length);
+
+  const probe: LogbookTool = {
+    name: 'probe',
+    title: 'Probe',
+    description: 'A tool of the consumer.',
+    inputSchema: { type: 'object' },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    scope: 'service',
+    call: async (_args, context) => ({
+      texts: [(await context.send({ method: 'GET', path: '/rest/v1/books' })).text],
+      isError: false,
+    }),
+  };
+  const mcpServer = createLogbookMcpServer({ baseUrl: running.apiUrl, token, extraTools: [probe] });
+  await mcpServer.close();
+  // @ts-expect-error: an extra tool states every annotation
+  createLogbookMcpServer({ baseUrl: running.apiUrl, extraTools: [{ ...probe, annotations: { readOnlyHint: true } }] });
 
   // @ts-expect-error: a receipt's status is 'on_hand' or 'disposed'
   const sold: Receipt['status'] = 'sold';

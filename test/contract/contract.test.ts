@@ -1102,7 +1102,123 @@ const controlCases: Case[] = [
     async () => control('DELETE', '/_sandbox/webhooks/999999/chaos', { token: await account() }),
   ],
   ['deleteWebhookChaos', 503, () => unsavedControl('DELETE', `/_sandbox/webhooks/${unsaved.webhookId}/chaos`)],
+  // A receiver that refuses the connection: the ping gets no answer and the other checks are skipped.
+  [
+    'checkReceiver',
+    200,
+    async () =>
+      control('POST', '/_sandbox/receiver-check', {
+        token: await account(),
+        body: { url: 'http://127.0.0.1:9/hook', secret: 'whsec_contract0000000000000000000001' },
+      }),
+  ],
+  ['checkReceiver', 401, () => control('POST', '/_sandbox/receiver-check', { body: {} })],
+  [
+    'checkReceiver',
+    413,
+    async () => control('POST', '/_sandbox/receiver-check', { token: await account(), ...tooLarge }),
+  ],
+  [
+    'checkReceiver',
+    415,
+    async () =>
+      control('POST', '/_sandbox/receiver-check', {
+        token: await account(),
+        ...asText({ url: 'http://127.0.0.1:9/hook', secret: 'whsec_x1' }),
+      }),
+  ],
+  [
+    'checkReceiver',
+    422,
+    async () =>
+      control('POST', '/_sandbox/receiver-check', { token: await account(), body: { url: 'ftp://x', secret: 'nope' } }),
+  ],
+  ['postMcpMessage', 200, async () => mcp(await account(), MCP_INITIALIZE)],
+  [
+    'postMcpMessage',
+    202,
+    async () => {
+      const t = await account();
+      return mcp(t, { jsonrpc: '2.0', method: 'notifications/initialized' }, await mcpSession(t));
+    },
+  ],
+  ['postMcpMessage', 400, async () => mcp(await account(), { jsonrpc: '2.0', id: 2, method: 'tools/list' })],
+  ['postMcpMessage', 401, () => mcp(undefined, MCP_INITIALIZE)],
+  [
+    'postMcpMessage',
+    403,
+    async () =>
+      mcp(await account(), { jsonrpc: '2.0', id: 2, method: 'tools/list' }, await mcpSession(await account())),
+  ],
+  ['postMcpMessage', 404, async () => mcp(await account(), { jsonrpc: '2.0', id: 2, method: 'tools/list' }, 'nope')],
+  [
+    'postMcpMessage',
+    406,
+    async () => control('POST', '/_sandbox/mcp', { token: await account(), body: MCP_INITIALIZE }),
+  ],
+  ['postMcpMessage', 413, async () => control('POST', '/_sandbox/mcp', { token: await account(), ...tooLarge })],
+  [
+    'postMcpMessage',
+    415,
+    async () =>
+      control('POST', '/_sandbox/mcp', {
+        token: await account(),
+        ...asText(MCP_INITIALIZE),
+        headers: { 'content-type': 'text/plain', accept: MCP_ACCEPT },
+      }),
+  ],
+  [
+    'endMcpSession',
+    200,
+    async () => {
+      const t = await account();
+      return control('DELETE', '/_sandbox/mcp', { token: t, headers: mcpHeaders(await mcpSession(t)) });
+    },
+  ],
+  ['endMcpSession', 401, () => control('DELETE', '/_sandbox/mcp', { headers: mcpHeaders('nope') })],
+  [
+    'endMcpSession',
+    403,
+    async () =>
+      control('DELETE', '/_sandbox/mcp', {
+        token: await account(),
+        headers: mcpHeaders(await mcpSession(await account())),
+      }),
+  ],
+  [
+    'endMcpSession',
+    404,
+    async () => control('DELETE', '/_sandbox/mcp', { token: await account(), headers: mcpHeaders('nope') }),
+  ],
 ];
+
+/** The `Accept` an MCP client of Streamable HTTP sends. */
+const MCP_ACCEPT = 'application/json, text/event-stream';
+const MCP_INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'contract-test', version: '1' } },
+};
+
+function mcpHeaders(session: string | undefined): Record<string, string> {
+  return session === undefined ? {} : { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+}
+
+/** A message to the sandbox's MCP endpoint, in a session when one is named. */
+function mcp(token: string | undefined, message: unknown, session?: string) {
+  return control('POST', '/_sandbox/mcp', {
+    token,
+    body: message,
+    headers: { accept: MCP_ACCEPT, ...mcpHeaders(session) },
+  });
+}
+
+/** Opens an MCP session with `token`; its id. */
+async function mcpSession(token: string): Promise<string> {
+  const opened = await mcp(token, MCP_INITIALIZE);
+  return (opened.headers as Headers).get('mcp-session-id')!;
+}
 
 describe.each([
   ['the service API (openapi.yaml)', serviceCases],

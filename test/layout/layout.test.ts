@@ -16,8 +16,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   sdk: ['@fflkit/types'],
   webhooks: ['@fflkit/types'],
   'sandbox-core': ['@fflkit/types'],
-  sandbox: ['@fflkit/types', '@fflkit/sandbox-core'],
+  sandbox: ['@fflkit/types', '@fflkit/sandbox-core', '@fflkit/mcp'],
   msw: ['@fflkit/types', '@fflkit/sandbox-core'],
+  // The MCP server reaches a sandbox over HTTP only: the sandbox imports it, never the reverse.
+  mcp: ['@fflkit/types'],
 };
 
 /** Development dependencies a package's build bundles into its output, so its users need none. */

@@ -19,6 +19,8 @@ import {
 } from '@hapi/hapi';
 import { createBodySerializer, type BodySerializer } from './body-serializer';
 import { type ConsoleSource, consoleRoutes, errorReply } from './console-route';
+import { type AnswerRequest, mcpEndpoint } from './mcp-endpoint';
+import { receiverCheckRoute } from './receiver-check/receiver-check-route';
 import { corsHeaders, type GuardOptions, isPreflight, refusalOf } from './request-guard';
 import { DataFileError } from './persistence/data-file';
 import type { CorePersister } from './persistence/persister';
@@ -74,14 +76,9 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
 
   const serialize = createBodySerializer();
   const delays = new FaultDelays();
-  const handler = async (request: Request, h: ResponseToolkit) => {
-    const body =
-      request.payload === null || request.payload === undefined
-        ? undefined
-        : await readBody(request.payload as Readable, MAX_BODY_BYTES);
-    if (body === 'too-large') throw Boom.entityTooLarge();
+  const answer: AnswerRequest = async (sandboxRequest) => {
     const mark = persister.mark();
-    const answer = await core.handle(toSandboxRequest(request, body));
+    const answered = await core.handle(sandboxRequest);
     // An answer is sent only once what it shows is on disk, its own change and any other
     // request's it saw; when that cannot be saved, the state went back and the answer is a 503.
     // A fault rule's answer too: a change made before a failure is kept, so it is saved first.
@@ -90,18 +87,25 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
         await persister.settle(mark);
       } catch (error) {
         if (!(error instanceof DataFileError)) throw error;
-        return replyWith(h, notSaved(error, answer.headers), serialize);
+        return notSaved(error, answered.headers);
       }
     }
-    if (answer.fault !== undefined) {
-      await delays.wait(answer.fault.delayMs);
-      // No answer at all: the client sees the connection close, as when a proxy drops it.
-      if (answer.fault.drop) {
-        request.raw.req.socket.destroy();
-        return h.abandon;
-      }
+    if (answered.fault !== undefined) await delays.wait(answered.fault.delayMs);
+    return answered;
+  };
+  const handler = async (request: Request, h: ResponseToolkit) => {
+    const body =
+      request.payload === null || request.payload === undefined
+        ? undefined
+        : await readBody(request.payload as Readable, MAX_BODY_BYTES);
+    if (body === 'too-large') throw Boom.entityTooLarge();
+    const answered = await answer(toSandboxRequest(request, body));
+    // No answer at all: the client sees the connection close, as when a proxy drops it.
+    if (answered.fault?.drop === true) {
+      request.raw.req.socket.destroy();
+      return h.abandon;
     }
-    return replyWith(h, answer, serialize);
+    return replyWith(h, answered, serialize);
   };
   const routeOptions = {
     payload: {
@@ -117,18 +121,22 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
   } as const;
 
   const streams = new Set<PassThrough>();
+  const mcp = mcpEndpoint(answer);
   server.route([
     { method: '*', path: '/rest/v1/{path*}', options: routeOptions, handler },
     { method: '*', path: '/_sandbox/{path*}', options: routeOptions, handler },
     { method: 'GET', path: '/_sandbox/events', handler: (request, h) => followAccount(core, streams, request, h) },
     { method: 'GET', path: '/_sandbox/health', handler: (_request, h) => answerHealth(h) },
+    mcp.route,
+    receiverCheckRoute({ refuseToken: (authorization) => tokenRefusal(answer, authorization) }),
     ...consoleRoutes(options.consoleFiles),
   ]);
   // An event stream never ends by itself: stopping the server ends them, or it would wait for them;
   // a fault rule's delay ends at once, so that a stop never waits for one.
-  server.ext('onPreStop', () => {
+  server.ext('onPreStop', async () => {
     for (const stream of streams) stream.end();
     delays.endAll();
+    await mcp.close();
   });
   // Before routing: a request to a foreign host name, or a foreign page's request to the control
   // API, is refused before anything reads it; an allowed origin's preflight is answered here.
@@ -196,6 +204,18 @@ class FaultDelays {
     }
     this.#pending.clear();
   }
+}
+
+/**
+ * The refusal of a token for the control calls the server answers itself: the core's answer to
+ * `GET /_sandbox/clock` with it, when that is not a 200 (a 401 for a token of no account).
+ */
+async function tokenRefusal(
+  answer: AnswerRequest,
+  authorization: string | undefined,
+): Promise<SandboxResponse | undefined> {
+  const clock = await answer({ method: 'GET', path: '/_sandbox/clock', query: '', headers: { authorization } });
+  return clock.status === 200 ? undefined : clock;
 }
 
 /** The body of every answer of `GET /_sandbox/health`: it changes only with the package. */

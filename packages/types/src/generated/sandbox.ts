@@ -424,6 +424,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/receiver-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a webhook receiver
+         * @description Sends a webhook receiver what it must handle, as the service would reach it, signed with
+         *     the given secret, and judges what can be seen from outside: each answer's status, and its
+         *     time against the service's 5-second time-out (a warning past 1 s). The checks, in order:
+         *     a signed `ping` (2xx); a `receipt.created` signed with another secret (401); one without
+         *     `X-SVC-Signature` (4xx, 401 expected); one delivery sent twice with the same
+         *     `X-SVC-Delivery` (2xx, 2xx); a receipt's `receipt.deleted` before its older
+         *     `receipt.created` (2xx, 2xx); a `receipt.updated` of 256 KiB whose text escapes `/` and
+         *     accented letters as PHP does (2xx). When the ping gets no answer the others are skipped.
+         *     The events are about receipts that exist nowhere (serial numbers `CHECK-RECEIVER-...`):
+         *     point it at a receiver of a test endpoint. What cannot be seen from outside (whether a
+         *     duplicate was processed once) the report says it assumes.
+         *
+         *     The sandbox's own call, as `fflkit-sandbox check-receiver` is: the requests leave from
+         *     the sandbox's process, and the answer comes once every check has run (at most about 35 s
+         *     with a receiver that never answers in time). An invalid `url` or `secret` is 422.
+         */
+        post: operations["checkReceiver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/receipts": {
         parameters: {
             query?: never;
@@ -723,6 +757,48 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/_sandbox/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an MCP message
+         * @description The MCP server of `@fflkit/mcp` over MCP's Streamable HTTP transport, for coding agents:
+         *     one tool per operation of `openapi.yaml` and of this document (but those the package
+         *     lists as having none), acting on the account of the token. A session opens with an
+         *     `initialize` request, whose answer carries its id in `Mcp-Session-Id`; every later
+         *     message of the session carries that header and the token that opened it. Answers are
+         *     JSON, never event streams: the server sends nothing unasked, so `GET` is 405. The sandbox
+         *     holds 64 sessions at most; opening one more ends the one used least recently, whose
+         *     client then gets 404 and opens another.
+         *
+         *     Guarded as every control call (see "Host names and web pages"): a `Host` that is not one
+         *     of the sandbox's names, or a web page of another origin, gets 403 before anything is
+         *     read. A message is at most 1 MB (413), as every request body. The transport's own
+         *     refusals (a message that is not JSON-RPC, an `Accept` without both `application/json`
+         *     and `text/event-stream`, a body that is not JSON, a method other than `POST`, `GET` and
+         *     `DELETE`) are answered with a JSON-RPC error, as the MCP SDK words them.
+         *
+         *     The sandbox's own behaviour, not the service's. The server is loaded on the endpoint's
+         *     first call, so a sandbox that no agent drives starts without it.
+         */
+        post: operations["postMcpMessage"];
+        /**
+         * End an MCP session
+         * @description Ends the session named by `Mcp-Session-Id`, made with the token that opened it; a later
+         *     message of that session gets 404.
+         */
+        delete: operations["endMcpSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/_sandbox/reset": {
         parameters: {
             query?: never;
@@ -940,6 +1016,81 @@ export interface components {
         /** @description One delivery with its signed request. */
         DeliveryDetailResponse: {
             data: components["schemas"]["DeliveryDetail"];
+        };
+        /** @description Body of `POST /_sandbox/receiver-check`. */
+        ReceiverCheckInput: {
+            /** @description The receiver's absolute http(s) URL, as an endpoint is registered with it. */
+            url: string;
+            /** @description The endpoint's signing secret the receiver verifies with, `whsec_` included. */
+            secret: string;
+        };
+        ReceiverCheckReportResponse: {
+            data: components["schemas"]["ReceiverCheckReport"];
+        };
+        /** @description What the receiver check found. */
+        ReceiverCheckReport: {
+            url: string;
+            /** @description Whether no check failed (warnings and skips aside). */
+            ok: boolean;
+            /** @description The time-out each answer was held to. */
+            timeout_ms: number;
+            /** @description The time past which an answer is warned about. */
+            warn_after_ms: number;
+            checks: components["schemas"]["ReceiverCheckResult"][];
+        };
+        /** @description One check of the report. */
+        ReceiverCheckResult: {
+            /** @enum {string} */
+            name: "ping" | "forged_signature" | "missing_signature" | "duplicate_delivery" | "out_of_order" | "large_body";
+            /** @description A few words for the report's line, such as `forged signature`. */
+            title: string;
+            /**
+             * @description `skipped` when the signed ping got no answer.
+             * @enum {string}
+             */
+            outcome: "pass" | "warn" | "fail" | "skipped";
+            /** @description Why it failed, warned or was skipped; `null` when it passed. */
+            reason: string | null;
+            /** @description What to change in the receiver; `null` when nothing needs to. */
+            fix: string | null;
+            /** @description What the check assumes because it cannot see it from outside. */
+            assumes: string | null;
+            requests: components["schemas"]["ReceiverCheckRequest"][];
+        };
+        /** @description One request a check sent, and how the receiver answered it. */
+        ReceiverCheckRequest: {
+            event: string;
+            /** @description The `X-SVC-Delivery` it carried. */
+            delivery_id: string;
+            /**
+             * @description Which `X-SVC-Signature` it carried.
+             * @enum {string}
+             */
+            signature: "valid" | "forged" | "missing";
+            /** @description The size of its body. */
+            bytes: number;
+            /** @description The receiver's status; `null` when no answer came. */
+            status: number | null;
+            /** @description Why no answer came; `null` when one came. */
+            error: string | null;
+            duration_ms: number;
+        };
+        /** @description A JSON-RPC 2.0 message of the Model Context Protocol (a request, a notification or a response). */
+        McpMessage: {
+            /** @constant */
+            jsonrpc: "2.0";
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A JSON-RPC 2.0 error with no request it answers. */
+        McpError: {
+            /** @constant */
+            jsonrpc: "2.0";
+            error: {
+                code: number;
+                message: string;
+            };
+            id?: null;
         };
         /**
          * @description Server-sent events: comment lines (`: ...`), and events of two lines, `event: request`
@@ -1793,6 +1944,42 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["WebhookEndpointStateResponse"];
+            };
+        };
+        /**
+         * @description The MCP transport refused the message (not JSON-RPC, an `Accept` or `Content-Type` it
+         *     cannot serve, no session yet): a JSON-RPC error, as the MCP SDK words it.
+         */
+        McpRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "error": {
+                 *         "code": -32700,
+                 *         "message": "Parse error: Invalid JSON"
+                 *       },
+                 *       "id": null
+                 *     }
+                 */
+                "application/json": components["schemas"]["McpError"];
+            };
+        };
+        /** @description The sandbox holds no MCP session of this id (it ended, or was never opened); open a new one. */
+        McpSessionNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "No MCP session 3f2a: it ended or was never opened. Open a new session (initialize)."
+                 *     }
+                 */
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description Missing, unknown or revoked token. */
@@ -2708,6 +2895,40 @@ export interface operations {
             503: components["responses"]["NotSaved"];
         };
     };
+    checkReceiver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "url": "http://127.0.0.1:3000/hooks/logbook",
+                 *       "secret": "whsec_3f9a1c7e5b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a"
+                 *     }
+                 */
+                "application/json": components["schemas"]["ReceiverCheckInput"];
+            };
+        };
+        responses: {
+            /** @description The report; `ok` is false when a check failed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReceiverCheckReportResponse"];
+                };
+            };
+            401: components["responses"]["Unauthenticated"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
     browseReceipts: {
         parameters: {
             query?: {
@@ -3537,6 +3758,107 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+        };
+    };
+    postMcpMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "jsonrpc": "2.0",
+                 *       "id": 2,
+                 *       "method": "tools/call",
+                 *       "params": {
+                 *         "name": "list_receipts",
+                 *         "arguments": {
+                 *           "per_page": 25
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["McpMessage"];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC answer to the request sent. */
+            200: {
+                headers: {
+                    /** @description The session's id, on the answer to `initialize`. */
+                    "Mcp-Session-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpMessage"];
+                };
+            };
+            /** @description A notification or a response was accepted; nothing is answered. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["McpRefused"];
+            401: components["responses"]["Unauthenticated"];
+            /**
+             * @description The session was opened with another token, or a host name or web page the sandbox
+             *     does not answer.
+             */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "This MCP session was opened with another token: continue it with that token, or open a new session."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: components["responses"]["McpSessionNotFound"];
+            406: components["responses"]["McpRefused"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["McpRefused"];
+        };
+    };
+    endMcpSession: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The session's id, as the answer to `initialize` gave it. */
+                "Mcp-Session-Id": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session has ended. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthenticated"];
+            /** @description The session was opened with another token. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            404: components["responses"]["McpSessionNotFound"];
         };
     };
     resetAccount: {
