@@ -139,9 +139,10 @@ describe.each(Object.keys(MAY_IMPORT))('the sources of @fflkit/%s', (name) => {
  * sandbox-core's folders in ARCHITECTURE.md's order: each may import only those before it (and
  * `core.ts` and `index.ts`, at the root, any of them).
  */
-const CORE_FOLDERS = ['support', 'state', 'webhooks', 'accounts', 'receipts', 'fixtures', 'routing'];
+const CORE_FOLDERS = ['control', 'support', 'state', 'webhooks', 'accounts', 'receipts', 'fixtures', 'routing'];
 /** Folders of one rank, which ARCHITECTURE.md lists together: neither imports the other. */
 const CORE_RANK: Record<string, number> = {
+  control: 0,
   support: 0,
   state: 1,
   webhooks: 2,
@@ -172,6 +173,19 @@ describe('the sandbox core', () => {
     expect(nodeImports).toEqual([]);
     // The exception is real: were the entry moved, this rule would silently cover nothing.
     expect(sourcesOf('sandbox-core').find(({ path }) => path === CORE_NODE_ENTRY)?.imports).toContain('node:fs');
+  });
+});
+
+describe('the control API client (@fflkit/sandbox-core/control)', () => {
+  it('imports nothing but @fflkit/types and its own files, so that a client carries none of the core', () => {
+    const control = sourcesOf('sandbox-core').filter(({ path }) => folderOf(path) === 'control');
+    expect(control.map(({ path }) => path)).toContain(join('control', 'index.ts'));
+    const imported = control.flatMap(({ path, imports }) =>
+      imports
+        .filter((specifier) => specifier !== '@fflkit/types' && !/^\.\/[\w-]+$/.test(specifier))
+        .map((specifier) => ({ path, imported: specifier })),
+    );
+    expect(imported).toEqual([]);
   });
 });
 

@@ -1,13 +1,13 @@
 import {
   RATE_LIMIT_PER_MINUTE,
   type SandboxAccountCreate,
-  type SandboxDelivery,
   type SandboxFixtures,
   type SandboxFixturesLoaded,
-  type SandboxRequestLogEntry,
 } from '@fflkit/types';
-import { type CreatedAccount, addAccount, readAccountInput } from './accounts/accounts';
+import { addAccount, readAccountInput } from './accounts/accounts';
 import { findToken } from './accounts/tokens';
+import type { CreatedAccount } from './control/control-calls';
+import type { ActivityEvent } from './control/event-stream';
 import { exportFixtures, loadFixtures } from './fixtures/fixtures';
 import { AnswerCache } from './routing/answer-cache';
 import { type CoreRuntime, dispatchRequest } from './routing/dispatch';
@@ -142,11 +142,6 @@ export interface SandboxCore {
    */
   watch(authorization: string | undefined, listener: (event: ActivityEvent) => void): (() => void) | undefined;
 }
-
-/** What {@link SandboxCore.watch} tells of: a request answered, or a delivery made or attempted. */
-export type ActivityEvent =
-  | { readonly event: 'request'; readonly data: SandboxRequestLogEntry }
-  | { readonly event: 'delivery'; readonly data: SandboxDelivery };
 
 /**
  * Makes a sandbox core: the service's behaviour as a transport-free state machine. Each core

@@ -1,7 +1,8 @@
 // The core and its options.
 export { createSandboxCore, DEFAULT_MAX_ACCOUNTS } from './core';
-export type { ActivityEvent, SandboxCore, SandboxCoreOptions } from './core';
-export type { CreatedAccount } from './accounts/accounts';
+export type { SandboxCore, SandboxCoreOptions } from './core';
+export type { CreatedAccount } from './control/control-calls';
+export type { ActivityEvent } from './control/event-stream';
 export type { SandboxRequest, SandboxResponse, TransportFault } from './support/request';
 
 // Fault rules and the request log: the header that marks a faulted answer, and the log's limits.

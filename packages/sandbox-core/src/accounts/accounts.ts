@@ -1,5 +1,6 @@
 import { ACCOUNT_TYPES, type SandboxAccount, type SandboxAccountCreate } from '@fflkit/types';
 import Joi from 'joi';
+import type { CreatedAccount } from '../control/control-calls';
 import type { AccountOperation, CoreEnv, PublicOperation } from '../state/operation';
 import type { AccountRecord } from '../state/records';
 import type { AccountState, CoreStore } from '../state/store';
@@ -10,12 +11,6 @@ import { addBook } from './books';
 import { issueToken } from './tokens';
 
 // Sandbox accounts: isolated licensees, each with its books, tokens and clock.
-
-/** A new account and its first token (read, write and delete), shown only here. */
-export interface CreatedAccount {
-  account: SandboxAccount;
-  token: string;
-}
 
 const ACCOUNT_INPUT = inputShape<SandboxAccountCreate>(
   ['account_type', 'name', 'books'],
