@@ -35,6 +35,8 @@ interface SourceFile {
   /** The path inside the package's `src/`. */
   readonly path: string;
   readonly imports: readonly string[];
+  /** The text of the file without its comments, for the rules that read code. */
+  readonly code: string;
 }
 
 function sourcesOf(name: string): SourceFile[] {
@@ -46,13 +48,29 @@ function sourcesOf(name: string): SourceFile[] {
       if (entry.isDirectory()) {
         if (entry.name !== 'generated') walk(path);
       } else if (/\.tsx?$/.test(entry.name)) {
-        const { importedFiles } = ts.preProcessFile(readFileSync(path, 'utf8'), true, true);
-        files.push({ path: relative(src, path), imports: importedFiles.map((file) => file.fileName) });
+        const text = readFileSync(path, 'utf8');
+        const { importedFiles } = ts.preProcessFile(text, true, true);
+        files.push({
+          path: relative(src, path),
+          imports: importedFiles.map((file) => file.fileName),
+          code: withoutComments(text),
+        });
       }
     }
   };
   walk(src);
   return files;
+}
+
+/** A source's text with its comments (JSDoc examples included) left out, as the scanner reads it. */
+function withoutComments(text: string): string {
+  const scanner = ts.createScanner(ts.ScriptTarget.Latest, false, ts.LanguageVariant.Standard, text);
+  let code = '';
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
+    if (kind !== ts.SyntaxKind.SingleLineCommentTrivia && kind !== ts.SyntaxKind.MultiLineCommentTrivia)
+      code += scanner.getTokenText();
+  }
+  return code;
 }
 
 /** `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
@@ -173,6 +191,41 @@ describe('the sandbox core', () => {
     expect(nodeImports).toEqual([]);
     // The exception is real: were the entry moved, this rule would silently cover nothing.
     expect(sourcesOf('sandbox-core').find(({ path }) => path === CORE_NODE_ENTRY)?.imports).toContain('node:fs');
+  });
+});
+
+describe("the sandbox's storage seam", () => {
+  const sources = sourcesOf('sandbox');
+  /** The classes of the persistence folder but its errors: the storages and what they are made of. */
+  const storageClasses = sources
+    .filter(({ path }) => folderOf(path) === 'persistence')
+    .flatMap(({ path, code }) => [...code.matchAll(/export class (\w+)/g)].map(([, name]) => ({ path, name: name! })))
+    .filter(({ name }) => !name.endsWith('Error'));
+
+  it('has a storage of memory and one of the data file, each a class of its own file', () => {
+    expect(storageClasses).toEqual(
+      expect.arrayContaining([
+        { path: join('persistence', 'file-storage.ts'), name: 'FileStorage' },
+        { path: join('persistence', 'memory-storage.ts'), name: 'MemoryStorage' },
+      ]),
+    );
+  });
+
+  it('tests no storage class with instanceof outside the file that makes it', () => {
+    const tests = sources.flatMap(({ path, code }) =>
+      [...code.matchAll(/\binstanceof\s+(\w+)/g)]
+        .map(([, name]) => storageClasses.find((known) => known.name === name))
+        .filter((known) => known !== undefined && known.path !== path)
+        .map((known) => ({ path, tested: known!.name })),
+    );
+    expect(tests).toEqual([]);
+  });
+
+  it('reads no environment variable outside the CLI: the library does what its options say', () => {
+    const readers = sources
+      .filter(({ path, code }) => folderOf(path) !== 'cli' && /\bprocess\s*\.\s*env\b/.test(code))
+      .map(({ path }) => path);
+    expect(readers).toEqual([]);
   });
 });
 

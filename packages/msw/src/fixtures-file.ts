@@ -18,9 +18,9 @@ export function readFixturesFile(path: string): unknown {
     return read(path);
   } catch (error) {
     if (!(error instanceof FixturesFileError)) throw error;
-    const what = `createMockLogbook(): ${error.message}`;
+    const what = `createMockLogbook(): ${error.reason}`;
     if (error.fault === 'unreadable') throw new Error(packageMessage(what), { cause: error });
-    const fault = error.message.slice(`the fixtures file ${error.file} `.length);
+    const fault = error.problem;
     throw new MockLogbookError(422, { message: `The fixtures file ${fault}`, errors: { body: [fault] } }, what, {
       cause: error,
     });

@@ -27,6 +27,7 @@ import {
   pooledRandomBytes,
   webRandomBytes,
 } from './support/crypto';
+import { misuseError } from './support/errors';
 import type { SandboxRequest, SandboxResponse } from './support/request';
 import { accountNow } from './support/time';
 import { type DeliverySender, sendWithoutTransport } from './webhooks/attempts';
@@ -165,19 +166,17 @@ export interface SandboxCore {
 export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore {
   const rateLimit = options.rateLimit ?? RATE_LIMIT_PER_MINUTE;
   if (!Number.isSafeInteger(rateLimit) || rateLimit < 0) {
-    throw new TypeError(
-      `[@fflkit/sandbox-core] rateLimit must be a whole number of requests per minute, or 0 to lift the limit; got ${String(rateLimit)}`,
+    throw misuseError(
+      `rateLimit must be a whole number of requests per minute, or 0 to lift the limit; got ${String(rateLimit)}`,
     );
   }
   const maxAccounts = options.maxAccounts ?? DEFAULT_MAX_ACCOUNTS;
   if (!Number.isSafeInteger(maxAccounts) || maxAccounts < 1) {
-    throw new TypeError(
-      `[@fflkit/sandbox-core] maxAccounts must be a whole number of accounts, at least 1; got ${String(maxAccounts)}`,
-    );
+    throw misuseError(`maxAccounts must be a whole number of accounts, at least 1; got ${String(maxAccounts)}`);
   }
   if (options.sendDelivery !== undefined && typeof options.sendDelivery !== 'function') {
-    throw new TypeError(
-      '[@fflkit/sandbox-core] sendDelivery must be a function that sends a delivery request and resolves with { status } or { error }',
+    throw misuseError(
+      'sendDelivery must be a function that sends a delivery request and resolves with { status } or { error }',
     );
   }
   const snapshot = options.changes === undefined ? options.snapshot : applyChanges(options.snapshot, options.changes);
@@ -239,9 +238,7 @@ export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore
       const record = findToken(store, `Bearer ${token}`, env);
       const account = record?.revoked_at === null ? store.accounts.get(record.account_id) : undefined;
       if (account === undefined) {
-        throw new TypeError(
-          '[@fflkit/sandbox-core] exportFixtures needs a token of an account of this core, not revoked.',
-        );
+        throw misuseError('exportFixtures needs a token of an account of this core, not revoked.');
       }
       return exportFixtures(account, record!, token);
     },

@@ -25,12 +25,9 @@ export type {
   WebhookRecord,
 } from './state/records';
 
-// Changes to the persistent state, record by record, for persisters.
-export { applyChanges, ChangeReplay, createSnapshotStringifier, SNAPSHOT_FORMAT } from './state/snapshot';
+// Changes to the persistent state, record by record; what a persister does with them is
+// `@fflkit/sandbox-core/persistence`.
 export type { SnapshotOptions } from './state/snapshot';
-export { createSnapshotReviver } from './state/snapshot-reviver';
-export type { SnapshotReviver } from './state/snapshot-reviver';
-export { CORE_COLLECTIONS } from './state/records';
 export type {
   CoreChange,
   CoreChangeSet,
@@ -41,7 +38,7 @@ export type {
 } from './state/records';
 
 // Errors.
-export { ApiError } from './support/errors';
+export { ApiError, SnapshotError } from './support/errors';
 
 // The body limit every transport applies before the core.
 export { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from './support/request';

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Server } from '@hapi/hapi';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_CONTENT_SECURITY_POLICY } from '../src/console-route';
+import { MemoryStorage } from '../src/persistence/memory-storage';
 import { CorePersister } from '../src/persistence/persister';
 import { createSandboxServer } from '../src/server';
 
@@ -31,7 +32,7 @@ const core = {
 };
 
 function serve(consoleDir: string | undefined): Server {
-  server = createSandboxServer({ core, persister: new CorePersister(core), consoleDir });
+  server = createSandboxServer({ core, persister: new CorePersister(core, new MemoryStorage()), consoleDir });
   return server;
 }
 

@@ -1,4 +1,5 @@
 import type { DeletedReceipt, Receipt } from '@fflkit/types';
+import { misuseError, packageMessage } from '../support/errors';
 import { AuditTrails } from './audit-trails';
 import { DeliverySchedule } from './delivery-schedule';
 import { ReceiptIndex } from './receipt-index';
@@ -266,9 +267,7 @@ export class CoreStore {
    */
   takeChanges(): CoreChangeSet {
     if (!this.#recording) {
-      throw new TypeError(
-        '[@fflkit/sandbox-core] takeChanges() needs a core made with createSandboxCore({ recordChanges: true })',
-      );
+      throw misuseError('takeChanges() needs a core made with createSandboxCore({ recordChanges: true })');
     }
     const set: CoreChangeSet = {
       base: this.#feedBase,
@@ -331,7 +330,7 @@ export class CoreStore {
   }
 
   #assertTransaction(): void {
-    if (!this.#inTransaction) throw new Error('[@fflkit/sandbox-core] a change was made outside a transaction');
+    if (!this.#inTransaction) throw new Error(packageMessage('a change was made outside a transaction'));
   }
 
   #undoTo(mark: number): void {
