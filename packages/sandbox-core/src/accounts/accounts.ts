@@ -104,6 +104,6 @@ export const resetAccount: AccountOperation = ({ store, account, nowMs }) => {
   store.clearContents(account);
   addBook(store, account, 'Main', nowMs);
   // Rules are not records: a reset that is taken back (a failed save) leaves them deleted.
-  account.faults.length = 0;
+  store.clearFaults(account);
   return { status: 204 };
 };

@@ -4,14 +4,16 @@ import type {
   BookRecord,
   CoreChangeSet,
   CoreCollection,
+  CoreRecord,
   CoreSnapshot,
   DeliveryRecord,
   SandboxSnapshot,
   Sequences,
   WebhookRecord,
 } from './records';
-import { misuseError, SnapshotError } from '../support/errors';
 import { CreationEntry, CreationTexts, plainRecord } from './audit-trails';
+import { anyCollectionEntry } from './collections';
+import { misuseError, SnapshotError } from '../support/errors';
 import { CORE_COLLECTIONS } from './records';
 import { type AccountState, CoreStore } from './store';
 
@@ -54,15 +56,13 @@ export function snapshotStore(store: CoreStore, { jsonOnly = false }: SnapshotOp
     deliveries: [],
   };
   for (const account of store.accounts.values()) {
-    snapshot.accounts.push(account.record);
-    for (const token of account.tokens.values()) snapshot.tokens.push(token);
-    for (const book of account.books.values()) snapshot.books.push(book.record);
-    for (const receipt of account.receipts.values()) snapshot.receipts.push(receipt);
-    for (const receipt of account.deletedReceipts.values()) snapshot.deleted_receipts.push(receipt);
-    for (const entry of account.audit.held()) snapshot.audit.push(jsonOnly ? entry : plainRecord(entry));
-    for (const webhook of account.webhooks.values()) snapshot.webhooks.push(webhook);
-    for (const delivery of account.deliveries) snapshot.deliveries.push(delivery);
+    for (const collection of CORE_COLLECTIONS) {
+      const list = snapshot[collection] as CoreRecord[];
+      for (const record of anyCollectionEntry(collection).list(account)) list.push(record);
+    }
   }
+  // Entries `created` are held compact: handed out as they are only to be serialised.
+  if (!jsonOnly) snapshot.audit = snapshot.audit.map(plainRecord);
   return snapshot;
 }
 
