@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
 import { dirname, join, normalize, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -39,8 +40,9 @@ interface SourceFile {
   readonly code: string;
 }
 
-function sourcesOf(name: string): SourceFile[] {
-  const src = join(ROOT, 'packages', name, 'src');
+/** The sources of a package's `src/`, or of another folder of the package (the console's `console/src`). */
+function sourcesOf(name: string, folder = 'src'): SourceFile[] {
+  const src = join(ROOT, 'packages', name, folder);
   const files: SourceFile[] = [];
   const walk = (folder: string): void => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
@@ -71,6 +73,16 @@ function withoutComments(text: string): string {
       code += scanner.getTokenText();
   }
   return code;
+}
+
+/** Node's own modules by their bare names (`fs`, `fs/promises`): imported so, they escape a rule on `node:`. */
+const BARE_BUILTINS = new Set(builtinModules.filter((name) => !name.startsWith('_')));
+
+/** The imports of the files that name a Node module without its `node:` prefix. */
+function bareBuiltinImports(files: readonly SourceFile[]): Array<{ path: string; imported: string }> {
+  return files.flatMap(({ path, imports }) =>
+    imports.filter((specifier) => BARE_BUILTINS.has(specifier)).map((imported) => ({ path, imported })),
+  );
 }
 
 /** `@scope/name/sub` → `@scope/name`, `name/sub` → `name`. */
@@ -137,6 +149,10 @@ describe.each(Object.keys(MAY_IMPORT))('the sources of @fflkit/%s', (name) => {
     expect(undeclared).toEqual([]);
   });
 
+  it("name Node's modules with their node: prefix, so that the rules on node: imports see them all", () => {
+    expect(bareBuiltinImports(files)).toEqual([]);
+  });
+
   it('have no two folders that import each other, directly or through others', () => {
     const edges = folderImports(files);
     // A folder that reaches itself through the edges is on a cycle.
@@ -185,7 +201,9 @@ describe('the sandbox core', () => {
   it('imports no Node module (no transport, no storage) outside its Node-only fixtures-file entry', () => {
     const nodeImports = sourcesOf('sandbox-core').flatMap(({ path, imports }) =>
       imports
-        .filter((specifier) => specifier.startsWith('node:') && path !== CORE_NODE_ENTRY)
+        .filter(
+          (specifier) => (specifier.startsWith('node:') || BARE_BUILTINS.has(specifier)) && path !== CORE_NODE_ENTRY,
+        )
         .map((imported) => ({ path, imported })),
     );
     expect(nodeImports).toEqual([]);
@@ -248,5 +266,56 @@ describe('the scan of imports', () => {
     expect(folderImports(core).get('routing')).toContain('state');
     // core.ts shows `import ... from '@fflkit/sandbox-core'` only in a JSDoc example.
     expect(core.find(({ path }) => path === 'core.ts')?.imports).not.toContain('@fflkit/sandbox-core');
+  });
+});
+
+/** What the sandbox's browser console may import: the contract's types and the control API client. */
+const CONSOLE_MAY_IMPORT = ['@fflkit/types', '@fflkit/sandbox-core/control'];
+
+describe("the sandbox's console (packages/sandbox/console/src)", () => {
+  const files = sourcesOf('sandbox', join('console', 'src'));
+
+  it('is read: its pages and its entry', () => {
+    expect(files.map(({ path }) => path)).toEqual(
+      expect.arrayContaining(['main.ts', 'control-api.ts', join('pages', 'sign-in.ts')]),
+    );
+  });
+
+  it('imports only its own files, the types and the control client: no Node module, no core, no server', () => {
+    const refused = files.flatMap(({ path, imports }) =>
+      imports
+        .filter((specifier) => !specifier.startsWith('.') && !CONSOLE_MAY_IMPORT.includes(specifier))
+        .map((imported) => ({ path, imported })),
+    );
+    expect(refused).toEqual([]);
+  });
+
+  it("imports nothing from outside its folder, so that it bundles none of the sandbox's Node code", () => {
+    const outside = files.flatMap(({ path, imports }) =>
+      imports
+        .filter((specifier) => specifier.startsWith('.') && join(dirname(path), specifier).startsWith('..'))
+        .map((imported) => ({ path, imported })),
+    );
+    expect(outside).toEqual([]);
+  });
+
+  it('has no two folders that import each other, its entry (main.ts, which wires the pages) aside', () => {
+    const edges = folderImports(files.filter(({ path }) => path !== 'main.ts'));
+    expect(edges.get('pages')).toContain('.');
+    const cycles = [...edges].flatMap(([from, to]) =>
+      [...to].filter((target) => edges.get(target)?.has(from)).map((target) => `${from} <-> ${target}`),
+    );
+    expect(cycles).toEqual([]);
+  });
+});
+
+describe('the rule on bare Node imports', () => {
+  it("catches `fs` and `fs/promises` and lets `node:fs` and a package's name through", () => {
+    const file = (...imports: string[]): SourceFile => ({ path: 'a.ts', imports, code: '' });
+    expect(bareBuiltinImports([file('fs', 'node:fs', 'fs/promises', 'yaml', 'crypto')])).toEqual([
+      { path: 'a.ts', imported: 'fs' },
+      { path: 'a.ts', imported: 'fs/promises' },
+      { path: 'a.ts', imported: 'crypto' },
+    ]);
   });
 });
