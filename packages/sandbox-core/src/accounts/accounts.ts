@@ -77,7 +77,7 @@ function accountLimitReached(limit: number): ApiError {
 }
 
 /** The control API's `Account`: never the clock's offset. */
-export function renderAccount(record: AccountRecord): SandboxAccount {
+function renderAccount(record: AccountRecord): SandboxAccount {
   return { id: record.id, name: record.name, account_type: record.account_type, created_at: record.created_at };
 }
 

@@ -53,7 +53,7 @@ export function newDelivery(randomBytes: RandomBytes, input: NewDelivery): Deliv
 }
 
 /** Whether an endpoint takes an event: enabled, and subscribed to it or to `*`. */
-export function subscribesTo(webhook: WebhookRecord, event: WebhookEventName): boolean {
+function subscribesTo(webhook: WebhookRecord, event: WebhookEventName): boolean {
   if (!webhook.enabled) return false;
   return webhook.events.includes(event) || webhook.events.includes(WILDCARD_SUBSCRIPTION);
 }

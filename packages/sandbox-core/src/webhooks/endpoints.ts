@@ -32,7 +32,7 @@ const SECRET_LENGTH = 40;
 const PING_MESSAGE = 'Webhook test ping.';
 
 /** The contract's `WebhookEndpoint`: never the owner, the secret or the failure count. */
-export function renderWebhook(record: WebhookRecord): WebhookEndpoint {
+function renderWebhook(record: WebhookRecord): WebhookEndpoint {
   return {
     id: record.id,
     url: record.url,
