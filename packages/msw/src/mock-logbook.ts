@@ -1,6 +1,7 @@
 import {
   ApiError,
   createSandboxCore,
+  rateLimitProblem,
   type CoreSnapshot,
   type CreatedAccount,
   type SandboxCore,
@@ -336,11 +337,8 @@ function readMockOptions(options: MockLogbookOptions | undefined): MockSettings 
   const { deliverWebhooks, rateLimit, now } = options;
   if (deliverWebhooks !== undefined && typeof deliverWebhooks !== 'boolean')
     fail('deliverWebhooks must be true or false');
-  if (rateLimit !== undefined && !(Number.isSafeInteger(rateLimit) && rateLimit >= 0)) {
-    fail(
-      `rateLimit must be a whole number of requests per minute per token, or 0 to lift the limit; got ${String(rateLimit)}`,
-    );
-  }
+  const rateProblem = rateLimitProblem(rateLimit);
+  if (rateProblem !== undefined) fail(rateProblem);
   if (now !== undefined && typeof now !== 'function')
     fail('now must be a function returning epoch milliseconds, such as () => Date.now()');
   return {

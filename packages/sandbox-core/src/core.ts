@@ -11,7 +11,7 @@ import type { ActivityEvent } from './control/event-stream';
 import { exportFixtures, loadFixtures } from './fixtures/fixtures';
 import { AnswerCache } from './routing/answer-cache';
 import { type CoreRuntime, dispatchRequest } from './routing/dispatch';
-import { FixedWindowLimiter } from './routing/rate-limiter';
+import { FixedWindowLimiter, rateLimitProblem } from './routing/rate-limiter';
 import { logRequest, renderRequest } from './routing/request-log';
 import { isApiPath } from './routing/routes';
 import type { CoreChangeSet, CoreSnapshot, SandboxSnapshot } from './state/records';
@@ -164,12 +164,9 @@ export interface SandboxCore {
  * ```
  */
 export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore {
+  const rateProblem = rateLimitProblem(options.rateLimit);
+  if (rateProblem !== undefined) throw misuseError(rateProblem);
   const rateLimit = options.rateLimit ?? RATE_LIMIT_PER_MINUTE;
-  if (!Number.isSafeInteger(rateLimit) || rateLimit < 0) {
-    throw misuseError(
-      `rateLimit must be a whole number of requests per minute, or 0 to lift the limit; got ${String(rateLimit)}`,
-    );
-  }
   const maxAccounts = options.maxAccounts ?? DEFAULT_MAX_ACCOUNTS;
   if (!Number.isSafeInteger(maxAccounts) || maxAccounts < 1) {
     throw misuseError(`maxAccounts must be a whole number of accounts, at least 1; got ${String(maxAccounts)}`);

@@ -8,6 +8,7 @@ export type { SandboxRequest, SandboxResponse, TransportFault } from './support/
 // Fault rules and the request log: the header that marks a faulted answer, and the log's limits.
 export { FAULT_HEADER } from './routing/fault-injection';
 export { MAX_FAULT_RULES } from './routing/fault-rules';
+export { rateLimitProblem } from './routing/rate-limiter';
 export { REQUEST_LOG_BYTES, REQUEST_LOG_ENTRIES } from './routing/request-log';
 
 // The persistent state, as snapshots hold it.

@@ -1,3 +1,4 @@
+import { rateLimitProblem } from '@fflkit/sandbox-core';
 import type { SandboxFixtures } from '@fflkit/types';
 import { connectSandbox, type SandboxControl } from './control-client';
 import { createSandbox } from './sandbox';
@@ -67,7 +68,8 @@ export interface RunningSandbox extends SandboxControl {
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   assertWholeNumber('port', options.port, 65_535);
-  assertWholeNumber('rateLimit', options.rateLimit, Number.MAX_SAFE_INTEGER);
+  const rateProblem = rateLimitProblem(options.rateLimit);
+  if (rateProblem !== undefined) throw misuseError(`startSandbox(): ${rateProblem}`);
   assertWholeNumber('maxAccounts', options.maxAccounts, Number.MAX_SAFE_INTEGER);
   assertNames('allowedHosts', options.allowedHosts);
   assertNames('cors', options.cors);
