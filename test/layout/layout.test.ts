@@ -29,8 +29,8 @@ const BUNDLED: Record<string, readonly string[]> = {
   sandbox: ['lowdb'],
 };
 
-/** The one file of the core that may touch a file system: the Node-only `fixtures-file` entry. */
-const CORE_NODE_ENTRY = 'fixtures/fixtures-file.ts';
+/** The files of the core that may import Node's modules: its Node-only entries, `fixtures-file` and `node-crypto`. */
+const CORE_NODE_ENTRIES = ['fixtures/fixtures-file.ts', 'node-crypto.ts'];
 
 interface SourceFile {
   /** The path inside the package's `src/`. */
@@ -198,17 +198,34 @@ describe('the sandbox core', () => {
     expect(upward).toEqual([]);
   });
 
-  it('imports no Node module (no transport, no storage) outside its Node-only fixtures-file entry', () => {
+  it('imports no Node module (no transport, no storage) outside its Node-only entries', () => {
     const nodeImports = sourcesOf('sandbox-core').flatMap(({ path, imports }) =>
       imports
         .filter(
-          (specifier) => (specifier.startsWith('node:') || BARE_BUILTINS.has(specifier)) && path !== CORE_NODE_ENTRY,
+          (specifier) =>
+            (specifier.startsWith('node:') || BARE_BUILTINS.has(specifier)) && !CORE_NODE_ENTRIES.includes(path),
         )
         .map((imported) => ({ path, imported })),
     );
     expect(nodeImports).toEqual([]);
-    // The exception is real: were the entry moved, this rule would silently cover nothing.
-    expect(sourcesOf('sandbox-core').find(({ path }) => path === CORE_NODE_ENTRY)?.imports).toContain('node:fs');
+    // The exceptions are real: were an entry moved, this rule would silently cover nothing.
+    const sources = sourcesOf('sandbox-core');
+    expect(sources.find(({ path }) => path === CORE_NODE_ENTRIES[0])?.imports).toContain('node:fs');
+    expect(sources.find(({ path }) => path === CORE_NODE_ENTRIES[1])?.imports).toEqual(['node:crypto']);
+  });
+
+  it("has one maker of node:crypto's SHA-256 and HMAC for the core, which the sandbox and the MSW mock both use", () => {
+    const makers = ['sandbox', 'msw', 'sandbox-core'].flatMap((name) =>
+      sourcesOf(name)
+        .filter(({ code }) => /\bcreate(?:Hash|Hmac)\(\s*'sha256'|\bhash\(\s*'sha256'/.test(code))
+        .map(({ path }) => `${name}/${path}`),
+    );
+    // The console's ETag hashes a file, and the compile cache its source: neither is the core's.
+    expect(makers.sort()).toEqual([
+      'sandbox-core/node-crypto.ts',
+      'sandbox/cli/compile-cache.ts',
+      'sandbox/console-route.ts',
+    ]);
   });
 });
 

@@ -1,4 +1,3 @@
-import * as crypto from 'node:crypto';
 import { resolve } from 'node:path';
 import {
   ApiError,
@@ -10,6 +9,7 @@ import {
   SnapshotError,
 } from '@fflkit/sandbox-core';
 import { SNAPSHOT_FORMAT } from '@fflkit/sandbox-core/persistence';
+import { nodeHmacSha256Hex, nodeSha256Hex } from '@fflkit/sandbox-core/node-crypto';
 import type { SandboxAccountCreate, SandboxFixtures, SandboxFixturesLoaded } from '@fflkit/types';
 import type { Server } from '@hapi/hapi';
 import { locateConsole } from './console-route';
@@ -225,25 +225,4 @@ function createCore(options: SandboxCoreOptions, storage: Storage): SandboxCore 
   } catch (error) {
     throw error instanceof SnapshotError ? storage.damaged(error) : error;
   }
-}
-
-// crypto.hash() (Node 20.12 and later) hashes in one call, without making a Hash object; the
-// package supports every Node 20, so older ones make the Hash object.
-const oneShotHash = crypto.hash as typeof crypto.hash | undefined;
-
-/**
- * The lowercase hex SHA-256 of a string's UTF-8 bytes with `node:crypto`: the core's
- * `sha256Hex`, with which it hashes the token of every request.
- */
-export function nodeSha256Hex(text: string): string {
-  if (oneShotHash !== undefined) return oneShotHash('sha256', text, 'hex');
-  return crypto.createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
-/**
- * The lowercase hex HMAC-SHA256 of a string's UTF-8 bytes keyed with another string's UTF-8
- * bytes, with `node:crypto`: the core's `hmacSha256Hex`, with which it signs every delivery.
- */
-function nodeHmacSha256Hex(key: string, message: string): string {
-  return crypto.createHmac('sha256', key).update(message, 'utf8').digest('hex');
 }

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { addDemoAccount, DEMO_RECEIPTS, planDemo } from '../../src/demo/demo-account';
 import { MemoryStorage } from '../../src/persistence/memory-storage';
 import { CorePersister } from '../../src/persistence/persister';
-import { nodeSha256Hex } from '../../src/sandbox';
+import { nodeSha256Hex } from '@fflkit/sandbox-core/node-crypto';
 
 /** A core on a fixed day after the demo's records, in memory. */
 function demoWorld(options: { rateLimit?: number; maxAccounts?: number } = {}) {
