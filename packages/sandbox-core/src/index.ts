@@ -44,6 +44,9 @@ export { ApiError, SnapshotError } from './support/errors';
 // The body limit every transport applies before the core.
 export { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from './support/request';
 
+// What a transport may keep of an answer's body by identity.
+export { isPlainObject, keptByIdentity } from './support/kept-json';
+
 // Webhook deliveries: signing, the signed request of an attempt, and the transport's types.
 export { signDelivery } from './support/crypto';
 export type { HmacSha256Hex, RandomBytes, Sha256Hex } from './support/crypto';
