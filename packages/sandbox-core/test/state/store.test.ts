@@ -17,6 +17,19 @@ async function recorded(input: Record<string, unknown> = {}) {
   return { ...world, created, take };
 }
 
+/** Adds a dealer account `A` to a bare store, in a transaction of its own. */
+function addDealer(store: CoreStore) {
+  return store.transaction(() =>
+    store.addAccount({
+      id: store.nextId('account'),
+      name: 'A',
+      account_type: 'dealer',
+      created_at: '',
+      offset_seconds: 0,
+    }),
+  );
+}
+
 describe('core.takeChanges()', () => {
   it('throws a TypeError naming the option when the core does not record changes', () => {
     const core = createSandboxCore();
@@ -199,15 +212,7 @@ describe('a request that changes nothing reports nothing', () => {
 describe('store.transaction(change)', () => {
   it('keeps nothing of a change that throws: records, indexes, sequences and version', () => {
     const store = new CoreStore();
-    store.transaction(() =>
-      store.addAccount({
-        id: store.nextId('account'),
-        name: 'A',
-        account_type: 'dealer',
-        created_at: '',
-        offset_seconds: 0,
-      }),
-    );
+    addDealer(store);
     const account = store.accounts.get(1)!;
     expect(store.version).toBe(1);
     expect(() =>
@@ -287,15 +292,7 @@ describe('the followers of the store', () => {
   /** A store with an account and an endpoint, whose followers' activities are kept in `told`. */
   function followed() {
     const store = new CoreStore();
-    const account = store.transaction(() =>
-      store.addAccount({
-        id: store.nextId('account'),
-        name: 'A',
-        account_type: 'dealer',
-        created_at: '',
-        offset_seconds: 0,
-      }),
-    );
+    const account = addDealer(store);
     const told: Activity['kind'][] = [];
     store.followers.add((activity) => told.push(activity.kind));
     const delivery = (id: string) => ({
