@@ -22,9 +22,10 @@ const SEED_VERSION = 3;
  * Starts a sandbox (`--rate-limit 0 --quiet`) on a scratch copy of a data file whose account
  * holds `count` receipts. Resolves with `{ server, api, token, seeding }`, `seeding` being
  * `{ how: 'cache' | 'file' | 'api', seconds, done, complete }`. When seeding through the API
- * does not finish within `maxSeedSeconds`, `complete` is false and `server` is null.
+ * does not finish within `maxSeedSeconds`, `complete` is false and `server` is null. `env` adds
+ * to the environment of the sandbox measured (not of the one that seeds).
  */
-export async function startSeededSandbox({ count, scratchDir, reseed = false, maxSeedSeconds }) {
+export async function startSeededSandbox({ count, scratchDir, reseed = false, maxSeedSeconds, env }) {
   const key = await buildKey(count);
   const cacheData = join(CACHE_DIR, `sandbox-${count}.json`);
   const cacheMeta = join(CACHE_DIR, `sandbox-${count}.meta.json`);
@@ -33,7 +34,7 @@ export async function startSeededSandbox({ count, scratchDir, reseed = false, ma
   const meta = reseed ? null : await readFile(cacheMeta, 'utf8').then(JSON.parse, () => null);
   if (meta?.key === key) {
     await copyFile(cacheData, dataFile);
-    const started = await startVerified({ dataFile, token: meta.token, count });
+    const started = await startVerified({ dataFile, token: meta.token, count, env });
     if (started) return { ...started, seeding: { ...meta.seeding, how: 'cache' } };
     progress(`the cached data file of ${count} receipts did not load as expected; seeding again`);
   }
@@ -46,7 +47,7 @@ export async function startSeededSandbox({ count, scratchDir, reseed = false, ma
   await copyFile(dataFile, cacheData);
   await writeFile(cacheMeta, JSON.stringify({ key, token, seeding }));
 
-  const started = await startVerified({ dataFile, token, count });
+  const started = await startVerified({ dataFile, token, count, env });
   if (!started) throw new Error(`the sandbox restarted on its seeded data file does not hold the ${count} receipts`);
   return { ...started, seeding };
 }
@@ -94,10 +95,10 @@ async function seed({ dataFile, count, maxSeedSeconds }) {
 }
 
 /** Starts the sandbox on `dataFile`; resolves with it when the account holds `count` receipts, else null. */
-async function startVerified({ dataFile, token, count }) {
+async function startVerified({ dataFile, token, count, env }) {
   let sandbox;
   try {
-    sandbox = await startSandbox({ dataFile, token, quiet: true, rateLimit: 0, timeoutMs: 120_000 });
+    sandbox = await startSandbox({ dataFile, token, quiet: true, rateLimit: 0, timeoutMs: 120_000, env });
     const total = await receiptCount(sandbox.api, token);
     if (total === count) return sandbox;
     progress(`expected ${count} receipts, the sandbox holds ${total}`);

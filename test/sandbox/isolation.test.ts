@@ -59,12 +59,20 @@ it("one account's token gets 404 for another's ids and sees none of its data any
   }
   expect((lists[0]!.body as { meta: { total: number } }).meta.total).toBe(0);
 
-  // The stranger's request log holds its own requests only: the owner made the only POSTs.
+  // The stranger's request log holds its own requests only, newest first: none of the owner's.
   const log = await control(stranger, 'GET', '/_sandbox/requests');
-  const entries = (log.body as { data: Array<{ method: string; path: string }> }).data;
-  expect(entries.length).toBeGreaterThan(0);
-  expect(entries.filter((entry) => entry.method === 'POST')).toEqual([
-    expect.objectContaining({ path: `/rest/v1/receipts/${id}/dispose` }),
+  const entries = (log.body as { data: Array<{ method: string; path: string; status: number }> }).data;
+  expect(entries.map(({ method, path, status }) => `${method} ${path} ${status}`)).toEqual([
+    'GET /rest/v1/books 200',
+    'GET /rest/v1/webhooks 200',
+    'GET /rest/v1/search 200',
+    'GET /rest/v1/inventory 200',
+    'GET /rest/v1/receipts 200',
+    `DELETE /rest/v1/webhooks/${hookId} 404`,
+    `DELETE /rest/v1/receipts/${id} 404`,
+    `POST /rest/v1/receipts/${id}/dispose 404`,
+    `PUT /rest/v1/receipts/${id} 404`,
+    `GET /rest/v1/receipts/${id} 404`,
   ]);
 
   const still = await api(owner, 'GET', `/receipts/${id}`);

@@ -6,6 +6,7 @@ import {
   type HttpResponseResolver,
   type RequestHandlerOptions,
 } from 'msw';
+import { misuseError } from './errors';
 
 // MSW's `http` narrowed to the contract's operations at a base URL, and the base URL itself: the
 // mock's handlers and the typed overrides both answer at an origin followed by `/rest/v1`.
@@ -144,8 +145,8 @@ export function readBaseUrl(baseUrl: unknown, caller: string): MockEndpoints {
   }
   const path = url?.pathname.replace(/\/+$/, '') ?? '';
   if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || path !== '/rest/v1') {
-    throw new TypeError(
-      `[@fflkit/msw] ${caller}(): baseUrl must be an http(s) origin followed by /rest/v1, such as https://logbook.example.test/rest/v1; got ${JSON.stringify(baseUrl)}`,
+    throw misuseError(
+      `${caller}(): baseUrl must be an http(s) origin followed by /rest/v1, such as https://logbook.example.test/rest/v1; got ${JSON.stringify(baseUrl)}`,
     );
   }
   return { apiUrl: `${url.origin}${path}`, origin: url.origin };

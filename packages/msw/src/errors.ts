@@ -25,8 +25,9 @@ export class MockLogbookError extends Error {
   /** The body it answered, in the contract's error shape. */
   readonly body: unknown;
 
-  constructor(status: number, body: unknown, message: string) {
-    super(message);
+  /** `message` says what went wrong and what to do next; the package's prefix is added here. */
+  constructor(status: number, body: unknown, message: string, options?: ErrorOptions) {
+    super(packageMessage(message), options);
     this.status = status;
     this.body = body;
   }
@@ -34,5 +35,17 @@ export class MockLogbookError extends Error {
 
 /** The error of a call of the mock that the core refused, worded with the call, its status and body. */
 export function refusal(call: string, status: number, body: unknown): MockLogbookError {
-  return new MockLogbookError(status, body, `[@fflkit/msw] ${call} answered ${status}: ${JSON.stringify(body)}`);
+  return new MockLogbookError(status, body, `${call} answered ${status}: ${JSON.stringify(body)}`);
+}
+
+const PREFIX = '[@fflkit/msw] ';
+
+/** A message of this package: its name, then what went wrong and what to do next. */
+export function packageMessage(message: string): string {
+  return `${PREFIX}${message}`;
+}
+
+/** A `TypeError` for a call made wrongly, such as a bad option; the message says what to pass. */
+export function misuseError(message: string): TypeError {
+  return new TypeError(packageMessage(message));
 }

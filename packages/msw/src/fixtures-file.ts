@@ -1,5 +1,5 @@
 import { FixturesFileError, readFixturesFile as read } from '@fflkit/sandbox-core/fixtures-file';
-import { MockLogbookError } from './errors';
+import { MockLogbookError, packageMessage } from './errors';
 
 // A fixtures file on disk, read when the mock is made, by the sandbox's own rule
 // (`@fflkit/sandbox-core/fixtures-file`): the Node build's alone, so that neither node:fs nor
@@ -18,9 +18,11 @@ export function readFixturesFile(path: string): unknown {
     return read(path);
   } catch (error) {
     if (!(error instanceof FixturesFileError)) throw error;
-    const what = `[@fflkit/msw] createMockLogbook(): ${error.message}`;
-    if (error.fault === 'unreadable') throw new Error(what, { cause: error });
-    const fault = error.message.slice(`the fixtures file ${error.file} `.length);
-    throw new MockLogbookError(422, { message: `The fixtures file ${fault}`, errors: { body: [fault] } }, what);
+    const what = `createMockLogbook(): ${error.reason}`;
+    if (error.fault === 'unreadable') throw new Error(packageMessage(what), { cause: error });
+    const fault = error.problem;
+    throw new MockLogbookError(422, { message: `The fixtures file ${fault}`, errors: { body: [fault] } }, what, {
+      cause: error,
+    });
   }
 }

@@ -1,4 +1,5 @@
 import {
+  keptByIdentity,
   MAX_BODY_BYTES,
   PAYLOAD_TOO_LARGE_MESSAGE,
   type SandboxRequest,
@@ -156,22 +157,4 @@ function toHttpResponse(answer: SandboxResponse, method = 'GET'): HttpResponse<s
  * with the very same deeply frozen body while the state stands (its answer cache), so a page is
  * serialised once, not on every request. Any other body is serialised afresh.
  */
-const kept = new WeakMap<object, string | null>();
-
-function jsonText(body: unknown): string {
-  if (typeof body !== 'object' || body === null || !Object.isFrozen(body)) return JSON.stringify(body);
-  const text = kept.get(body);
-  if (typeof text === 'string') return text;
-  const fresh = JSON.stringify(body);
-  // `null` marks a frozen body found to hold something that is not: it is not checked again.
-  if (text === undefined) kept.set(body, isDeeplyFrozen(body) ? fresh : null);
-  return fresh;
-}
-
-/** Whether a value and everything in it are frozen (or primitive), so that its JSON cannot change. */
-function isDeeplyFrozen(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return true;
-  // An object with `toJSON` may serialise to something other than its members.
-  if (!Object.isFrozen(value) || 'toJSON' in value) return false;
-  return Object.values(value).every(isDeeplyFrozen);
-}
+const jsonText = keptByIdentity((body) => JSON.stringify(body));

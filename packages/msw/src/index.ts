@@ -2,7 +2,7 @@
 // file, read with node:fs when the mock is made, and the core hashes with node:crypto. The web
 // build (src/web.ts) exports the same names and takes fixtures as an object only, so that
 // neither node:fs nor a YAML parser reaches a browser bundle.
-import crypto from 'node:crypto';
+import { nodeHmacSha256Hex, nodeSha256Hex } from '@fflkit/sandbox-core/node-crypto';
 import { readFixturesFile } from './fixtures-file';
 import { makeMockLogbook, type MockLogbook, type MockLogbookOptions, type MockRuntime } from './mock-logbook';
 
@@ -35,10 +35,6 @@ export function createMockLogbook(options: MockLogbookOptions): MockLogbook {
   return makeMockLogbook(options, NODE_RUNTIME);
 }
 
-// crypto.hash() (Node 20.12 and later) hashes in one call, without making a Hash object; the
-// package supports every Node 20, so older ones make the Hash object.
-const oneShotHash = crypto.hash as typeof crypto.hash | undefined;
-
 /**
  * Node's runtime: fixtures files from disk, and `node:crypto`'s SHA-256 and HMAC, several times
  * faster than the core's plain JavaScript ones, for the token every request is looked up by and
@@ -46,9 +42,6 @@ const oneShotHash = crypto.hash as typeof crypto.hash | undefined;
  */
 const NODE_RUNTIME: MockRuntime = {
   readFixturesFile,
-  sha256Hex: (text) =>
-    oneShotHash === undefined
-      ? crypto.createHash('sha256').update(text, 'utf8').digest('hex')
-      : oneShotHash('sha256', text, 'hex'),
-  hmacSha256Hex: (key, message) => crypto.createHmac('sha256', key).update(message, 'utf8').digest('hex'),
+  sha256Hex: nodeSha256Hex,
+  hmacSha256Hex: nodeHmacSha256Hex,
 };

@@ -1,6 +1,7 @@
 import {
   ApiError,
   createSandboxCore,
+  rateLimitProblem,
   type CoreSnapshot,
   type CreatedAccount,
   type SandboxCore,
@@ -8,6 +9,13 @@ import {
   type SandboxRequest,
   type SandboxResponse,
 } from '@fflkit/sandbox-core';
+import {
+  type ControlAnswer,
+  type ControlFailure,
+  type ControlSend,
+  createControlCalls,
+  createControlClient,
+} from '@fflkit/sandbox-core/control';
 import type {
   SandboxAccountCreate,
   SandboxClock,
@@ -16,7 +24,6 @@ import type {
   SandboxFixtures,
   SandboxLoggedRequest,
   SandboxRequestFilter,
-  SandboxRequestLog,
   SandboxRequestLogEntry,
   SandboxWebhookChaosPut,
   SandboxWebhookEndpointState,
@@ -25,7 +32,7 @@ import type {
 import type { HttpHandler } from 'msw';
 import { type CapturedDelivery, createCapturingSender } from './captured-deliveries';
 import { type ContractHttp, createContractHttp, type MockEndpoints, readBaseUrl } from './contract-http';
-import { MockLogbookError, refusal } from './errors';
+import { MockLogbookError, misuseError, refusal } from './errors';
 import { createMockHandlers } from './handlers';
 
 // The mock: its options, its public object (handlers and the means to arrange and inspect the
@@ -194,15 +201,6 @@ export interface MockFaults {
   clear(token: string): Promise<void>;
 }
 
-/** The filters of `GET /_sandbox/requests` as a query string: `body` as JSON text, the others as written. */
-function requestLogQuery(filter: Readonly<Record<string, unknown>>): string {
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries(filter)) {
-    if (value !== undefined) query.append(name, name === 'body' ? JSON.stringify(value) : String(value));
-  }
-  return query.toString();
-}
-
 /** What a build gives the mock: how it reads a fixtures path, and hashes faster than the core's own. */
 export interface MockRuntime {
   /** Reads a fixtures file at a path and answers its parsed content; the web build refuses. */
@@ -249,23 +247,13 @@ export function makeMockLogbook(options: MockLogbookOptions, runtime: MockRuntim
     return response;
   }
 
-  /** The body of a control call's success (2xx), as `T`; any other answer rejects with its refusal. */
-  async function control<T>(token: string, method: string, path: string, body?: unknown, query = ''): Promise<T> {
-    const response = await answer({
-      method,
-      path,
-      query,
-      headers: {
-        authorization: `Bearer ${token}`,
-        host: new URL(origin).host,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    if (response.status < 200 || response.status > 299)
-      throw refusal(`${method} ${path}`, response.status, response.body);
-    return response.body as T;
-  }
+  // The control methods are the control API's calls, answered by the core in process.
+  const host = new URL(origin).host;
+  const send: ControlSend = async (request) =>
+    answerOf(await answer({ ...request, headers: { ...request.headers, host } }));
+  const fail = ({ status, body, message }: ControlFailure): MockLogbookError =>
+    new MockLogbookError(status, body, message);
+  const calls = createControlCalls(createControlClient({ send, fail, target: origin }), fail);
 
   return {
     handlers: createMockHandlers(settings, answer),
@@ -278,39 +266,12 @@ export function makeMockLogbook(options: MockLogbookOptions, runtime: MockRuntim
         throw refusal('createAccount()', error.status, error.body);
       }
     },
-    clock: {
-      now: async (token) => (await control<{ data: MockClockState }>(token, 'GET', '/_sandbox/clock')).data,
-      advance: async (token, seconds) =>
-        (await control<{ data: MockClockState }>(token, 'POST', '/_sandbox/clock/advance', { seconds })).data,
-    },
-    webhooks: {
-      setChaos: async (token, id, settings) =>
-        (await control<{ data: SandboxWebhookEndpointState }>(token, 'PUT', `/_sandbox/webhooks/${id}/chaos`, settings))
-          .data,
-      clearChaos: async (token, id) => {
-        await control(token, 'DELETE', `/_sandbox/webhooks/${id}/chaos`);
-      },
-    },
+    clock: calls.clock,
+    webhooks: { setChaos: calls.webhooks.setChaos, clearChaos: calls.webhooks.clearChaos },
     deliveries: captured,
-    exportFixtures: (token) => control<SandboxFixtures>(token, 'GET', '/_sandbox/fixtures'),
-    faults: {
-      add: async (token, rule) => (await control<{ data: SandboxFault }>(token, 'POST', '/_sandbox/faults', rule)).data,
-      list: async (token) => (await control<{ data: SandboxFault[] }>(token, 'GET', '/_sandbox/faults')).data,
-      delete: (token, id) => control(token, 'DELETE', `/_sandbox/faults/${id}`),
-      clear: (token) => control(token, 'DELETE', '/_sandbox/faults'),
-    },
-    requests: (async (token: string, filter: Readonly<Record<string, unknown>> = {}) => {
-      const query = requestLogQuery(filter);
-      const log = await control<SandboxRequestLog>(token, 'GET', '/_sandbox/requests', undefined, query);
-      if (log.truncated) {
-        throw new MockLogbookError(
-          200,
-          log,
-          `[@fflkit/msw] requests(): the request log dropped entries this filter could match (it keeps 1,000 requests and 1 MiB per account; ${log.dropped} dropped so far), so a count of them would be short: pass from, a moment before the requests you assert on.`,
-        );
-      }
-      return log.data;
-    }) as MockLogbook['requests'],
+    exportFixtures: calls.fixtures.export,
+    faults: calls.faults,
+    requests: calls.requests,
     reset(): void {
       core.deliveries.close();
       core = makeCore();
@@ -336,8 +297,8 @@ function readFixturesOption(
   if (fixtures === undefined) return undefined;
   if (typeof fixtures === 'string') return { file: readFixturesFile(fixtures), from: `file ${fixtures}` };
   if (typeof fixtures === 'object' && fixtures !== null) return { file: fixtures, from: 'object' };
-  throw new TypeError(
-    `[@fflkit/msw] createMockLogbook(): fixtures must be a fixtures object (SandboxFixtures) or, on Node, the path of a .json, .yaml or .yml file; got ${String(fixtures)}`,
+  throw misuseError(
+    `createMockLogbook(): fixtures must be a fixtures object (SandboxFixtures) or, on Node, the path of a .json, .yaml or .yml file; got ${String(fixtures)}`,
   );
 }
 
@@ -350,7 +311,7 @@ function loadFixtures(core: SandboxCore, { file, from }: FixturesSource): void {
     throw new MockLogbookError(
       error.status,
       error.body,
-      `[@fflkit/msw] createMockLogbook(): the fixtures ${from} was refused (${error.status}) and nothing was loaded: ${error.body.message}; error.body.errors holds each fault under its path in the file`,
+      `createMockLogbook(): the fixtures ${from} was refused (${error.status}) and nothing was loaded: ${error.body.message}; error.body.errors holds each fault under its path in the file`,
     );
   }
 }
@@ -368,7 +329,7 @@ interface MockSettings extends MockEndpoints {
  */
 function readMockOptions(options: MockLogbookOptions | undefined): MockSettings {
   const fail = (message: string): never => {
-    throw new TypeError(`[@fflkit/msw] createMockLogbook(): ${message}`);
+    throw misuseError(`createMockLogbook(): ${message}`);
   };
   if (typeof options !== 'object' || options === null) {
     return fail("pass the options, at least { baseUrl: 'https://logbook.example.test/rest/v1' }");
@@ -376,11 +337,8 @@ function readMockOptions(options: MockLogbookOptions | undefined): MockSettings 
   const { deliverWebhooks, rateLimit, now } = options;
   if (deliverWebhooks !== undefined && typeof deliverWebhooks !== 'boolean')
     fail('deliverWebhooks must be true or false');
-  if (rateLimit !== undefined && !(Number.isSafeInteger(rateLimit) && rateLimit >= 0)) {
-    fail(
-      `rateLimit must be a whole number of requests per minute per token, or 0 to lift the limit; got ${String(rateLimit)}`,
-    );
-  }
+  const rateProblem = rateLimitProblem(rateLimit);
+  if (rateProblem !== undefined) fail(rateProblem);
   if (now !== undefined && typeof now !== 'function')
     fail('now must be a function returning epoch milliseconds, such as () => Date.now()');
   return {
@@ -389,4 +347,14 @@ function readMockOptions(options: MockLogbookOptions | undefined): MockSettings 
     rateLimit,
     now,
   };
+}
+
+/** The core's answer to a control call, as the control API's client reads one. */
+function answerOf(response: SandboxResponse): ControlAnswer {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) headers[name.toLowerCase()] = value;
+  // The core answers JSON as the object itself, and a CSV export as its text with its own type.
+  if (typeof response.body === 'object' && headers['content-type'] === undefined)
+    headers['content-type'] = 'application/json';
+  return { status: response.status, headers, body: response.body };
 }

@@ -1,6 +1,7 @@
 // The web build (export conditions `browser` and the default): the mock as on Node, with
 // `fixtures` taken as an object only; a browser has no file to read, and this build imports no
 // node: module. The Node build (src/index.ts) exports the same names.
+import { misuseError } from './errors';
 import { makeMockLogbook, type MockLogbook, type MockLogbookOptions } from './mock-logbook';
 
 export * from './shared-exports';
@@ -26,7 +27,7 @@ export function createMockLogbook(options: MockLogbookOptions): MockLogbook {
 }
 
 function refuseFixturesPath(path: string): never {
-  throw new TypeError(
-    `[@fflkit/msw] createMockLogbook(): fixtures is a path (${JSON.stringify(path)}), which only the Node build reads; in a browser, pass the fixtures object itself (import the JSON file with your bundler)`,
+  throw misuseError(
+    `createMockLogbook(): fixtures is a path (${JSON.stringify(path)}), which only the Node build reads; in a browser, pass the fixtures object itself (import the JSON file with your bundler)`,
   );
 }

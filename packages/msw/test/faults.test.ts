@@ -104,7 +104,9 @@ describe('mock.requests(token, filter)', () => {
     expect(cut).toMatchObject({
       status: 200,
       body: { truncated: true, dropped: 1 },
-      message: expect.stringMatching(/^\[@fflkit\/msw\] requests\(\): the request log dropped entries/),
+      message: expect.stringMatching(
+        /^\[@fflkit\/msw\] GET \/_sandbox\/requests\?method=GET: the request log dropped entries/,
+      ),
     });
     await expect(mock.requests(token, { from: '2999-01-01T00:00:00Z' })).resolves.toEqual([]);
   });

@@ -1,17 +1,17 @@
 import {
   RATE_LIMIT_PER_MINUTE,
   type SandboxAccountCreate,
-  type SandboxDelivery,
   type SandboxFixtures,
   type SandboxFixturesLoaded,
-  type SandboxRequestLogEntry,
 } from '@fflkit/types';
-import { type CreatedAccount, addAccount, readAccountInput } from './accounts/accounts';
+import { addAccount, readAccountInput } from './accounts/accounts';
 import { findToken } from './accounts/tokens';
+import type { CreatedAccount } from './control/control-calls';
+import type { ActivityEvent } from './control/event-stream';
 import { exportFixtures, loadFixtures } from './fixtures/fixtures';
 import { AnswerCache } from './routing/answer-cache';
 import { type CoreRuntime, dispatchRequest } from './routing/dispatch';
-import { FixedWindowLimiter } from './routing/rate-limiter';
+import { FixedWindowLimiter, rateLimitProblem } from './routing/rate-limiter';
 import { logRequest, renderRequest } from './routing/request-log';
 import { isApiPath } from './routing/routes';
 import type { CoreChangeSet, CoreSnapshot, SandboxSnapshot } from './state/records';
@@ -27,6 +27,7 @@ import {
   pooledRandomBytes,
   webRandomBytes,
 } from './support/crypto';
+import { misuseError } from './support/errors';
 import type { SandboxRequest, SandboxResponse } from './support/request';
 import { accountNow } from './support/time';
 import { type DeliverySender, sendWithoutTransport } from './webhooks/attempts';
@@ -143,11 +144,6 @@ export interface SandboxCore {
   watch(authorization: string | undefined, listener: (event: ActivityEvent) => void): (() => void) | undefined;
 }
 
-/** What {@link SandboxCore.watch} tells of: a request answered, or a delivery made or attempted. */
-export type ActivityEvent =
-  | { readonly event: 'request'; readonly data: SandboxRequestLogEntry }
-  | { readonly event: 'delivery'; readonly data: SandboxDelivery };
-
 /**
  * Makes a sandbox core: the service's behaviour as a transport-free state machine. Each core
  * holds its own state; two cores share nothing.
@@ -168,21 +164,16 @@ export type ActivityEvent =
  * ```
  */
 export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore {
+  const rateProblem = rateLimitProblem(options.rateLimit);
+  if (rateProblem !== undefined) throw misuseError(rateProblem);
   const rateLimit = options.rateLimit ?? RATE_LIMIT_PER_MINUTE;
-  if (!Number.isSafeInteger(rateLimit) || rateLimit < 0) {
-    throw new TypeError(
-      `[@fflkit/sandbox-core] rateLimit must be a whole number of requests per minute, or 0 to lift the limit; got ${String(rateLimit)}`,
-    );
-  }
   const maxAccounts = options.maxAccounts ?? DEFAULT_MAX_ACCOUNTS;
   if (!Number.isSafeInteger(maxAccounts) || maxAccounts < 1) {
-    throw new TypeError(
-      `[@fflkit/sandbox-core] maxAccounts must be a whole number of accounts, at least 1; got ${String(maxAccounts)}`,
-    );
+    throw misuseError(`maxAccounts must be a whole number of accounts, at least 1; got ${String(maxAccounts)}`);
   }
   if (options.sendDelivery !== undefined && typeof options.sendDelivery !== 'function') {
-    throw new TypeError(
-      '[@fflkit/sandbox-core] sendDelivery must be a function that sends a delivery request and resolves with { status } or { error }',
+    throw misuseError(
+      'sendDelivery must be a function that sends a delivery request and resolves with { status } or { error }',
     );
   }
   const snapshot = options.changes === undefined ? options.snapshot : applyChanges(options.snapshot, options.changes);
@@ -244,9 +235,7 @@ export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore
       const record = findToken(store, `Bearer ${token}`, env);
       const account = record?.revoked_at === null ? store.accounts.get(record.account_id) : undefined;
       if (account === undefined) {
-        throw new TypeError(
-          '[@fflkit/sandbox-core] exportFixtures needs a token of an account of this core, not revoked.',
-        );
+        throw misuseError('exportFixtures needs a token of an account of this core, not revoked.');
       }
       return exportFixtures(account, record!, token);
     },

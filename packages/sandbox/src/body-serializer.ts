@@ -1,3 +1,5 @@
+import { isPlainObject, keptByIdentity } from '@fflkit/sandbox-core';
+
 /** Turns an answer's body into the UTF-8 bytes of its JSON text, those of `JSON.stringify(body)`. */
 export type BodySerializer = (body: unknown) => Buffer;
 
@@ -16,30 +18,10 @@ const END = Buffer.from('}');
  * deeply frozen: were they not, every read would serialise them afresh, still correctly.
  */
 export function createBodySerializer(): BodySerializer {
-  // The bytes of each immutable item, or null for an item found not to be immutable.
-  const cache = new WeakMap<object, Buffer | null>();
-
-  const itemBytes = (item: unknown): Buffer => {
-    if (typeof item !== 'object' || item === null || !Object.isFrozen(item)) return Buffer.from(json(item));
-    const cached = cache.get(item);
-    if (cached !== undefined) return cached ?? Buffer.from(json(item));
-    const bytes = Buffer.from(json(item));
-    cache.set(item, isImmutableData(item) ? bytes : null);
-    return bytes;
-  };
-
-  return (body) => {
-    // A frozen body is one the core keeps and answers again (a cached list page): its bytes are
-    // kept whole, like an item's.
-    if (typeof body === 'object' && body !== null && Object.isFrozen(body)) {
-      const cached = cache.get(body);
-      if (cached) return cached;
-      const bytes = serializeEnvelope(body);
-      if (cached === undefined) cache.set(body, isImmutableData(body) ? bytes : null);
-      return bytes;
-    }
-    return serializeEnvelope(body);
-  };
+  const itemBytes = keptByIdentity((item) => Buffer.from(json(item)));
+  // A frozen body is one the core keeps and answers again (a cached list page): its bytes are
+  // kept whole, like an item's.
+  return keptByIdentity(serializeEnvelope);
 
   function serializeEnvelope(body: unknown): Buffer {
     if (!isPlainObject(body) || !Array.isArray(body['data'])) return Buffer.from(json(body));
@@ -67,25 +49,4 @@ export function createBodySerializer(): BodySerializer {
 /** JSON text of a value, with `null` for one that has none (as inside an array). */
 function json(value: unknown): string {
   return (JSON.stringify(value) as string | undefined) ?? 'null';
-}
-
-/** A plain object whose JSON form is its own enumerable members (no `toJSON`). */
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return (prototype === Object.prototype || prototype === null) && !('toJSON' in value);
-}
-
-/**
- * Whether the JSON form of a value can never change: a primitive, or a frozen plain object or
- * array of data properties (no getters, no functions) holding only such values.
- */
-function isImmutableData(value: unknown): boolean {
-  if (typeof value === 'function') return false;
-  if (typeof value !== 'object' || value === null) return true;
-  if (!Object.isFrozen(value) || !(Array.isArray(value) || isPlainObject(value))) return false;
-  for (const descriptor of Object.values(Object.getOwnPropertyDescriptors(value))) {
-    if (!('value' in descriptor) || !isImmutableData(descriptor.value)) return false;
-  }
-  return true;
 }

@@ -1,6 +1,7 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { ApiError } from '@fflkit/sandbox-core';
+import { packageMessage } from './support/errors';
 
 // Fixtures files on disk: reading one (JSON or YAML) for `--fixtures` and
 // `startSandbox({ fixtures })`, writing one for `fflkit-sandbox export`, and the error that
@@ -42,7 +43,7 @@ export class FixturesError extends Error {
     errors: Readonly<Record<string, readonly string[]>> = {},
     options?: ErrorOptions,
   ) {
-    super(`[@fflkit/sandbox] ${message}`, options);
+    super(packageMessage(message), options);
     this.file = file;
     this.errors = errors;
   }
@@ -60,7 +61,7 @@ export async function readFixturesFile(path: string): Promise<Record<string, unk
   try {
     return read(path);
   } catch (error) {
-    if (error instanceof FixturesFileError) throw new FixturesError(error.file, error.message, {}, { cause: error });
+    if (error instanceof FixturesFileError) throw new FixturesError(error.file, error.reason, {}, { cause: error });
     throw error;
   }
 }

@@ -4,8 +4,8 @@ export type { RunningSandbox, StartSandboxOptions } from './start-sandbox';
 
 // Typed calls of a running sandbox's control API (/_sandbox), by its URL.
 export { connectSandbox } from './control-client';
-export type { ConnectSandboxOptions, SandboxControl, SandboxTokenCreated } from './control-client';
-export type { ActivityEvent, CreatedAccount } from '@fflkit/sandbox-core';
+export type { ConnectSandboxOptions, SandboxControl } from './control-client';
+export type { ActivityEvent, CreatedAccount, SandboxTokenCreated } from '@fflkit/sandbox-core/control';
 export type {
   SandboxAccountCreate,
   SandboxDocumentCreate,

@@ -22,8 +22,8 @@ import { type ConsoleSource, consoleRoutes, errorReply } from './console-route';
 import { type AnswerRequest, mcpEndpoint } from './mcp-endpoint';
 import { receiverCheckRoute } from './receiver-check/receiver-check-route';
 import { corsHeaders, type GuardOptions, isPreflight, refusalOf } from './request-guard';
-import { DataFileError } from './persistence/data-file';
 import type { CorePersister } from './persistence/persister';
+import { reasonOf } from './support/errors';
 import { SANDBOX_VERSION } from './version';
 
 // The Hapi server of the sandbox: a thin adapter that hands each request to the core as raw
@@ -86,7 +86,7 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
       try {
         await persister.settle(mark);
       } catch (error) {
-        if (!(error instanceof DataFileError)) throw error;
+        // The persister rejects only when its storage could not keep a change.
         return notSaved(error, answered.headers);
       }
     }
@@ -389,8 +389,8 @@ function replyWith(h: ResponseToolkit, answer: SandboxResponse, serialize: BodyS
  * The sandbox's own 503: the state could not be saved, so the request changed nothing (the core
  * was reverted to what is on disk). The message names the cause and what to do.
  */
-function notSaved(error: DataFileError, answered: Record<string, string>): SandboxResponse {
-  const cause = error.message.replace('[@fflkit/sandbox] ', '');
+function notSaved(error: unknown, answered: Record<string, string>): SandboxResponse {
+  const cause = reasonOf(error);
   // The request was counted by the rate limit: its headers say so, as on any counted answer.
   const rateLimit = Object.fromEntries(Object.entries(answered).filter(([name]) => name.startsWith('X-RateLimit-')));
   return {

@@ -11,6 +11,7 @@ import {
   type EmbeddedConsole,
   locateConsole,
 } from '../src/console-route';
+import { MemoryStorage } from '../src/persistence/memory-storage';
 import { CorePersister } from '../src/persistence/persister';
 import { createSandboxServer } from '../src/server';
 
@@ -38,7 +39,7 @@ const core = {
 };
 
 function serve(consoleFiles: ConsoleSource | undefined): Server {
-  server = createSandboxServer({ core, persister: new CorePersister(core), consoleFiles });
+  server = createSandboxServer({ core, persister: new CorePersister(core, new MemoryStorage()), consoleFiles });
   return server;
 }
 

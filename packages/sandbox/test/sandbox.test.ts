@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { formatOrigin } from '../src/control-client';
-import { nodeSha256Hex } from '../src/sandbox';
+import { nodeSha256Hex } from '@fflkit/sandbox-core/node-crypto';
 
 describe('formatOrigin(host, port)', () => {
   it.each([

@@ -11,6 +11,7 @@ import { connect } from 'node:net';
 import { request } from 'node:http';
 import type { Server } from '@hapi/hapi';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryStorage } from '../src/persistence/memory-storage';
 import { CorePersister, type PersistedCore } from '../src/persistence/persister';
 import { createSandboxServer } from '../src/server';
 
@@ -70,7 +71,7 @@ let server: Server;
 
 beforeEach(async () => {
   core = createFakeCore();
-  const persister = new CorePersister(core);
+  const persister = new CorePersister(core, new MemoryStorage());
   server = createSandboxServer({ core, persister });
 });
 

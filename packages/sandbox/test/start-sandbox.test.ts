@@ -88,6 +88,25 @@ describe('startSandbox()', () => {
     expect(await response.json()).toMatchObject({ data: [{ serial_number: 'SBX0000007' }] });
   });
 
+  it('saves without flushing to the disk with flush: false, to the same data file a later sandbox reads', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fflkit-start-sandbox-'));
+    dirs.push(dir);
+    const data = join(dir, 'state.json');
+    const first = await start({ data, flush: false });
+    const { token } = await first.createAccount();
+    const created = await fetch(`${first.apiUrl}/receipts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: receiptBody(8),
+    });
+    expect(created.status).toBe(201);
+    expect(JSON.stringify(await readStateOnDisk(data))).toContain('SBX0000008');
+    await first.stop();
+    const second = await start({ data });
+    const response = await fetch(`${second.apiUrl}/receipts`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await response.json()).toMatchObject({ data: [{ serial_number: 'SBX0000008' }] });
+  });
+
   it('takes an option given as undefined as its default', async () => {
     const sandbox = await start({
       port: undefined,
@@ -114,6 +133,7 @@ describe('startSandbox()', () => {
     [{ port: 1.5 }, /port must be a whole number/],
     [{ rateLimit: -5 }, /rateLimit must be a whole number/],
     [{ data: '' }, /data must be a file path/],
+    [{ flush: 'no' as unknown as boolean }, /flush must be true or false/],
     [
       { fixtures: '' },
       /fixtures must be a fixtures file as an object \(\{ accounts: \[\.\.\.\] \}\) or the path of a JSON or YAML file/,

@@ -1,5 +1,6 @@
 import { ACCOUNT_TYPES, type SandboxAccount, type SandboxAccountCreate } from '@fflkit/types';
 import Joi from 'joi';
+import type { CreatedAccount } from '../control/control-calls';
 import type { AccountOperation, CoreEnv, PublicOperation } from '../state/operation';
 import type { AccountRecord } from '../state/records';
 import type { AccountState, CoreStore } from '../state/store';
@@ -10,12 +11,6 @@ import { addBook } from './books';
 import { issueToken } from './tokens';
 
 // Sandbox accounts: isolated licensees, each with its books, tokens and clock.
-
-/** A new account and its first token (read, write and delete), shown only here. */
-export interface CreatedAccount {
-  account: SandboxAccount;
-  token: string;
-}
 
 const ACCOUNT_INPUT = inputShape<SandboxAccountCreate>(
   ['account_type', 'name', 'books'],
@@ -82,7 +77,7 @@ function accountLimitReached(limit: number): ApiError {
 }
 
 /** The control API's `Account`: never the clock's offset. */
-export function renderAccount(record: AccountRecord): SandboxAccount {
+function renderAccount(record: AccountRecord): SandboxAccount {
   return { id: record.id, name: record.name, account_type: record.account_type, created_at: record.created_at };
 }
 
@@ -109,6 +104,6 @@ export const resetAccount: AccountOperation = ({ store, account, nowMs }) => {
   store.clearContents(account);
   addBook(store, account, 'Main', nowMs);
   // Rules are not records: a reset that is taken back (a failed save) leaves them deleted.
-  account.faults.length = 0;
+  store.clearFaults(account);
   return { status: 204 };
 };

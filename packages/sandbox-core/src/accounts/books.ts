@@ -21,7 +21,7 @@ export function addBook(store: CoreStore, account: AccountState, name: string, n
 }
 
 /** The contract's `Book`: the record with counts from the book's index. */
-export function renderBook(book: BookState): Book {
+function renderBook(book: BookState): Book {
   const recordCount = book.index.all.length;
   const onHandCount = book.index.onHand.length;
   return {

@@ -58,7 +58,7 @@ export function bearerToken(authorization: string | undefined): string | undefin
 }
 
 /** The control API's `Token`: never the owner, the hash or the value. */
-export function renderToken(record: TokenRecord): SandboxToken {
+function renderToken(record: TokenRecord): SandboxToken {
   return { id: record.id, name: record.name, permissions: record.permissions, created_at: record.created_at };
 }
 

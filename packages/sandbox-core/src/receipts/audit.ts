@@ -44,7 +44,7 @@ export function diffChanges(
 }
 
 /** The control API's `AuditEntry`: never the receipt id, which the path names. */
-export function renderAuditEntry(record: AuditRecord): AuditEntry {
+function renderAuditEntry(record: AuditRecord): AuditEntry {
   return {
     id: record.id,
     action: record.action,

@@ -2,7 +2,7 @@ import type { AccountContext, AccountOperation, OperationResult } from '../state
 import { deepFreeze } from '../state/records';
 
 /** Answers kept by default: enough for every page a few clients walk, small next to the state. */
-export const ANSWER_CACHE_LIMIT = 256;
+const ANSWER_CACHE_LIMIT = 256;
 
 /**
  * The answers of read-only operations (lists) while the state is unchanged, keyed by

@@ -7,7 +7,7 @@ import {
 import { findToken } from '../accounts/tokens';
 import type { CoreEnv, OperationResult } from '../state/operation';
 import type { FaultRecord, TokenRecord } from '../state/records';
-import type { CoreStore } from '../state/store';
+import type { AccountState, CoreStore } from '../state/store';
 import {
   ApiError,
   ineligibleAccount,
@@ -21,7 +21,7 @@ import { accountNow } from '../support/time';
 import type { AnswerCache } from './answer-cache';
 import { delayedAnswer, failedAnswer, faultMark, ruleAfter, ruleBefore } from './fault-injection';
 import type { FixedWindowLimiter } from './rate-limiter';
-import { isApiPath, matchRoute } from './routes';
+import { isApiPath, matchRoute, type RouteMatch } from './routes';
 
 /** One core's state and the services its requests use. */
 export interface CoreRuntime {
@@ -43,84 +43,160 @@ export interface DispatchOutcome {
   fault?: SandboxRequestLogFault | undefined;
 }
 
-/**
- * Answers one request: finds its route (404 without a token when none), then checks in the
- * contract's order 401, 429 (service API only), the account's fault rules (service API only),
- * 403 (service API only), and runs the operation in one transaction of the store, which checks
- * 404 and 422: an operation that throws changes nothing. A rule after acting is consulted once
- * the operation succeeded, its change kept. Every `ApiError` becomes the response here, with the
- * rate-limit headers of a counted request; any other exception is a defect and propagates.
- */
-export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): DispatchOutcome {
-  const { store, env, limiter, answers } = runtime;
-  const method = request.method.toUpperCase();
-  // HEAD is GET without a body (RFC 9110, 9.3.2): the same checks, status and headers.
-  const head = method === 'HEAD';
-  const match = matchRoute(head ? 'GET' : method, request.path);
-  // Service API requests name their token even on an unknown route, for the request log.
-  const needsToken = isApiPath(request.path) || (match !== undefined && match.route.scope !== 'public');
-  const token = needsToken ? findToken(store, request.headers['authorization'], env) : undefined;
-  const operationId = match?.route.scope === 'api' ? match.route.operationId : undefined;
-  let rateHeaders: Record<string, string> = {};
-  // A delay rule that fired: it holds back whatever the request is answered, a refusal included.
-  let delay: FaultRecord | undefined;
-  const outcome = (response: SandboxResponse, fault?: SandboxRequestLogFault): DispatchOutcome =>
-    delay === undefined
-      ? { response, token, operationId, fault }
-      : { response: delayedAnswer(response, delay), token, operationId, fault: faultMark(delay) };
-  try {
-    if (match === undefined) throw routeNotFound(method, request.path);
-    const { route, id, key } = match;
-    if (route.scope === 'public') {
-      assertJsonBody(request);
-      const result = store.transaction(() => route.operation({ store, env, request }));
-      return outcome(toResponse(result, {}));
-    }
-    const account = token?.revoked_at === null ? store.accounts.get(token.account_id) : undefined;
-    if (token === undefined || account === undefined) throw unauthenticated();
-    const nowMs = accountNow(env.now(), account.record);
-    const faulted = route.scope === 'api' && account.faults.length > 0;
-    if (route.scope === 'api') {
-      const decision = limiter.hit(token.id, nowMs);
-      rateHeaders = decision.headers;
-      if (!decision.allowed) throw tooManyRequests();
-      const before = faulted ? ruleBefore(account, route.operationId) : undefined;
-      if (before?.action === 'delay') delay = before;
-      else if (before !== undefined)
-        return outcome(withoutBody(failedAnswer({ rule: before, rateHeaders, nowMs }), head), faultMark(before));
-      if (!(ELIGIBLE_ACCOUNT_TYPES as readonly string[]).includes(account.record.account_type)) {
-        throw ineligibleAccount(account.record.account_type);
-      }
-      const permission = requiredPermission(head ? 'GET' : method);
-      if (!token.permissions.includes(permission)) throw missingPermission(permission);
-    }
-    assertJsonBody(request);
-    const context = { store, env, request, account, token, id, key, nowMs };
-    const result =
-      route.cached === true
-        ? answers.answer(route.operation, context)
-        : store.transaction(() => route.operation(context));
-    // The change is made and kept; only then does a rule after acting fail the answer.
-    const after = faulted && delay === undefined && result.status < 300 ? ruleAfter(account, operationId!) : undefined;
-    if (after !== undefined) {
-      return outcome(
-        withoutBody(failedAnswer({ rule: after, rateHeaders, nowMs, withheld: result.status }), head),
-        faultMark(after, result.status),
-      );
-    }
-    return outcome(toResponse(result, rateHeaders, head));
-  } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    const headers = { ...rateHeaders, ...error.headers };
-    return outcome(toResponse({ status: error.status, body: error.body }, headers, head));
-  }
+/** A request on its way through the steps, with what the steps before found out. */
+interface Dispatch {
+  readonly runtime: CoreRuntime;
+  readonly request: SandboxRequest;
+  /** The method to route and check: `GET` for a `HEAD`, which is GET without a body (RFC 9110, 9.3.2). */
+  readonly method: string;
+  /** The route, found by the first step. */
+  match?: RouteMatch | undefined;
+  /** The token named, revoked or not; for the request log. */
+  token?: TokenRecord | undefined;
+  /** The account of a valid token. */
+  account?: AccountState;
+  /** The account's clock when the request arrived. */
+  nowMs: number;
+  /** The rate-limit headers of a counted request, which every answer to it carries. */
+  rateHeaders: Readonly<Record<string, string>>;
+  /** A delay rule that fired: it holds back whatever the request is answered, a refusal included. */
+  delay?: FaultRecord;
+  /** What the operation answered. */
+  result?: OperationResult;
 }
 
-/** A faulted answer to `HEAD`, without its body, as every answer to `HEAD`. */
-function withoutBody(response: SandboxResponse, head: boolean): SandboxResponse {
-  if (!head || response.body === undefined) return response;
-  const { body: _body, ...rest } = response;
-  return rest;
+/** An answer a step ends the request with, and the fault rule's act behind it, if any. */
+interface Answer {
+  readonly response: SandboxResponse;
+  readonly fault?: SandboxRequestLogFault;
+}
+
+/**
+ * One check or action of a request: it passes (`undefined`), answers with an {@link Answer}
+ * (a fault rule's), or throws an `ApiError` whose status and body are the answer.
+ */
+type Step = (dispatch: Dispatch) => Answer | undefined;
+
+/**
+ * The steps of every request, in the order of checks the contract documents (openapi.yaml and
+ * sandbox.yaml, "Order of checks"): the route (404 before any check), the token (401), the rate
+ * limit (429) and the fault rules that act before the operation, the account type and the
+ * permission (403), the body's type (415), the operation (its own 404 and 422, in one
+ * transaction), and the fault rules that act once it succeeded. The service API's checks skip
+ * control calls, and a public call (making an account) skips the token.
+ */
+const STEPS: readonly Step[] = [
+  findRoute,
+  authenticate,
+  countRate,
+  faultBefore,
+  checkAccountType,
+  checkPermission,
+  checkBody,
+  runOperation,
+  faultAfter,
+];
+
+/**
+ * Answers one request through {@link STEPS}. Every `ApiError` becomes the response here, with the
+ * rate-limit headers of a counted request; any other exception is a defect and propagates. The
+ * answer to `HEAD` loses its body here, whatever step made it.
+ */
+export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): DispatchOutcome {
+  const upper = request.method.toUpperCase();
+  const dispatch: Dispatch = {
+    runtime,
+    request,
+    method: upper === 'HEAD' ? 'GET' : upper,
+    nowMs: 0,
+    rateHeaders: {},
+  };
+  let answer: Answer | undefined;
+  try {
+    for (let at = 0; answer === undefined && at < STEPS.length; at += 1) answer = STEPS[at]!(dispatch);
+    answer ??= { response: toResponse(dispatch.result!, dispatch.rateHeaders) };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    answer = {
+      response: toResponse({ status: error.status, body: error.body }, { ...dispatch.rateHeaders, ...error.headers }),
+    };
+  }
+  const { route } = dispatch.match ?? {};
+  const operationId = route?.scope === 'api' ? route.operationId : undefined;
+  const response = upper === 'HEAD' ? withoutBody(answer.response) : answer.response;
+  const { delay, token } = dispatch;
+  return delay === undefined
+    ? { response, token, operationId, fault: answer.fault }
+    : { response: delayedAnswer(response, delay), token, operationId, fault: faultMark(delay) };
+}
+
+/**
+ * The route of the method and path: 404 without a token when none answers them. A service API
+ * request names its token even on an unknown route, for the request log.
+ */
+function findRoute(dispatch: Dispatch): undefined {
+  const { runtime, request, method } = dispatch;
+  dispatch.match = matchRoute(method, request.path);
+  if (isApiPath(request.path) || (dispatch.match !== undefined && dispatch.match.route.scope !== 'public')) {
+    dispatch.token = findToken(runtime.store, request.headers['authorization'], runtime.env);
+  }
+  if (dispatch.match === undefined) throw routeNotFound(request.method.toUpperCase(), request.path);
+  return undefined;
+}
+
+/** 401 for a missing, unknown or revoked token, on every call but a public one. */
+function authenticate(dispatch: Dispatch): undefined {
+  if (dispatch.match!.route.scope === 'public') return undefined;
+  const { token, runtime } = dispatch;
+  const account = token?.revoked_at === null ? runtime.store.accounts.get(token.account_id) : undefined;
+  if (account === undefined) throw unauthenticated();
+  dispatch.account = account;
+  dispatch.nowMs = accountNow(runtime.env.now(), account.record);
+  return undefined;
+}
+
+/** 429 once the token has spent its window (service API only); a refused request is not counted. */
+function countRate(dispatch: Dispatch): undefined {
+  if (dispatch.match!.route.scope !== 'api') return undefined;
+  const decision = dispatch.runtime.limiter.hit(dispatch.token!.id, dispatch.nowMs);
+  dispatch.rateHeaders = decision.headers;
+  if (!decision.allowed) throw tooManyRequests();
+  return undefined;
+}
+
+/**
+ * The first of the account's fault rules that acts before the operation and fires (service API
+ * only): a status or a drop answers in the operation's place; a delay holds back the answer.
+ */
+function faultBefore(dispatch: Dispatch): Answer | undefined {
+  const { match, account } = dispatch;
+  if (match!.route.scope !== 'api' || account!.faults.length === 0) return undefined;
+  const rule = ruleBefore(account!, match!.route.operationId);
+  if (rule === undefined) return undefined;
+  if (rule.action === 'delay') {
+    dispatch.delay = rule;
+    return undefined;
+  }
+  return {
+    response: failedAnswer({ rule, rateHeaders: dispatch.rateHeaders, nowMs: dispatch.nowMs }),
+    fault: faultMark(rule),
+  };
+}
+
+/** 403 for an account type the API does not serve (service API only). */
+function checkAccountType(dispatch: Dispatch): undefined {
+  if (dispatch.match!.route.scope !== 'api') return undefined;
+  const type = dispatch.account!.record.account_type;
+  if (!(ELIGIBLE_ACCOUNT_TYPES as readonly string[]).includes(type)) throw ineligibleAccount(type);
+  return undefined;
+}
+
+/** 403 for a token without the permission of the method (service API only). */
+function checkPermission(dispatch: Dispatch): undefined {
+  if (dispatch.match!.route.scope !== 'api') return undefined;
+  const permission = requiredPermission(dispatch.method);
+  if (!dispatch.token!.permissions.includes(permission)) throw missingPermission(permission);
+  return undefined;
 }
 
 /**
@@ -129,16 +205,60 @@ function withoutBody(response: SandboxResponse, head: boolean): SandboxResponse 
  * this also keeps such pages from driving the sandbox. A body without a Content-Type is read as
  * JSON.
  */
-function assertJsonBody(request: SandboxRequest): void {
-  if (request.body === undefined || request.body === '') return;
+function checkBody({ request }: Dispatch): undefined {
+  if (request.body === undefined || request.body === '') return undefined;
   const type = request.headers['content-type'];
-  if (type === undefined || JSON_MEDIA_TYPE.test(type)) return;
+  if (type === undefined || JSON_MEDIA_TYPE.test(type)) return undefined;
   throw new ApiError(415, {
     message: `The request body must be JSON, sent with Content-Type: application/json; this request sent ${type.split(';')[0]?.trim() || 'an empty Content-Type'}.`,
   });
 }
 
 const JSON_MEDIA_TYPE = /^\s*application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * The route's operation, in one transaction of the store (an operation that throws changes
+ * nothing), or, for a cached read, the answer kept while the state is unchanged.
+ */
+function runOperation(dispatch: Dispatch): undefined {
+  const { runtime, request, match, account, token, nowMs } = dispatch;
+  const { store, env, answers } = runtime;
+  const { route, id, key } = match!;
+  if (route.scope === 'public') {
+    dispatch.result = store.transaction(() => route.operation({ store, env, request }));
+    return undefined;
+  }
+  const context = { store, env, request, account: account!, token: token!, id, key, nowMs };
+  dispatch.result =
+    route.cached === true
+      ? answers.answer(route.operation, context)
+      : store.transaction(() => route.operation(context));
+  return undefined;
+}
+
+/**
+ * The first fault rule that acts after the operation and fires, once it succeeded and no rule
+ * acted before (service API only): the change is made and kept, and the answer fails.
+ */
+function faultAfter(dispatch: Dispatch): Answer | undefined {
+  const { match, account, result, delay } = dispatch;
+  if (match!.route.scope !== 'api' || account!.faults.length === 0 || delay !== undefined || result!.status >= 300)
+    return undefined;
+  const rule = ruleAfter(account!, match!.route.operationId);
+  if (rule === undefined) return undefined;
+  const withheld = result!.status;
+  return {
+    response: failedAnswer({ rule, rateHeaders: dispatch.rateHeaders, nowMs: dispatch.nowMs, withheld }),
+    fault: faultMark(rule, withheld),
+  };
+}
+
+/** An answer to `HEAD`: the same status and headers, without the body (RFC 9110, 9.3.2). */
+function withoutBody(response: SandboxResponse): SandboxResponse {
+  if (response.body === undefined) return response;
+  const { body: _body, ...rest } = response;
+  return rest;
+}
 
 /** The permission a method needs on the service API: read for GET, write for POST and PUT, delete for DELETE. */
 function requiredPermission(method: string): Permission {
@@ -147,9 +267,9 @@ function requiredPermission(method: string): Permission {
   return 'write';
 }
 
-function toResponse(result: OperationResult, headers: Record<string, string>, head = false): SandboxResponse {
+function toResponse(result: OperationResult, headers: Readonly<Record<string, string>>): SandboxResponse {
   const all = result.headers === undefined ? headers : { ...headers, ...result.headers };
-  return result.body === undefined || head
+  return result.body === undefined
     ? { status: result.status, headers: all }
     : { status: result.status, headers: all, body: result.body };
 }

@@ -81,8 +81,7 @@ export const createFault: AccountOperation = ({ store, request, account, nowMs }
     });
   }
   const seed = input.seed ?? 0;
-  const rule: FaultRecord = {
-    id: (store.lastFaultId += 1),
+  const rule = store.addFault(account, {
     operation: input.operation ?? null,
     method: input.method ?? null,
     path: input.path ?? null,
@@ -98,23 +97,20 @@ export const createFault: AccountOperation = ({ store, request, account, nowMs }
     operations: matchedOperations(input),
     fired: 0,
     draws: seed,
-  };
-  account.faults.push(rule);
+  });
   return { status: 201, body: { data: renderFault(rule) } };
 };
 
 /** `DELETE /_sandbox/faults/{id}`: deletes one rule of the account. */
-export const deleteFault: AccountOperation = ({ account, id }) => {
-  const at = account.faults.findIndex((rule) => rule.id === id);
-  if (at === -1)
+export const deleteFault: AccountOperation = ({ store, account, id }) => {
+  if (!store.removeFault(account, id))
     throw new ApiError(404, { message: `The account has no fault rule ${id}: GET /_sandbox/faults lists its rules.` });
-  account.faults.splice(at, 1);
   return { status: 204 };
 };
 
 /** `DELETE /_sandbox/faults`: deletes every rule of the account. */
-export const clearFaults: AccountOperation = ({ account }) => {
-  account.faults.length = 0;
+export const clearFaults: AccountOperation = ({ store, account }) => {
+  store.clearFaults(account);
   return { status: 204 };
 };
 

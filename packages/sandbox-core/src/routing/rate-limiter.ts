@@ -1,5 +1,23 @@
 import { HEADERS } from '@fflkit/types';
 
+/**
+ * What is wrong with a `rateLimit` option, for the caller to prefix with its package and its
+ * function; `undefined` when it is not given or is a whole number of requests per minute (0 lifts
+ * the limit). The one check of the option, for the core, `startSandbox()` and the MSW mock.
+ *
+ * @example
+ * ```ts
+ * import { rateLimitProblem } from '@fflkit/sandbox-core';
+ *
+ * rateLimitProblem(60); // undefined
+ * rateLimitProblem(-1); // 'rateLimit must be a whole number of requests per minute per token, ...; got -1'
+ * ```
+ */
+export function rateLimitProblem(rateLimit: unknown): string | undefined {
+  if (rateLimit === undefined || (Number.isSafeInteger(rateLimit) && (rateLimit as number) >= 0)) return undefined;
+  return `rateLimit must be a whole number of requests per minute per token, or 0 to lift the limit; got ${String(rateLimit)}`;
+}
+
 /** The length of a rate-limit window. */
 const WINDOW_MS = 60_000;
 

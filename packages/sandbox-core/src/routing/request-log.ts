@@ -58,8 +58,7 @@ export function logRequest(store: CoreStore, account: AccountState, answered: An
   // A header weighs its name and value, and a slot of the object holding them: a request of a
   // thousand empty headers is not free.
   for (const name in headers) size += byteLength(name) + byteLength(headers[name]!) + HEADER_BYTES;
-  const record: RequestLogRecord = Object.freeze({
-    id: (store.lastRequestId += 1),
+  const entry: Omit<RequestLogRecord, 'id'> = {
     method,
     path,
     query,
@@ -71,18 +70,11 @@ export function logRequest(store: CoreStore, account: AccountState, answered: An
     body,
     fault: answered.fault === undefined ? null : Object.freeze(answered.fault),
     size,
-  });
-  const { requests, requestLog } = account;
-  requests.push(record);
-  requestLog.bytes += size;
-  while (requests.length > 1 && (requests.length > REQUEST_LOG_ENTRIES || requestLog.bytes > REQUEST_LOG_BYTES)) {
-    const dropped = requests.shift()!;
-    requestLog.bytes -= dropped.size;
-    requestLog.dropped += 1;
-    requestLog.lastDroppedMs = Math.max(requestLog.lastDroppedMs, dropped.received_ms);
-  }
-  store.tell({ kind: 'request', account, record });
+  };
+  store.logRequest(account, entry, LIMITS);
 }
+
+const LIMITS = { entries: REQUEST_LOG_ENTRIES, bytes: REQUEST_LOG_BYTES } as const;
 
 /** The control API's `RequestLogEntry` of a logged request. */
 export function renderRequest(record: RequestLogRecord): SandboxRequestLogEntry {

@@ -37,7 +37,7 @@ import { clearFaults, createFault, deleteFault, listFaults } from './fault-rules
 import { listRequests } from './request-query';
 
 /** The base path of the service API. */
-export const API_PREFIX = '/rest/v1';
+const API_PREFIX = '/rest/v1';
 /** The base path of the sandbox control API. */
 const CONTROL_PREFIX = '/_sandbox';
 

@@ -37,7 +37,8 @@ export interface SnapshotReviver {
  *
  * @example
  * ```ts
- * import { createSandboxCore, createSnapshotReviver, type SandboxSnapshot } from '@fflkit/sandbox-core';
+ * import { createSandboxCore, type SandboxSnapshot } from '@fflkit/sandbox-core';
+ * import { createSnapshotReviver } from '@fflkit/sandbox-core/persistence';
  *
  * const saved = JSON.stringify(createSandboxCore().snapshot());
  * // A reader that parses a record at a time passes each through the reviver as it goes.

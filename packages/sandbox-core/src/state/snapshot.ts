@@ -4,6 +4,7 @@ import type {
   BookRecord,
   CoreChangeSet,
   CoreCollection,
+  CoreRecord,
   CoreSnapshot,
   DeliveryRecord,
   SandboxSnapshot,
@@ -11,6 +12,8 @@ import type {
   WebhookRecord,
 } from './records';
 import { CreationEntry, CreationTexts, plainRecord } from './audit-trails';
+import { anyCollectionEntry } from './collections';
+import { misuseError, SnapshotError } from '../support/errors';
 import { CORE_COLLECTIONS } from './records';
 import { type AccountState, CoreStore } from './store';
 
@@ -53,15 +56,13 @@ export function snapshotStore(store: CoreStore, { jsonOnly = false }: SnapshotOp
     deliveries: [],
   };
   for (const account of store.accounts.values()) {
-    snapshot.accounts.push(account.record);
-    for (const token of account.tokens.values()) snapshot.tokens.push(token);
-    for (const book of account.books.values()) snapshot.books.push(book.record);
-    for (const receipt of account.receipts.values()) snapshot.receipts.push(receipt);
-    for (const receipt of account.deletedReceipts.values()) snapshot.deleted_receipts.push(receipt);
-    for (const entry of account.audit.held()) snapshot.audit.push(jsonOnly ? entry : plainRecord(entry));
-    for (const webhook of account.webhooks.values()) snapshot.webhooks.push(webhook);
-    for (const delivery of account.deliveries) snapshot.deliveries.push(delivery);
+    for (const collection of CORE_COLLECTIONS) {
+      const list = snapshot[collection] as CoreRecord[];
+      for (const record of anyCollectionEntry(collection).list(account)) list.push(record);
+    }
   }
+  // Entries `created` are held compact: handed out as they are only to be serialised.
+  if (!jsonOnly) snapshot.audit = snapshot.audit.map(plainRecord);
   return snapshot;
 }
 
@@ -73,7 +74,8 @@ export function snapshotStore(store: CoreStore, { jsonOnly = false }: SnapshotOp
  *
  * @example
  * ```ts
- * import { createSandboxCore, createSnapshotStringifier } from '@fflkit/sandbox-core';
+ * import { createSandboxCore } from '@fflkit/sandbox-core';
+ * import { createSnapshotStringifier } from '@fflkit/sandbox-core/persistence';
  *
  * const snapshot = createSandboxCore().snapshot({ jsonOnly: true });
  * const stringify = createSnapshotStringifier();
@@ -295,7 +297,7 @@ function byId<T extends { id: number }>(list: readonly T[]): readonly T[] {
 }
 
 function fail(reason: string): never {
-  throw new TypeError(`[@fflkit/sandbox-core] cannot restore the snapshot: ${reason}`);
+  throw new SnapshotError(reason);
 }
 
 /** A stored record as the replay sees it: anything with an id. */
@@ -318,7 +320,8 @@ const KNOWN_COLLECTIONS: ReadonlySet<string> = new Set(CORE_COLLECTIONS);
  *
  * @example
  * ```ts
- * import { ChangeReplay, createSandboxCore, type CoreChangeSet } from '@fflkit/sandbox-core';
+ * import { createSandboxCore, type CoreChangeSet } from '@fflkit/sandbox-core';
+ * import { ChangeReplay } from '@fflkit/sandbox-core/persistence';
  *
  * const core = createSandboxCore({ recordChanges: true });
  * const before = core.snapshot();
@@ -353,8 +356,8 @@ export class ChangeReplay {
   apply(changeSet: CoreChangeSet): boolean {
     if (changeSet.version <= this.#version) return false;
     if (changeSet.base > this.#version) {
-      throw new TypeError(
-        `[@fflkit/sandbox-core] cannot apply the changes from version ${changeSet.base} to a snapshot of version ${this.#version}: the changes in between are missing`,
+      throw misuseError(
+        `cannot apply the changes from version ${changeSet.base} to a snapshot of version ${this.#version}: the changes in between are missing`,
       );
     }
     for (const change of changeSet.changes) {
@@ -386,9 +389,7 @@ export class ChangeReplay {
     let records = this.#collections.get(collection);
     if (records !== undefined) return records;
     if (!KNOWN_COLLECTIONS.has(collection)) {
-      throw new TypeError(
-        `[@fflkit/sandbox-core] cannot apply a change to the unknown collection ${JSON.stringify(collection)}`,
-      );
+      throw misuseError(`cannot apply a change to the unknown collection ${JSON.stringify(collection)}`);
     }
     records = new Map();
     const stored = this.#source[collection];

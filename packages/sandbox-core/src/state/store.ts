@@ -1,11 +1,12 @@
 import type { DeletedReceipt, Receipt } from '@fflkit/types';
+import { misuseError, packageMessage } from '../support/errors';
 import { AuditTrails } from './audit-trails';
+import { anyCollectionEntry, collectionEntry } from './collections';
 import { DeliverySchedule } from './delivery-schedule';
 import { ReceiptIndex } from './receipt-index';
 import { deepFreeze } from './records';
 import type {
   AccountRecord,
-  AuditRecord,
   BookRecord,
   CoreChange,
   CoreChangeSet,
@@ -50,8 +51,12 @@ export interface AccountContents {
 
 /**
  * Everything one account owns, with the indexes that keep reads and writes cheap. Only the
- * store changes it: read it anywhere, change it through {@link CoreStore.put} and
- * {@link CoreStore.remove}.
+ * store changes it: read it anywhere, change its records through {@link CoreStore.put} and
+ * {@link CoreStore.remove}, its request log and fault rules through their methods of the store.
+ * The one change made elsewhere is a fault rule's counters (`fired`, `draws`), which
+ * `routing/fault-injection.ts` moves as the rule fires: rules live in memory only, are never
+ * persisted nor taken back, and their counters belong to no record that is serialised by
+ * identity.
  */
 export interface AccountState extends AccountContents {
   record: AccountRecord;
@@ -81,9 +86,11 @@ interface RequestLogTally {
 }
 
 /**
- * What happened in an account, as it happens, for whoever follows it (the sandbox's event
- * stream): a service API request answered, or a delivery made or attempted. Diagnostics: a
- * change taken back later is not un-told.
+ * What happened in an account, for whoever follows it (the sandbox's event stream): a service
+ * API request answered, or a delivery made or attempted. A delivery is told once the transaction
+ * that changed it commits; never while a snapshot is loaded, a transaction is taken back, or the
+ * state reverted to what is durable. A change reverted after its commit (a failed write) is not
+ * un-told: this is diagnostics.
  */
 export type Activity =
   | { readonly kind: 'request'; readonly account: AccountState; readonly record: RequestLogRecord }
@@ -108,11 +115,18 @@ type Undo =
 
 const SEQUENCE_KINDS = ['account', 'token', 'book', 'receipt', 'audit', 'webhook', 'document'] as const;
 
+/** The limits of an account's request log: entries and bytes. */
+export interface RequestLogLimits {
+  readonly entries: number;
+  readonly bytes: number;
+}
+
 /**
  * A core's state and the one entry point for changing it. {@link put} and {@link remove} keep
- * every map and index in step with the stored records (receipt indexes per account and book,
- * used Form 4473 serials, tokens by hash, delivery positions, the schedule of attempts), report
- * the change to the feed a persister reads, and remember how to take it back.
+ * every map and index in step with the stored records through the entry of the record's
+ * collection (`collections.ts`: receipt indexes per account and book, used Form 4473 serials,
+ * tokens by hash, delivery positions, the schedule of attempts), report the change to the feed a
+ * persister reads, and remember how to take it back.
  *
  * Changes are made inside {@link transaction}: one handled request, or one recorded delivery
  * attempt. A transaction that throws leaves nothing behind, and one that changed something moves
@@ -146,11 +160,8 @@ export class CoreStore {
   #confirmed: { version: number; sequences: Sequences } = { version: 0, sequences: { ...this.sequences } };
   #inTransaction = false;
   #changed = false;
-
-  /** Whether changes are kept for a persister ({@link startRecording}). */
-  get recording(): boolean {
-    return this.#recording;
-  }
+  /** What the followers are told once the transaction commits. */
+  #untold: Activity[] = [];
 
   /** The next id of a kind of record. */
   nextId(kind: keyof Sequences): number {
@@ -169,22 +180,27 @@ export class CoreStore {
     const sequences = { ...this.sequences };
     this.#inTransaction = true;
     this.#changed = false;
+    let result: T;
     try {
-      const result = change();
-      if (this.#changed) {
-        this.version += 1;
-        this.revision += 1;
-      }
-      if (!this.#recording) this.#undo.length = 0;
-      return result;
+      result = change();
     } catch (error) {
       this.#undoTo(undoMark);
       this.#feed.length = feedMark;
+      this.#untold.length = 0;
       Object.assign(this.sequences, sequences);
       throw error;
     } finally {
       this.#inTransaction = false;
     }
+    if (this.#changed) {
+      this.version += 1;
+      this.revision += 1;
+    }
+    if (!this.#recording) this.#undo.length = 0;
+    const untold = this.#untold;
+    this.#untold = [];
+    for (const activity of untold) this.#tell(activity);
+    return result;
   }
 
   /** Makes a new account's state and stores its record. */
@@ -203,14 +219,16 @@ export class CoreStore {
 
   /** Puts a record of the account in place, new or replacing the record of its id. */
   put<C extends CoreCollection>(account: AccountState, collection: C, record: CoreCollections[C]): void {
+    const entry = collectionEntry(collection);
     const stored = freeze(record);
-    this.#change(account, collection, this.#current(account, collection, stored), stored);
+    this.#change(account, collection, entry.current(this, account, stored), stored);
+    if (entry.activity !== undefined) this.#untold.push(entry.activity(account, stored));
     if (this.#recording) this.#feed.push({ op: 'upsert', collection, record: stored } as CoreChange);
   }
 
   /** Takes a record of the account out of its collection, if it is there. */
   remove<C extends CoreCollection>(account: AccountState, collection: C, record: CoreCollections[C]): void {
-    const previous = this.#current(account, collection, record);
+    const previous = collectionEntry(collection).current(this, account, record);
     if (previous === undefined) return;
     this.#change(account, collection, previous, undefined);
     if (this.#recording) this.#feed.push({ op: 'remove', collection, id: record.id } as CoreChange);
@@ -237,10 +255,11 @@ export class CoreStore {
     this.remove(account, 'accounts', account.record);
   }
 
-  /** Puts a record in place without logging it: how a snapshot is loaded. */
+  /** Puts a record in place without logging or telling it: how a snapshot is loaded. */
   load<C extends CoreCollection>(account: AccountState, collection: C, record: CoreCollections[C]): void {
+    const entry = collectionEntry(collection);
     const stored = freeze(record);
-    this.#apply(account, collection, this.#current(account, collection, stored), stored);
+    entry.apply(this, account, entry.current(this, account, stored), stored);
   }
 
   /**
@@ -249,7 +268,57 @@ export class CoreStore {
    * previous version of each (a million of them, in the million benchmark's open time).
    */
   loadNew<C extends CoreCollection>(account: AccountState, collection: C, record: CoreCollections[C]): void {
-    this.#apply(account, collection, undefined, freeze(record));
+    collectionEntry(collection).apply(this, account, undefined, freeze(record));
+  }
+
+  /**
+   * Appends an answered request to the account's log, drops the oldest entries while the log
+   * holds more than `limits` (the newest always stays), and tells the followers. The log is
+   * diagnostics: never persisted, never versioned, never taken back.
+   */
+  logRequest(account: AccountState, entry: Omit<RequestLogRecord, 'id'>, limits: RequestLogLimits): RequestLogRecord {
+    const record: RequestLogRecord = Object.freeze({ id: (this.lastRequestId += 1), ...entry });
+    const { requests, requestLog } = account;
+    requests.push(record);
+    requestLog.bytes += record.size;
+    while (requests.length > 1 && (requests.length > limits.entries || requestLog.bytes > limits.bytes)) {
+      const dropped = requests.shift()!;
+      requestLog.bytes -= dropped.size;
+      requestLog.dropped += 1;
+      requestLog.lastDroppedMs = Math.max(requestLog.lastDroppedMs, dropped.received_ms);
+    }
+    this.#tell({ kind: 'request', account, record });
+    return record;
+  }
+
+  /** Adds a fault rule after the account's others, with the next id. Test settings: never persisted. */
+  addFault(account: AccountState, rule: Omit<FaultRecord, 'id'>): FaultRecord {
+    const added: FaultRecord = { id: (this.lastFaultId += 1), ...rule };
+    account.faults.push(added);
+    return added;
+  }
+
+  /** Deletes one fault rule of the account; answers whether it had it. */
+  removeFault(account: AccountState, id: number): boolean {
+    const at = account.faults.findIndex((rule) => rule.id === id);
+    if (at === -1) return false;
+    account.faults.splice(at, 1);
+    return true;
+  }
+
+  /** Deletes every fault rule of the account. */
+  clearFaults(account: AccountState): void {
+    account.faults.length = 0;
+  }
+
+  /**
+   * The moment of a new event of the account, in epoch milliseconds: `nowMs`, or a millisecond
+   * after the account's last event when that is not earlier. The mark only grows, through resets
+   * and reverts, so that no two events of an account are ever stamped alike.
+   */
+  stampEvent(account: AccountState, nowMs: number): number {
+    account.lastEventMs = Math.max(nowMs, account.lastEventMs + 1);
+    return account.lastEventMs;
   }
 
   /** Starts keeping changes for a persister, from the current version. */
@@ -266,9 +335,7 @@ export class CoreStore {
    */
   takeChanges(): CoreChangeSet {
     if (!this.#recording) {
-      throw new TypeError(
-        '[@fflkit/sandbox-core] takeChanges() needs a core made with createSandboxCore({ recordChanges: true })',
-      );
+      throw misuseError('takeChanges() needs a core made with createSandboxCore({ recordChanges: true })');
     }
     const set: CoreChangeSet = {
       base: this.#feedBase,
@@ -304,11 +371,6 @@ export class CoreStore {
     this.revision += 1;
   }
 
-  /** Tells every follower of an activity. */
-  tell(activity: Activity): void {
-    for (const follower of this.followers) follower(activity);
-  }
-
   /** Sets the version and sequences a loaded snapshot had. */
   loadCounters(version: number, sequences: Partial<Sequences> | undefined): void {
     this.version = version;
@@ -325,173 +387,30 @@ export class CoreStore {
     next: CoreRecord | undefined,
   ): void {
     this.#assertTransaction();
-    this.#apply(account, collection, previous, next);
+    anyCollectionEntry(collection).apply(this, account, previous, next);
     this.#undo.push({ kind: 'record', account, collection, previous, next, version: this.version + 1 });
     this.#changed = true;
   }
 
+  #tell(activity: Activity): void {
+    for (const follower of this.followers) follower(activity);
+  }
+
   #assertTransaction(): void {
-    if (!this.#inTransaction) throw new Error('[@fflkit/sandbox-core] a change was made outside a transaction');
+    if (!this.#inTransaction) throw new Error(packageMessage('a change was made outside a transaction'));
   }
 
   #undoTo(mark: number): void {
     for (let at = this.#undo.length - 1; at >= mark; at -= 1) {
       const undo = this.#undo[at]!;
       if (undo.kind === 'record') {
-        this.#apply(undo.account, undo.collection, undo.next, undo.previous);
+        anyCollectionEntry(undo.collection).apply(this, undo.account, undo.next, undo.previous);
       } else {
         Object.assign(undo.account, undo.contents);
         for (const delivery of undo.contents.deliveries) this.schedule.add(delivery);
       }
     }
     this.#undo.length = mark;
-  }
-
-  /** The stored record of the same id (and collection) as `record`. */
-  #current(account: AccountState, collection: CoreCollection, record: CoreRecord): CoreRecord | undefined {
-    switch (collection) {
-      case 'accounts':
-        return this.accounts.get(record.id as number)?.record;
-      case 'tokens':
-        return account.tokens.get(record.id as number);
-      case 'books':
-        return account.books.get((record as BookRecord).name)?.record;
-      case 'receipts':
-        return account.receipts.get(record.id as number);
-      case 'deleted_receipts':
-        return account.deletedReceipts.get(record.id as number);
-      case 'audit':
-        return account.audit.find((record as AuditRecord).receipt_id, record.id as number);
-      case 'webhooks':
-        return account.webhooks.get(record.id as number);
-      case 'deliveries':
-        return findDelivery(account, record.id as string);
-    }
-  }
-
-  /** Replaces `previous` by `next` (either may be absent) in the maps and indexes. */
-  #apply(
-    account: AccountState,
-    collection: CoreCollection,
-    previous: CoreRecord | undefined,
-    next: CoreRecord | undefined,
-  ): void {
-    switch (collection) {
-      case 'accounts':
-        if (next === undefined) {
-          this.accounts.delete(account.record.id);
-        } else {
-          account.record = next as AccountRecord;
-          this.accounts.set(account.record.id, account);
-        }
-        return;
-      case 'tokens': {
-        const [before, after] = [previous as TokenRecord | undefined, next as TokenRecord | undefined];
-        if (before !== undefined && after === undefined) account.tokens.delete(before.id);
-        if (before !== undefined && before.hash !== after?.hash) this.tokensByHash.delete(before.hash);
-        if (after !== undefined) {
-          // Set in place: the map keeps the order of ids, which a snapshot lists.
-          account.tokens.set(after.id, after);
-          this.tokensByHash.set(after.hash, after);
-        }
-        return;
-      }
-      case 'books': {
-        const after = next as BookRecord | undefined;
-        if (after === undefined) account.books.delete((previous as BookRecord).name);
-        else if (previous !== undefined) account.books.get(after.name)!.record = after;
-        else account.books.set(after.name, { record: after, index: new ReceiptIndex() });
-        return;
-      }
-      case 'receipts':
-        applyReceipt(account, previous as Receipt | undefined, next as Receipt | undefined);
-        return;
-      case 'deleted_receipts': {
-        const [before, after] = [previous as DeletedReceipt | undefined, next as DeletedReceipt | undefined];
-        if (before !== undefined) {
-          account.deletedReceipts.delete(before.id);
-          forgetSerial(account, before);
-        }
-        if (after !== undefined) {
-          account.deletedReceipts.set(after.id, after);
-          keepSerial(account, after);
-        }
-        return;
-      }
-      case 'audit':
-        account.audit.apply(previous as AuditRecord | undefined, next as AuditRecord | undefined, account);
-        return;
-      case 'webhooks':
-        if (next === undefined) account.webhooks.delete(previous!.id as number);
-        else account.webhooks.set(next.id as number, next as WebhookRecord);
-        return;
-      case 'deliveries':
-        this.#applyDelivery(account, previous as DeliveryRecord | undefined, next as DeliveryRecord | undefined);
-        return;
-    }
-  }
-
-  #applyDelivery(account: AccountState, previous: DeliveryRecord | undefined, next: DeliveryRecord | undefined): void {
-    if (next === undefined) {
-      removeDelivery(account, previous!.id);
-      return;
-    }
-    const position = account.deliveryPositions.get(next.id);
-    if (position === undefined) {
-      account.deliveryPositions.set(next.id, account.deliveries.length);
-      account.deliveries.push(next);
-    } else {
-      account.deliveries[position] = next;
-    }
-    const rescheduled =
-      previous === undefined || previous.state !== 'pending' || previous.next_attempt_at !== next.next_attempt_at;
-    if (rescheduled) this.schedule.add(next);
-    account.lastEventMs = Math.max(account.lastEventMs, Date.parse(next.created_at));
-    this.tell({ kind: 'delivery', account, record: next });
-  }
-}
-
-/** A delivery of the account by its id. */
-export function findDelivery(account: AccountState, id: string): DeliveryRecord | undefined {
-  const position = account.deliveryPositions.get(id);
-  return position === undefined ? undefined : account.deliveries[position];
-}
-
-function applyReceipt(account: AccountState, previous: Receipt | undefined, next: Receipt | undefined): void {
-  if (previous !== undefined) forgetSerial(account, previous);
-  if (next === undefined) {
-    account.receipts.delete(previous!.id);
-    account.index.remove(previous!);
-    account.books.get(previous!.book)?.index.remove(previous!);
-    return;
-  }
-  account.receipts.set(next.id, next);
-  account.index.put(next, previous);
-  account.books.get(next.book)?.index.put(next, previous);
-  keepSerial(account, next);
-}
-
-function keepSerial(account: AccountState, receipt: Receipt): void {
-  const serial = receipt.disposition?.form_4473_serial;
-  if (serial !== undefined && serial !== null) account.form4473Serials.add(serial);
-}
-
-function forgetSerial(account: AccountState, receipt: Receipt): void {
-  const serial = receipt.disposition?.form_4473_serial;
-  if (serial !== undefined && serial !== null) account.form4473Serials.delete(serial);
-}
-
-function removeDelivery(account: AccountState, id: string): void {
-  const position = account.deliveryPositions.get(id);
-  if (position === undefined) return;
-  account.deliveryPositions.delete(id);
-  if (position === account.deliveries.length - 1) {
-    account.deliveries.pop();
-    return;
-  }
-  account.deliveries.splice(position, 1);
-  for (let at = position; at < account.deliveries.length; at += 1) {
-    account.deliveryPositions.set(account.deliveries[at]!.id, at);
   }
 }
 
@@ -527,15 +446,27 @@ function contentsOf(account: AccountState): AccountContents {
   return { books, receipts, deletedReceipts, index, audit, form4473Serials, webhooks, deliveries, deliveryPositions };
 }
 
+/**
+ * The collections of what an account owns besides its record and tokens, which a reset empties,
+ * in the order its feed reports their removal: the records before the books that hold them.
+ */
+const CONTENT_COLLECTIONS: readonly CoreCollection[] = [
+  'receipts',
+  'deleted_receipts',
+  'audit',
+  'books',
+  'webhooks',
+  'deliveries',
+];
+
 /** The removal of every record a reset takes out, for the feed. */
 function removals(account: AccountState): CoreChange[] {
   const changes: CoreChange[] = [];
-  for (const id of account.receipts.keys()) changes.push({ op: 'remove', collection: 'receipts', id });
-  for (const id of account.deletedReceipts.keys()) changes.push({ op: 'remove', collection: 'deleted_receipts', id });
-  for (const entry of account.audit.held()) changes.push({ op: 'remove', collection: 'audit', id: entry.id });
-  for (const book of account.books.values()) changes.push({ op: 'remove', collection: 'books', id: book.record.id });
-  for (const id of account.webhooks.keys()) changes.push({ op: 'remove', collection: 'webhooks', id });
-  for (const delivery of account.deliveries) changes.push({ op: 'remove', collection: 'deliveries', id: delivery.id });
+  for (const collection of CONTENT_COLLECTIONS) {
+    for (const record of anyCollectionEntry(collection).list(account)) {
+      changes.push({ op: 'remove', collection, id: record.id } as CoreChange);
+    }
+  }
   return changes;
 }
 

@@ -2,6 +2,7 @@ import { SIGNATURE_PREFIX } from '@fflkit/types';
 import { hmac } from '@noble/hashes/hmac.js';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { misuseError } from './errors';
 
 // Hashing, HMAC and random bytes, in plain JavaScript that runs wherever the core runs. A server
 // on Node passes `node:crypto`'s functions through the core's options, which are faster; each one
@@ -36,9 +37,7 @@ export function hmacSha256Hex(key: string, message: string): string {
 export function checkedSha256Hex(given: Sha256Hex | undefined): Sha256Hex {
   if (given === undefined) return sha256Hex;
   if (given('abc') !== ABC_SHA256) {
-    throw new TypeError(
-      '[@fflkit/sandbox-core] sha256Hex must return the lowercase hex SHA-256 of the UTF-8 bytes of its argument',
-    );
+    throw misuseError('sha256Hex must return the lowercase hex SHA-256 of the UTF-8 bytes of its argument');
   }
   return given;
 }
@@ -69,8 +68,8 @@ export function rememberedSha256Hex(hash: Sha256Hex): Sha256Hex {
 export function checkedHmacSha256Hex(given: HmacSha256Hex | undefined): HmacSha256Hex {
   if (given === undefined) return hmacSha256Hex;
   if (given('key', 'The quick brown fox jumps over the lazy dog') !== FOX_HMAC) {
-    throw new TypeError(
-      '[@fflkit/sandbox-core] hmacSha256Hex must return the lowercase hex HMAC-SHA256 of the UTF-8 bytes of its second argument keyed with those of its first',
+    throw misuseError(
+      'hmacSha256Hex must return the lowercase hex HMAC-SHA256 of the UTF-8 bytes of its second argument keyed with those of its first',
     );
   }
   return given;

@@ -1,5 +1,47 @@
 import type { ErrorBody } from '@fflkit/types';
 
+// The core's errors: the one place that words their prefix, the answers an operation throws
+// (`ApiError` and its common cases), and the snapshot that cannot be restored.
+
+const PREFIX = '[@fflkit/sandbox-core] ';
+
+/** A message of this package: its name, then what went wrong and what to do next. */
+export function packageMessage(message: string): string {
+  return `${PREFIX}${message}`;
+}
+
+/** A `TypeError` for a call made wrongly, such as a bad option; the message says what to pass. */
+export function misuseError(message: string): TypeError {
+  return new TypeError(packageMessage(message));
+}
+
+/**
+ * A snapshot the core cannot restore: damaged (a record missing a field, ids past their
+ * sequence), or of a newer format than it reads. `reason` says what is wrong, without the
+ * package's name, for a message of whoever stored the snapshot (the sandbox names its data file).
+ *
+ * @example
+ * ```ts
+ * import { createSandboxCore, SnapshotError } from '@fflkit/sandbox-core';
+ *
+ * try {
+ *   createSandboxCore({ snapshot: { format: 99 } });
+ * } catch (error) {
+ *   if (error instanceof SnapshotError) error.reason; // 'it is of format 99, newer than format 2, ...'
+ * }
+ * ```
+ */
+export class SnapshotError extends TypeError {
+  override readonly name = 'SnapshotError';
+  /** What is wrong with the snapshot. */
+  readonly reason: string;
+
+  constructor(reason: string) {
+    super(packageMessage(`cannot restore the snapshot: ${reason}`));
+    this.reason = reason;
+  }
+}
+
 /**
  * An answer of the contract's error shape, thrown by an operation and turned into the response
  * by the router. A 4xx, or the sandbox's own 503 when it cannot save.
@@ -23,7 +65,7 @@ export class ApiError extends Error {
   readonly headers: Readonly<Record<string, string>>;
 
   constructor(status: number, body: ErrorBody, headers: Readonly<Record<string, string>> = {}) {
-    super(`[@fflkit/sandbox-core] ${status}: ${body.message}`);
+    super(packageMessage(`${status}: ${body.message}`));
     this.status = status;
     this.body = body;
     this.headers = headers;

@@ -534,7 +534,7 @@ const CODES = {
 } as const satisfies Record<StateCode, 1>;
 
 /** The contract's `StateCode`: USPS codes of the 50 states, DC, PR, GU, VI, AS and MP. */
-export const STATE_CODES: readonly StateCode[] = Object.keys(CODES) as StateCode[];
+const STATE_CODES: readonly StateCode[] = Object.keys(CODES) as StateCode[];
 
 /** A USPS state code, trimmed first. */
 export function stateCode(): Joi.StringSchema {

@@ -6,7 +6,8 @@ import {
   type SandboxDeliveryAttempt,
 } from '@fflkit/types';
 import type { DeliveryRecord, WebhookRecord } from '../state/records';
-import { type AccountState, type CoreStore, findDelivery } from '../state/store';
+import { findDelivery } from '../state/collections';
+import type { AccountState, CoreStore } from '../state/store';
 import { type HmacSha256Hex, signDelivery } from '../support/crypto';
 import { formatInstant, formatTimestamp } from '../support/time';
 

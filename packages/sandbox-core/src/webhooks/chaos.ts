@@ -2,7 +2,7 @@ import type { SandboxWebhookChaos } from '@fflkit/types';
 import Joi from 'joi';
 import type { ChangeContext } from '../state/operation';
 import type { DeliveryRecord, WebhookChaosRecord, WebhookRecord } from '../state/records';
-import { findDelivery } from '../state/store';
+import { findDelivery } from '../state/collections';
 import { type RandomBytes, seededDraw } from '../support/crypto';
 import { type FieldErrors, inputShape, readInput, readJsonObject, type RequestBody } from '../support/input';
 import { formatInstant } from '../support/time';

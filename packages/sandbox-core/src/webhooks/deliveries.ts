@@ -7,7 +7,8 @@ import {
 } from '@fflkit/types';
 import type { AccountOperation, ChangeContext } from '../state/operation';
 import type { DeliveryRecord, WebhookRecord } from '../state/records';
-import { type AccountState, findDelivery } from '../state/store';
+import { findDelivery } from '../state/collections';
+import type { AccountState, CoreStore } from '../state/store';
 import { type RandomBytes, randomUuid } from '../support/crypto';
 import { ApiError } from '../support/errors';
 import { fieldInvalid } from '../support/input';
@@ -52,7 +53,7 @@ export function newDelivery(randomBytes: RandomBytes, input: NewDelivery): Deliv
 }
 
 /** Whether an endpoint takes an event: enabled, and subscribed to it or to `*`. */
-export function subscribesTo(webhook: WebhookRecord, event: WebhookEventName): boolean {
+function subscribesTo(webhook: WebhookRecord, event: WebhookEventName): boolean {
   if (!webhook.enabled) return false;
   return webhook.events.includes(event) || webhook.events.includes(WILDCARD_SUBSCRIPTION);
 }
@@ -64,10 +65,8 @@ export function subscribesTo(webhook: WebhookRecord, event: WebhookEventName): b
  * body's digest would drop the second), even on a clock that a test holds still, and even after
  * a reset or a change taken back (the mark survives both).
  */
-export function eventTimestamp(account: AccountState, nowMs: number): string {
-  const ms = Math.max(nowMs, account.lastEventMs + 1);
-  account.lastEventMs = ms;
-  return formatInstant(ms);
+export function eventTimestamp(store: CoreStore, account: AccountState, nowMs: number): string {
+  return formatInstant(store.stampEvent(account, nowMs));
 }
 
 /**
@@ -82,7 +81,7 @@ export function enqueueEvent(context: ChangeContext, event: ReceiptEventName, da
   let body: string | undefined;
   for (const webhook of account.webhooks.values()) {
     if (!subscribesTo(webhook, event)) continue;
-    timestamp ??= eventTimestamp(account, nowMs);
+    timestamp ??= eventTimestamp(store, account, nowMs);
     body ??= JSON.stringify({ event, timestamp, data });
     const delivery = { accountId: account.record.id, webhookId: webhook.id, event, body, timestamp, dueMs: nowMs };
     store.put(account, 'deliveries', applyChaos(context, webhook, newDelivery(env.randomBytes, delivery)));

@@ -1,4 +1,5 @@
-import { type AccountState, type CoreStore, findDelivery } from '../state/store';
+import { findDelivery } from '../state/collections';
+import type { AccountState, CoreStore } from '../state/store';
 import type { DeliverySchedule, QueuedAttempt } from '../state/delivery-schedule';
 import type { DeliveryRecord } from '../state/records';
 import type { HmacSha256Hex } from '../support/crypto';

@@ -32,7 +32,7 @@ const SECRET_LENGTH = 40;
 const PING_MESSAGE = 'Webhook test ping.';
 
 /** The contract's `WebhookEndpoint`: never the owner, the secret or the failure count. */
-export function renderWebhook(record: WebhookRecord): WebhookEndpoint {
+function renderWebhook(record: WebhookRecord): WebhookEndpoint {
   return {
     id: record.id,
     url: record.url,
@@ -167,7 +167,7 @@ export const pingWebhook: AccountOperation = (context) => {
       `The webhook endpoint ${id} is disabled: enable it with POST /_sandbox/webhooks/${id}/enable before testing it.`,
     );
   }
-  const timestamp = eventTimestamp(account, nowMs);
+  const timestamp = eventTimestamp(store, account, nowMs);
   const body = JSON.stringify({ event: 'ping', timestamp, data: { webhook_id: id, message: PING_MESSAGE } });
   const input = { accountId: account.record.id, webhookId: id, event: 'ping', body, timestamp, dueMs: nowMs } as const;
   // Never held nor delayed: the answer reports its attempt.

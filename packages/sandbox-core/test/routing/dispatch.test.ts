@@ -27,6 +27,37 @@ describe('the order of checks', () => {
     expect((await api('POST', '/receipts/999/dispose', { body: {} })).status).toBe(404);
   });
 
+  it('answers 404 for a route that does not exist before any other check, without rate-limit headers', async () => {
+    const { call, api } = await withAccount({}, { rateLimit: 60 });
+    expect(await call('PATCH', '/rest/v1/receipts/1')).toEqual({
+      status: 404,
+      headers: {},
+      body: { message: 'The route PATCH /rest/v1/receipts/1 could not be found.' },
+    });
+    expect((await api('GET', '/receipts/abc')).headers).toEqual({});
+  });
+
+  it("acts on a fault rule once the request is counted, before the account type's 403", async () => {
+    const { api, control } = await withAccount({ account_type: 'collector' }, { rateLimit: 2 });
+    await control('POST', '/faults', { body: { operation: 'listBooks', action: 'status', status: 503, times: 1 } });
+    expect(await api('GET', '/books')).toMatchObject({ status: 503, headers: { 'X-RateLimit-Remaining': '1' } });
+    expect(await api('GET', '/books')).toMatchObject({
+      status: 403,
+      headers: { 'X-RateLimit-Remaining': '0' },
+      body: { message: 'Accounts of type collector cannot use the API.' },
+    });
+    expect((await api('GET', '/books')).status).toBe(429);
+  });
+
+  it("answers the account type's 403 before the permission's", async () => {
+    const { api, control } = await withAccount({ account_type: 'collector' });
+    const none = (await control('POST', '/tokens', { body: { permissions: [] } })).body as { token: string };
+    expect(await api('GET', '/books', { token: none.token })).toMatchObject({
+      status: 403,
+      body: { message: 'Accounts of type collector cannot use the API.' },
+    });
+  });
+
   it('answers 422 once the record exists', async () => {
     const { api } = await withAccount();
     await api('POST', '/receipts', { body: receiptBody() });
@@ -137,6 +168,22 @@ describe('HEAD', () => {
     expect((await api('HEAD', '/receipts/99')).body).toBeUndefined();
     expect((await call('HEAD', '/rest/v1/books')).status).toBe(401);
     expect((await api('HEAD', '/webhooks/1')).status).toBe(404);
+  });
+
+  it('strips the body of every answer, whichever step made it: a cached list, a refusal, a fault rule, a control call', async () => {
+    const { api, call, control } = await withAccount({}, { rateLimit: 60 });
+    for (const answer of [
+      await api('HEAD', '/receipts'),
+      await api('HEAD', '/receipts'),
+      await call('HEAD', '/rest/v1/books'),
+      await control('HEAD', '/clock'),
+    ]) {
+      expect(answer.body).toBeUndefined();
+    }
+    await control('POST', '/faults', { body: { operation: 'listBooks', action: 'status', status: 503, times: 1 } });
+    const faulted = await api('HEAD', '/books');
+    expect(faulted).toMatchObject({ status: 503, headers: { 'X-Sandbox-Fault': '1' } });
+    expect(faulted.body).toBeUndefined();
   });
 });
 

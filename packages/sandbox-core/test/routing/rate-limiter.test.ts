@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FixedWindowLimiter } from '../../src/routing/rate-limiter';
+import { FixedWindowLimiter, rateLimitProblem } from '../../src/routing/rate-limiter';
 import { START, withAccount } from '../harness/harness';
 
 describe('the rate limit of the service API', () => {
@@ -90,5 +90,17 @@ describe('FixedWindowLimiter', () => {
     expect(limiter.hit(1, START).allowed).toBe(true);
     expect(limiter.hit(1, START + 1).allowed).toBe(false);
     expect(limiter.hit(1, START - 1).allowed).toBe(true);
+  });
+});
+
+describe('rateLimitProblem()', () => {
+  it('accepts no value and whole numbers from 0, and words what is wrong with anything else', () => {
+    for (const fine of [undefined, 0, 1, 60, Number.MAX_SAFE_INTEGER]) expect(rateLimitProblem(fine)).toBeUndefined();
+    expect(rateLimitProblem(-1)).toBe(
+      'rateLimit must be a whole number of requests per minute per token, or 0 to lift the limit; got -1',
+    );
+    for (const wrong of [1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53, '60', null]) {
+      expect(rateLimitProblem(wrong)).toMatch(/^rateLimit must be a whole number .*; got /);
+    }
   });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createSandboxCore } from '../../src/core';
 import type { CoreChange, CoreChangeSet } from '../../src/state/records';
 import { CoreStore } from '../../src/state/store';
-import { dataOf, dispositionBody, receiptBody, withAccount } from '../harness/harness';
+import type { Activity } from '../../src/state/store';
+import { dataOf, dispositionBody, receiptBody, START, withAccount } from '../harness/harness';
 
 /** Each change as `op collection id`, in order. */
 const summary = (changes: readonly CoreChange[]): string[] =>
@@ -14,6 +15,19 @@ async function recorded(input: Record<string, unknown> = {}) {
   const created = world.core.takeChanges();
   const take = (): CoreChangeSet => world.core.takeChanges();
   return { ...world, created, take };
+}
+
+/** Adds a dealer account `A` to a bare store, in a transaction of its own. */
+function addDealer(store: CoreStore) {
+  return store.transaction(() =>
+    store.addAccount({
+      id: store.nextId('account'),
+      name: 'A',
+      account_type: 'dealer',
+      created_at: '',
+      offset_seconds: 0,
+    }),
+  );
 }
 
 describe('core.takeChanges()', () => {
@@ -198,15 +212,7 @@ describe('a request that changes nothing reports nothing', () => {
 describe('store.transaction(change)', () => {
   it('keeps nothing of a change that throws: records, indexes, sequences and version', () => {
     const store = new CoreStore();
-    store.transaction(() =>
-      store.addAccount({
-        id: store.nextId('account'),
-        name: 'A',
-        account_type: 'dealer',
-        created_at: '',
-        offset_seconds: 0,
-      }),
-    );
+    addDealer(store);
     const account = store.accounts.get(1)!;
     expect(store.version).toBe(1);
     expect(() =>
@@ -275,7 +281,58 @@ describe('core.revertChanges()', () => {
     expect(core.snapshot().receipts).toEqual([]);
     core.revertChanges();
     expect(core.snapshot()).toEqual(before);
-    expect(core.deliveries.nextDueAt()).toBeDefined();
+    // The delivery of the receipt, never attempted, is due again at once: when the receipt was made.
+    expect(before.deliveries).toMatchObject([{ state: 'pending', next_attempt_at: '2025-03-14T15:04:05Z' }]);
+    expect(core.deliveries.nextDueAt()).toBe(START);
     expect(dataOf<unknown[]>(await api('GET', '/receipts'))).toHaveLength(1);
+  });
+});
+
+describe('the followers of the store', () => {
+  /** A store with an account and an endpoint, whose followers' activities are kept in `told`. */
+  function followed() {
+    const store = new CoreStore();
+    const account = addDealer(store);
+    const told: Activity['kind'][] = [];
+    store.followers.add((activity) => told.push(activity.kind));
+    const delivery = (id: string) => ({
+      id,
+      webhook_id: 1,
+      event: 'ping' as const,
+      state: 'pending' as const,
+      next_attempt_at: '2025-03-14T15:04:05.000Z',
+      created_at: '2025-03-14T15:04:05.000Z',
+      attempts: [],
+      account_id: account.record.id,
+      body: '{}',
+      scheduled_attempts: 0,
+    });
+    return { store, account, told, delivery };
+  }
+
+  it('hear of a delivery once the transaction that made it commits, not while it runs', () => {
+    const { store, account, told, delivery } = followed();
+    store.transaction(() => {
+      store.put(account, 'deliveries', delivery('d1'));
+      expect(told).toEqual([]);
+    });
+    expect(told).toEqual(['delivery']);
+  });
+
+  it('hear nothing of a transaction that throws, of a load, or of a revert', () => {
+    const { store, account, told, delivery } = followed();
+    expect(() =>
+      store.transaction(() => {
+        store.put(account, 'deliveries', delivery('d1'));
+        throw new Error('refused');
+      }),
+    ).toThrow('refused');
+    store.load(account, 'deliveries', delivery('d2'));
+    store.startRecording();
+    store.transaction(() => store.put(account, 'deliveries', delivery('d3')));
+    expect(told).toEqual(['delivery']);
+    store.revert();
+    expect(told).toEqual(['delivery']);
+    expect(account.deliveries.map(({ id }) => id)).toEqual(['d2']);
   });
 });

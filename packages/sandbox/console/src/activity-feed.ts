@@ -1,3 +1,4 @@
+import { readActivityEvents } from '@fflkit/sandbox-core/control';
 import type { SandboxDelivery, SandboxRequestLogEntry } from '@fflkit/types';
 
 // The account's activity as it happens: `GET /_sandbox/events`, server-sent events read with
@@ -18,7 +19,7 @@ const RETRY_MS = [1000, 30_000] as const;
 
 /** One stream of the account's events, shared by the pages. */
 export class ActivityFeed {
-  readonly #authorization: string;
+  readonly #token: string;
   readonly #onUnauthenticated: () => void;
   readonly #listeners: { [K in keyof ActivityListeners]: Set<Listener<K>> } = {
     request: new Set(),
@@ -27,8 +28,9 @@ export class ActivityFeed {
   readonly #abort = new AbortController();
   #retryMs: number = RETRY_MS[0];
 
-  constructor(authorization: string, onUnauthenticated: () => void) {
-    this.#authorization = authorization;
+  /** Follows the account of `token`; `onUnauthenticated` runs when the sandbox refuses it. */
+  constructor(token: string, onUnauthenticated: () => void) {
+    this.#token = token;
     this.#onUnauthenticated = onUnauthenticated;
   }
 
@@ -53,7 +55,7 @@ export class ActivityFeed {
     while (!this.#abort.signal.aborted) {
       try {
         const response = await fetch('/_sandbox/events', {
-          headers: { authorization: this.#authorization, accept: 'text/event-stream' },
+          headers: { authorization: `Bearer ${this.#token}`, accept: 'text/event-stream' },
           signal: this.#abort.signal,
           cache: 'no-store',
         });
@@ -75,32 +77,8 @@ export class ActivityFeed {
   }
 
   async #read(body: ReadableStream<Uint8Array>): Promise<void> {
-    const reader = body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += decoder.decode(value, { stream: true });
-      let end = buffer.indexOf('\n\n');
-      while (end !== -1) {
-        this.#dispatch(buffer.slice(0, end));
-        buffer = buffer.slice(end + 2);
-        end = buffer.indexOf('\n\n');
-      }
+    for await (const { event, data } of readActivityEvents(body)) {
+      for (const listener of this.#listeners[event]) (listener as (value: unknown) => void)(data);
     }
-  }
-
-  /** Hands one block of lines (`event:`, `data:`, comments) to the listeners of its event. */
-  #dispatch(block: string): void {
-    let event = 'message';
-    const data: string[] = [];
-    for (const line of block.split('\n')) {
-      if (line.startsWith('event:')) event = line.slice(6).trim();
-      else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-    }
-    if (data.length === 0 || (event !== 'request' && event !== 'delivery')) return;
-    const value: unknown = JSON.parse(data.join('\n'));
-    for (const listener of this.#listeners[event]) (listener as (value: unknown) => void)(value);
   }
 }

@@ -1,7 +1,10 @@
-// The console's calls to the sandbox: the control API (/_sandbox) with the signed-in token in
-// the Authorization header, at the page's own origin. Control calls are neither counted by the
-// rate limit nor written to the request log, so the console spends none of the token's 60
-// requests a minute and leaves the Requests page to the integrator's own calls.
+import { type ControlClient, type ControlFailure, createControlClient, fetchSend } from '@fflkit/sandbox-core/control';
+
+// The console's calls to the sandbox: the control API's typed client (`@fflkit/sandbox-core/control`)
+// at the page's own origin, with the signed-in token in the Authorization header. Control calls
+// are neither counted by the rate limit nor written to the request log, so the console spends
+// none of the token's 60 requests a minute and leaves the Requests page to the integrator's own
+// calls.
 
 /** A call that the sandbox did not answer with success: its status and message, and the fields at fault of a 422. */
 export class ConsoleApiError extends Error {
@@ -16,87 +19,35 @@ export class ConsoleApiError extends Error {
   }
 }
 
-/** Calls of the control API made with one token. */
-export class ControlApi {
-  readonly #token: string;
-  readonly #onUnauthenticated: () => void;
-
-  /** `onUnauthenticated` runs when a call is answered 401: the token is unknown or was revoked. */
-  constructor(token: string, onUnauthenticated: () => void) {
-    this.#token = token;
-    this.#onUnauthenticated = onUnauthenticated;
-  }
-
-  /** The bearer token's header, for a call made outside this class (the event stream). */
-  get authorization(): string {
-    return `Bearer ${this.#token}`;
-  }
-
-  /** `GET path` answered with JSON. */
-  get<T>(path: string): Promise<T> {
-    return this.#json<T>('GET', path);
-  }
-
-  /** `POST path` with a JSON body (none when `body` is undefined), answered with JSON. */
-  post<T>(path: string, body?: unknown): Promise<T> {
-    return this.#json<T>('POST', path, body);
-  }
-
-  /** `DELETE path`, answered 204. */
-  async delete(path: string): Promise<void> {
-    await this.#json<unknown>('DELETE', path);
-  }
-
-  /** `GET path` answered with anything: the response, once its status is a success. */
-  async download(path: string): Promise<Response> {
-    const response = await this.#send('GET', path);
-    if (!response.ok) throw await this.#failure(response);
-    return response;
-  }
-
-  async #json<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await this.#send(method, path, body);
-    if (!response.ok) throw await this.#failure(response);
-    if (response.status === 204) return undefined as T;
-    return (await response.json()) as T;
-  }
-
-  async #send(method: string, path: string, body?: unknown): Promise<Response> {
-    const headers: Record<string, string> = { authorization: this.authorization, accept: 'application/json' };
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    try {
-      return await fetch(path, {
-        method,
-        headers,
-        body: body === undefined ? null : JSON.stringify(body),
-        cache: 'no-store',
-      });
-    } catch {
-      throw new ConsoleApiError(0, 'The sandbox did not answer: check that it is still running, then try again.');
-    }
-  }
-
-  async #failure(response: Response): Promise<ConsoleApiError> {
-    if (response.status === 401) this.#onUnauthenticated();
-    const body = (await response.json().catch(() => ({}))) as { message?: unknown; errors?: Record<string, string[]> };
-    const message = typeof body.message === 'string' ? body.message : `The sandbox answered ${response.status}.`;
-    return new ConsoleApiError(response.status, message, body.errors ?? {});
-  }
+/**
+ * The control API's calls made with `token` (none for making an account); `onUnauthenticated`
+ * runs when a call is answered 401: the token is unknown or was revoked. A refused call rejects
+ * with a {@link ConsoleApiError} worded for a person: the sandbox's own message when it gave one.
+ */
+export function controlApi(token: string | undefined, onUnauthenticated: () => void = () => undefined): ControlClient {
+  const send = fetchSend('');
+  return createControlClient({
+    send:
+      token === undefined
+        ? send
+        : (request) => send({ ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } }),
+    fail: (failure) => consoleError(failure, onUnauthenticated),
+    target: location.origin,
+  });
 }
 
-/**
- * Makes an account without a token (`POST /_sandbox/accounts`): a dealer with the book Main,
- * and its first token, which holds every permission.
- */
-export async function makeAccount(): Promise<string> {
-  const response = await fetch('/_sandbox/accounts', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: '{}',
-  });
-  const body = (await response.json().catch(() => ({}))) as { token?: string; message?: string };
-  if (response.status !== 201 || typeof body.token !== 'string') {
-    throw new ConsoleApiError(response.status, body.message ?? `The sandbox answered ${response.status}.`);
+function consoleError({ status, body }: ControlFailure, onUnauthenticated: () => void): ConsoleApiError {
+  if (status === 0) {
+    return new ConsoleApiError(0, 'The sandbox did not answer: check that it is still running, then try again.');
   }
-  return body.token;
+  if (status === 401) onUnauthenticated();
+  const { message, errors } = (typeof body === 'object' && body !== null ? body : {}) as {
+    message?: unknown;
+    errors?: Record<string, string[]>;
+  };
+  return new ConsoleApiError(
+    status,
+    typeof message === 'string' ? message : `The sandbox answered ${status}.`,
+    errors ?? {},
+  );
 }

@@ -1,5 +1,6 @@
+import type { ControlClient } from '@fflkit/sandbox-core/control';
 import { ActivityFeed } from './activity-feed';
-import { ControlApi } from './control-api';
+import { controlApi } from './control-api';
 import { h, replace } from './elements';
 import type { Page, PageContext } from './page';
 import { showApiKeys } from './pages/api-keys';
@@ -54,7 +55,7 @@ const nav = h('nav', { 'aria-label': 'Console' });
 const account = h('div', { class: 'account' });
 
 /** What is signed in: the token's calls and its event stream. */
-let session: { api: ControlApi; feed: ActivityFeed } | undefined;
+let session: { api: ControlClient; feed: ActivityFeed } | undefined;
 let leaving: Array<() => void> = [];
 
 function start(): void {
@@ -85,8 +86,8 @@ function start(): void {
 
 /** Starts the session of `token`: its API and its event stream. */
 function open(token: string): void {
-  const api = new ControlApi(token, expired);
-  const feed = new ActivityFeed(api.authorization, expired);
+  const api = controlApi(token, expired);
+  const feed = new ActivityFeed(token, expired);
   feed.start();
   session = { api, feed };
 }

@@ -1,5 +1,6 @@
+import type { ControlClient } from '@fflkit/sandbox-core/control';
 import type { ActivityFeed } from './activity-feed';
-import { ConsoleApiError, type ControlApi } from './control-api';
+import { ConsoleApiError } from './control-api';
 import { h } from './elements';
 
 // What every page of the console gets from the shell (main.ts), and the parts that every page
@@ -7,8 +8,8 @@ import { h } from './elements';
 
 /** What a page works with while it is shown. */
 export interface PageContext {
-  /** The control API with the signed-in token. */
-  readonly api: ControlApi;
+  /** The control API's calls, made with the signed-in token. */
+  readonly api: ControlClient;
   /** The account's requests and deliveries as they happen. */
   readonly feed: ActivityFeed;
   /** The query of the page's address (`#/book?status=on_hand` gives `status`). */

@@ -75,6 +75,16 @@ export const START_OPTIONS: readonly CliOption[] = [
     help: ['Keep everything in memory; save nothing'],
   },
   {
+    flag: 'no-flush',
+    kind: 'switch',
+    variable: 'FFLKIT_SANDBOX_NO_FLUSH',
+    help: [
+      'Answer a write once the data file holds it, without waiting for',
+      'the disk to flush it: faster, and a write still survives the',
+      'sandbox being killed, but not the machine stopping',
+    ],
+  },
+  {
     flag: 'fixtures',
     kind: 'value',
     placeholder: '<file>',
@@ -148,6 +158,14 @@ export interface StartOptions {
   readonly host: string;
   /** Absolute path of the data file, or `undefined` in memory. */
   readonly data: string | undefined;
+  /** Whether each write reaches the disk before it is answered (off with `--no-flush`). */
+  readonly flush: boolean;
+  /**
+   * The journal's size in bytes from which it is folded into the data file, as
+   * `FFLKIT_SANDBOX_COMPACT_AT_BYTES` sets it (a tuning knob without a flag); `undefined` for the
+   * default.
+   */
+  readonly compactAtBytes: number | undefined;
   /** Requests per minute per token, or `undefined` for the service's default. */
   readonly rateLimit: number | undefined;
   /** The most accounts, or `undefined` for the default. */
@@ -197,10 +215,10 @@ export function parseCliArguments(
   const options = readOptions([...START_OPTIONS, HELP_OPTION, VERSION_OPTION], args, env);
   if (switchOf(options, 'help')) return { kind: 'help', text: usageText };
   if (switchOf(options, 'version')) return { kind: 'version' };
-  return readStart(options, cwd);
+  return readStart(options, env, cwd);
 }
 
-function readStart(options: ReadOptions, cwd: string): StartOptions {
+function readStart(options: ReadOptions, env: Readonly<Record<string, string | undefined>>, cwd: string): StartOptions {
   const data = textOf(options, 'data');
   const memory = options.values.get('memory');
   // A flag wins over a variable: --data overrules FFLKIT_SANDBOX_MEMORY, and --memory
@@ -221,11 +239,17 @@ function readStart(options: ReadOptions, cwd: string): StartOptions {
   const demo = switchOf(options, 'demo');
   const seed = textOf(options, 'seed');
   if (!demo && seed?.source === '--seed') throw new CliUsageError('--seed chooses the demo of --demo: pass --demo too');
+  const noFlush = options.values.get('no-flush');
+  if (inMemory && noFlush?.source === '--no-flush') {
+    throw new CliUsageError('--no-flush is about writes to the data file, and --memory writes none: give one of them');
+  }
   return {
     kind: 'start',
     port: wholeNumberOf(textOf(options, 'port'), DEFAULT_PORT, 0, 65_535),
     host: host?.value ?? '127.0.0.1',
     data: inMemory ? undefined : resolve(cwd, useData ? data.value : DEFAULT_DATA_FILE),
+    flush: noFlush?.value !== true,
+    compactAtBytes: compactAtBytes(env),
     rateLimit: optionalNumber(textOf(options, 'rate-limit'), 0),
     maxAccounts: optionalNumber(textOf(options, 'max-accounts'), 1),
     allowedHosts: listOf(options, 'allowed-hosts'),
@@ -234,6 +258,21 @@ function readStart(options: ReadOptions, cwd: string): StartOptions {
     demoSeed: demo ? wholeNumberOf(seed, 1, 0, 2 ** 32 - 1) : undefined,
     quiet: switchOf(options, 'quiet'),
   };
+}
+
+/** The variable that tunes compaction; it has no flag, being a knob for tests and benchmarks. */
+const COMPACT_AT_BYTES = 'FFLKIT_SANDBOX_COMPACT_AT_BYTES';
+
+/**
+ * The journal size in bytes from which the sandbox folds the journal into the data file, as
+ * `FFLKIT_SANDBOX_COMPACT_AT_BYTES` sets it; `undefined` when it is unset or empty (the
+ * sandbox's default then applies). A value that is not a whole number of at least 1 is a
+ * {@link CliUsageError}.
+ */
+export function compactAtBytes(env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const text = env[COMPACT_AT_BYTES];
+  if (text === undefined || text === '') return undefined;
+  return wholeNumberOf({ value: text, source: COMPACT_AT_BYTES }, 1, 1, Number.MAX_SAFE_INTEGER);
 }
 
 function optionalNumber(found: ReturnType<typeof textOf>, min: number): number | undefined {

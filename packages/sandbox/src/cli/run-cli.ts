@@ -8,6 +8,7 @@ import { SANDBOX_VERSION } from '../version';
 import { CliUsageError, parseCliArguments, type StartOptions, USAGE_LINES } from './arguments';
 import type { ReadOptions } from './options';
 import type { Subcommand } from './subcommand';
+import { reasonOf } from '../support/errors';
 
 // The program of `fflkit-sandbox`, bundled with every dependency into `dist/cli-program.cjs`
 // and run by the launcher: it reads the command line, runs a subcommand, or starts the sandbox
@@ -58,7 +59,7 @@ export async function runCli(
     await runSubcommand(command.command, command.options, env, cwd);
     return 'done';
   }
-  return start(command, env);
+  return start(command);
 }
 
 /** Prints a wrong command line's reason, the usage and where the help is, and sets exit code 2. */
@@ -113,7 +114,7 @@ async function runSubcommand(
 }
 
 /** Starts the sandbox, as `fflkit-sandbox [options]` asks. */
-async function start(command: StartOptions, env: Readonly<Record<string, string | undefined>>): Promise<CliOutcome> {
+async function start(command: StartOptions): Promise<CliOutcome> {
   // Signals are caught before anything starts, so that none arriving during startup is lost.
   let sandbox: Sandbox | undefined;
   let stopRequested = false;
@@ -135,11 +136,8 @@ async function start(command: StartOptions, env: Readonly<Record<string, string 
   try {
     // Loaded only now, so that --help, the subcommands and a wrong command line answer without
     // loading the server.
-    const [{ createSandbox }, { compactAtBytes }] = await Promise.all([
-      import('../sandbox'),
-      import('../persistence/persister'),
-    ]);
-    sandbox = await createSandbox({ ...command, compactAtBytes: compactAtBytes(env) });
+    const { createSandbox } = await import('../sandbox');
+    sandbox = await createSandbox(command);
     if (command.demoSeed !== undefined) {
       const { addDemoAccount } = await import('../demo/demo-account');
       demo = await addDemoAccount(sandbox, command.demoSeed);
@@ -268,8 +266,7 @@ function logRequest(request: Request): void {
 }
 
 function startFailure(error: unknown, port: number): string {
-  if (error instanceof DataFileError || error instanceof FixturesError)
-    return error.message.replace('[@fflkit/sandbox] ', '');
+  if (error instanceof DataFileError || error instanceof FixturesError) return reasonOf(error);
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (code === 'EADDRINUSE') {
     return `port ${port} is already in use: stop the other server or pass --port <number>`;

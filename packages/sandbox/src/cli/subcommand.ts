@@ -1,5 +1,6 @@
 import type { SandboxDelivery, SandboxDeliveryAttempt } from '@fflkit/types';
 import { formatOrigin, SandboxControlError } from '../control-client';
+import { reasonOf } from '../support/errors';
 import { type CliOption, CliUsageError, formatOptions, type ReadOptions, textOf } from './options';
 
 // A subcommand of `fflkit-sandbox` (`export`, `trigger`, `tail`, ...): what each one declares,
@@ -136,9 +137,7 @@ export function describeFailure(error: unknown, origin: string): string {
     return `the sandbox at ${origin} refused the token: it is unknown there, revoked, or of a deleted account; pass a token of the account with --token`;
   }
   const message = (error.body as { message?: unknown } | undefined)?.message;
-  return typeof message === 'string'
-    ? `the sandbox answered ${error.status}: ${message}`
-    : error.message.replace('[@fflkit/sandbox] ', '');
+  return typeof message === 'string' ? `the sandbox answered ${error.status}: ${message}` : reasonOf(error);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { ActivityEvent } from '@fflkit/sandbox-core';
+import type { ActivityEvent } from '@fflkit/sandbox-core/control';
 import { connectSandbox, SandboxControlError } from '../control-client';
 import { textOf, wholeNumberOf } from './options';
 import {

@@ -1,7 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Receipt, SandboxDelivery, SandboxWebhookEndpointState } from '@fflkit/types';
-import { connectSandbox, parseJson, type SandboxControl, SandboxControlError } from '../control-client';
+import { parseJson } from '@fflkit/sandbox-core/control';
+import { connectSandbox, type SandboxControl, SandboxControlError } from '../control-client';
+import { reasonOf } from '../support/errors';
 import { importedReceipt, randomPerson, seededRandom, type Random } from '../demo/demo-catalog';
 import { CliUsageError, textOf, wholeNumberOf } from './options';
 import {
@@ -209,7 +211,7 @@ function explain(error: unknown, origin: string): string {
       error.status === 403
         ? 'use a token with the read, write and delete permissions of a dealer, manufacturer or importer account'
         : 'wait for the next minute, or start the sandbox with --rate-limit 0';
-    return `${error.message}: ${typeof message === 'string' ? `${message} ` : ''}${hint}`;
+    return `${reasonOf(error)}: ${typeof message === 'string' ? `${message} ` : ''}${hint}`;
   }
   return describeFailure(error, origin);
 }

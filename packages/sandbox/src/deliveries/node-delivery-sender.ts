@@ -8,6 +8,7 @@ import {
   type DeliverySender,
 } from '@fflkit/sandbox-core';
 import { WEBHOOK_TIMEOUT_SECONDS } from '@fflkit/types';
+import { misuseError } from '../support/errors';
 
 /** Options of {@link createNodeDeliverySender}. */
 export interface NodeDeliverySenderOptions {
@@ -36,9 +37,7 @@ export interface NodeDeliverySender {
 export function createNodeDeliverySender(options: NodeDeliverySenderOptions = {}): NodeDeliverySender {
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_SECONDS * 1000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
-    throw new TypeError(
-      `[@fflkit/sandbox] the webhook time-out must be a positive number of milliseconds, not ${String(timeoutMs)}`,
-    );
+    throw misuseError(`the webhook time-out must be a positive number of milliseconds, not ${String(timeoutMs)}`);
   }
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64 };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };

@@ -17,6 +17,7 @@ import {
   seededRandom,
   type Random,
 } from './demo-catalog';
+import { packageMessage } from '../support/errors';
 
 // The demo account of `fflkit-sandbox --demo`: a dealer's bound books of a few thousand
 // receipts over two and a half years, for exploring the API and the console. Everything is
@@ -170,7 +171,9 @@ async function correct(core: SandboxCore, plan: DemoPlan): Promise<number> {
     if (answer.status === 429) break;
     if (answer.status !== 200)
       throw new Error(
-        `[@fflkit/sandbox] the demo's correction of receipt ${id} was answered ${answer.status}: ${JSON.stringify(answer.body)}`,
+        packageMessage(
+          `the demo's correction of receipt ${id} was answered ${answer.status}: ${JSON.stringify(answer.body)}`,
+        ),
       );
     made += 1;
   }

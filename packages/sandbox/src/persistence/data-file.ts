@@ -1,17 +1,19 @@
 import * as nodeFs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import type { SandboxSnapshot } from '@fflkit/sandbox-core';
 import {
   createSnapshotReviver,
   createSnapshotStringifier,
-  type SandboxSnapshot,
   type SnapshotReviver,
-} from '@fflkit/sandbox-core';
+} from '@fflkit/sandbox-core/persistence';
 import { Low, type Adapter } from 'lowdb';
+import { packageMessage } from '../support/errors';
 
 // The data file: one JSON document holding the snapshot of every account, which the journal
-// beside it (journal.ts) continues. Here are its reading, its writing, its layout, and the two
-// file primitives the journal shares (reading line by line, writing a buffer fully).
+// beside it (journal.ts) continues. Here are its reading, its writing, its layout, and the file
+// primitives the journal shares (reading line by line, writing a buffer fully, flushing a
+// folder's entries to the disk).
 //
 // Performance: the layout puts each record of a collection on a line of its own, so a data file
 // of a million receipts is read one line at a time (SnapshotLineParser), never held whole as
@@ -41,7 +43,7 @@ export class DataFileError extends Error {
   readonly file: string;
 
   constructor(file: string, message: string, options?: ErrorOptions) {
-    super(`[@fflkit/sandbox] ${message}`, options);
+    super(packageMessage(message), options);
     this.file = file;
   }
 }
@@ -89,10 +91,15 @@ export type SnapshotDatabase = Low<SandboxSnapshot | null>;
 /**
  * Opens the sandbox's lowdb database on the JSON data file at `file` and reads it (see
  * {@link SnapshotFile}). A missing file reads as `null`. The journal beside the
- * file is read apart (see `replayJournal`).
+ * file is read apart (see `replayJournal`). With `flush`, each write reaches the disk before it
+ * resolves.
  */
-export async function openDatabase(file: string, files: FileSystem = nodeFileSystem): Promise<SnapshotDatabase> {
-  const database = new Low<SandboxSnapshot | null>(new SnapshotFile(file, files), null);
+export async function openDatabase(
+  file: string,
+  files: FileSystem = nodeFileSystem,
+  flush = true,
+): Promise<SnapshotDatabase> {
+  const database = new Low<SandboxSnapshot | null>(new SnapshotFile(file, files, flush), null);
   await database.read();
   return database;
 }
@@ -124,19 +131,23 @@ const LEFT_THE_LAYOUT = Symbol('left the layout');
  * document, whenever the process is killed. The bytes come from {@link encodeSnapshot} in chunks
  * of about 1 MB, each awaited. Reading goes line by line ({@link SnapshotLineParser}) unless the
  * file is not in that layout (edited by hand, say): then it is parsed whole. One write runs at a
- * time: a write asked for while another runs starts when it ends.
+ * time: a write asked for while another runs starts when it ends. With `flush` (the default), a
+ * write resolves only once the new file and its name are on the disk (the temporary file flushed
+ * before the rename, the folder after it), so that a machine that stops keeps either file whole.
  */
 export class SnapshotFile implements Adapter<SandboxSnapshot | null> {
   readonly #file: string;
   readonly #temporary: string;
   readonly #files: FileSystem;
+  readonly #flush: boolean;
   #queue: Promise<void> = Promise.resolve();
   #bytes = 0;
 
-  constructor(file: string, files: FileSystem = nodeFileSystem) {
+  constructor(file: string, files: FileSystem = nodeFileSystem, flush = true) {
     this.#file = file;
     this.#temporary = join(dirname(file), `.${basename(file)}.tmp`);
     this.#files = files;
+    this.#flush = flush;
   }
 
   /** The size of the file in bytes, as it was last read or written (0 before). */
@@ -202,10 +213,12 @@ export class SnapshotFile implements Adapter<SandboxSnapshot | null> {
           await writeFully(handle, chunk);
           bytes += chunk.length;
         }
+        if (this.#flush) await handle.datasync();
       } finally {
         await handle.close();
       }
       await renameWithRetries(this.#files, this.#temporary, this.#file);
+      if (this.#flush) await syncFolder(dirname(this.#file), this.#files);
       this.#bytes = bytes;
     } catch (error) {
       // A temporary file left by a failed write would hold the disk space that failed it.
@@ -485,5 +498,40 @@ export async function writeFully(handle: FileHandle, bytes: Buffer): Promise<voi
     const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset);
     if (bytesWritten <= 0) throw new Error(`wrote ${offset} of ${bytes.length} bytes`);
     offset += bytesWritten;
+  }
+}
+
+/**
+ * Flushes a folder's entries to the disk, so that a file renamed into it, or made in it, keeps
+ * its name when the machine stops. A system that cannot open a folder as a file (Windows) flushes
+ * its entries with the file, and is let be.
+ */
+export async function syncFolder(folder: string, files: FileSystem): Promise<void> {
+  let handle: FileHandle;
+  try {
+    handle = await files.open(folder, 'r');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR' || code === 'EPERM' || code === 'EACCES') return;
+    throw error;
+  }
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes a new file whole (mode 0600), and with `flush` reaches the disk with its bytes before it
+ * resolves; its name reaches the disk with {@link syncFolder}.
+ */
+export async function writeNewFile(path: string, bytes: Buffer, files: FileSystem, flush: boolean): Promise<void> {
+  const handle = await files.open(path, 'w', PRIVATE_FILE_MODE);
+  try {
+    await writeFully(handle, bytes);
+    if (flush) await handle.datasync();
+  } finally {
+    await handle.close();
   }
 }

@@ -1,14 +1,18 @@
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import type { CoreChangeSet, SandboxSnapshot, Sequences } from '@fflkit/sandbox-core';
+import { CORE_COLLECTIONS, ChangeReplay } from '@fflkit/sandbox-core/persistence';
 import {
-  CORE_COLLECTIONS,
-  ChangeReplay,
-  type CoreChangeSet,
-  type SandboxSnapshot,
-  type Sequences,
-} from '@fflkit/sandbox-core';
-import { DataFileError, type FileSystem, nodeFileSystem, PRIVATE_FILE_MODE, readLines, writeFully } from './data-file';
+  DataFileError,
+  type FileSystem,
+  nodeFileSystem,
+  readLines,
+  syncFolder,
+  writeFully,
+  writeNewFile,
+} from './data-file';
 import type { DataFileLock, LockedSegment } from './lock';
+import { packageMessage } from '../support/errors';
 
 // The journal: the changes made since the data file was written, appended as JSON Lines to
 // numbered segments beside it (`NAME.journal.N`), one line per commit. Here are its segments,
@@ -46,31 +50,46 @@ export interface JournalSegment {
  * torn end, which a reader skips. {@link Journal.seal} ends the current segment, and
  * {@link Journal.removeThrough} deletes the segments a written snapshot holds.
  *
- * Appends are not synced to the disk: they survive the process being killed, not a power cut.
- * The caller runs one append at a time.
+ * With `flush` (the default), an append resolves only once its line is on the disk
+ * (`fdatasync`), and a new segment's name with it, so that what is acknowledged survives the
+ * machine stopping; without, appends survive the process being killed, not a power cut. The
+ * caller runs one append at a time.
  */
 export class Journal {
   readonly #dataFile: string;
   readonly #segments: JournalSegment[];
   readonly #files: FileSystem;
   readonly #lock: DataFileLock | undefined;
+  readonly #flush: boolean;
   #next: number;
   #current: { number: number; handle: FileHandle; bytes: number } | undefined;
   /** Settles once the last sealed segment's file is closed. */
   #closed: Promise<void> = Promise.resolve();
 
-  private constructor(dataFile: string, segments: JournalSegment[], files: FileSystem, lock: DataFileLock | undefined) {
+  private constructor(
+    dataFile: string,
+    segments: JournalSegment[],
+    files: FileSystem,
+    lock: DataFileLock | undefined,
+    flush: boolean,
+  ) {
     this.#dataFile = dataFile;
     this.#segments = segments;
     this.#files = files;
     this.#lock = lock;
+    this.#flush = flush;
     this.#next = Math.max(segments.at(-1)?.number ?? 0, lock?.abandoned?.number ?? 0) + 1;
   }
 
-  /** The journal of `dataFile`, with the segments already beside it. */
-  static async open(dataFile: string, files: FileSystem = nodeFileSystem, lock?: DataFileLock): Promise<Journal> {
+  /** The journal of `dataFile`, with the segments already beside it; `flush` as the class says. */
+  static async open(
+    dataFile: string,
+    files: FileSystem = nodeFileSystem,
+    lock?: DataFileLock,
+    flush = true,
+  ): Promise<Journal> {
     try {
-      return new Journal(dataFile, await listSegments(dataFile, files, lock !== undefined), files, lock);
+      return new Journal(dataFile, await listSegments(dataFile, files, lock !== undefined), files, lock, flush);
     } catch (error) {
       throw new DataFileError(dataFile, `cannot list the journal of the data file ${dataFile} (${String(error)})`, {
         cause: error,
@@ -110,6 +129,7 @@ export class Journal {
     const current = this.#current;
     try {
       await writeFully(current.handle, line);
+      if (this.#flush) await current.handle.datasync();
       current.bytes += line.length;
     } catch (error) {
       await current.handle.truncate(current.bytes).catch(() => this.seal());
@@ -155,9 +175,11 @@ export class Journal {
     const temporary = `${path}.tmp`;
     let handle: FileHandle;
     try {
-      await this.#files.writeFile(temporary, line, { mode: PRIVATE_FILE_MODE });
+      await writeNewFile(temporary, line, this.#files, this.#flush);
       await this.#files.rename(temporary, path);
       await this.#lock?.record(segment);
+      // One flush of the folder keeps both names: the segment's and the lock's that records it.
+      if (this.#flush) await syncFolder(dirname(path), this.#files);
       handle = await this.#files.open(path, 'a');
     } catch (error) {
       // The segment holds this line alone, which is not acknowledged: nothing of it may stay.
@@ -260,9 +282,19 @@ function isRecord(value: unknown): boolean {
   return typeof value === 'object' && value !== null && 'id' in value;
 }
 
-/** A segment that no crash can explain: changes acknowledged once are gone or unreadable. */
-export class DamagedSegment extends Error {
-  override readonly name = 'DamagedSegment';
+/**
+ * A segment that no crash can explain: changes acknowledged once are gone or unreadable.
+ * `reason` says what is wrong with it, for the {@link DataFileError} that names the data file.
+ */
+export class DamagedSegmentError extends Error {
+  override readonly name = 'DamagedSegmentError';
+  /** What is wrong with the segment, without the package's name. */
+  readonly reason: string;
+
+  constructor(reason: string, options?: ErrorOptions) {
+    super(packageMessage(`a journal segment is damaged: ${reason}`), options);
+    this.reason = reason;
+  }
 }
 
 // How every journal line starts: an append cut short by a crash leaves a prefix of it.
@@ -273,7 +305,7 @@ const LINE_START = '{"v":';
  * line number. A last line without its newline that begins as a journal line does is the trace
  * of an append cut short by a crash: it was never acknowledged, so it is ignored. Anything else
  * that is not a change set (an empty segment, a line that does not parse, bytes overwritten
- * with NULs) throws a {@link DamagedSegment}. Whatever `onChangeSet` throws stops the reading
+ * with NULs) throws a {@link DamagedSegmentError}. Whatever `onChangeSet` throws stops the reading
  * and rejects the promise.
  */
 export async function readJournalSegment(
@@ -287,7 +319,7 @@ export async function readJournalSegment(
     line += 1;
     if (!terminated) {
       if (!isTornLine(text))
-        throw new DamagedSegment(
+        throw new DamagedSegmentError(
           `its last ${text.length} characters are not the start of a change set${text.includes('\0') ? ' (they hold NUL bytes)' : ''}`,
         );
       torn = true;
@@ -297,13 +329,14 @@ export async function readJournalSegment(
     try {
       changeSet = parseJournalLine(text);
     } catch (cause) {
-      throw new DamagedSegment(`line ${line} is not a change set`, { cause });
+      throw new DamagedSegmentError(`line ${line} is not a change set`, { cause });
     }
     onChangeSet(changeSet, line);
   });
-  if (line === 0) throw new DamagedSegment('it is empty, although a segment is never written without a change set');
+  if (line === 0)
+    throw new DamagedSegmentError('it is empty, although a segment is never written without a change set');
   if (torn && line === 1)
-    throw new DamagedSegment('it holds no whole change set, although a segment is written with one');
+    throw new DamagedSegmentError('it holds no whole change set, although a segment is written with one');
   return { tornTail: torn };
 }
 
@@ -366,8 +399,8 @@ export async function replayJournal(
     } catch (error) {
       if (error instanceof DataFileError) throw error;
       const problem =
-        error instanceof DamagedSegment
-          ? `the journal ${segment.path} is damaged: ${error.message}`
+        error instanceof DamagedSegmentError
+          ? `the journal ${segment.path} is damaged: ${error.reason}`
           : `cannot read the journal ${segment.path} (${error instanceof Error ? error.message : String(error)})`;
       throw new DataFileError(dataFile, `${problem}; ${START_AFRESH}`, { cause: error });
     }

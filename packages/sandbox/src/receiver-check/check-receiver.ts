@@ -3,6 +3,7 @@ import { type DeliveryOutcome, type DeliveryRequest, signDelivery } from '@fflki
 import { HEADERS, SECRET_PREFIX, WEBHOOK_TIMEOUT_SECONDS, WEBHOOK_USER_AGENT } from '@fflkit/types';
 import { createNodeDeliverySender } from '../deliveries/node-delivery-sender';
 import { type CheckEvent, checkReceipt, largeReceiptEvent, pingEvent, receiptEvent } from './check-events';
+import { misuseError } from '../support/errors';
 
 // The receiver check: what a webhook receiver must handle, sent to it over HTTP as the sandbox
 // sends deliveries, and judged only by what can be seen from outside: each answer's status and
@@ -79,7 +80,7 @@ export interface CheckReceiverOptions {
 }
 
 const DEFAULT_WARN_AFTER_MS = 1000;
-const CALLER = '[@fflkit/sandbox] checkReceiver()';
+const CALLER = 'checkReceiver()';
 
 /** Which signature a request carries. */
 type Signing = ReceiverCheckRequest['signature'];
@@ -171,7 +172,7 @@ interface CheckSettings {
 }
 
 function readOptions(options: CheckReceiverOptions): CheckSettings {
-  if (typeof options !== 'object' || options === null) throw new TypeError(`${CALLER} needs { url, secret }`);
+  if (typeof options !== 'object' || options === null) throw misuseError(`${CALLER} needs { url, secret }`);
   const { url, secret } = options;
   let parsed: URL | undefined;
   try {
@@ -180,26 +181,26 @@ function readOptions(options: CheckReceiverOptions): CheckSettings {
     parsed = undefined;
   }
   if (parsed === undefined || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) {
-    throw new TypeError(
+    throw misuseError(
       `${CALLER}: url must be the receiver's absolute http(s) URL, such as http://127.0.0.1:3000/webhooks; got ${JSON.stringify(url)}`,
     );
   }
   if (typeof secret !== 'string' || !secret.startsWith(SECRET_PREFIX) || secret.length === SECRET_PREFIX.length) {
-    throw new TypeError(
+    throw misuseError(
       `${CALLER}: secret must be the endpoint's signing secret as POST /webhooks answered it, ${SECRET_PREFIX}... with its prefix; got ${typeof secret === 'string' ? `a string starting ${JSON.stringify(secret.slice(0, 6))}` : typeof secret}`,
     );
   }
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_SECONDS * 1000;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
-    throw new TypeError(`${CALLER}: timeoutMs must be a positive number of milliseconds; got ${String(timeoutMs)}`);
+    throw misuseError(`${CALLER}: timeoutMs must be a positive number of milliseconds; got ${String(timeoutMs)}`);
   const warnAfterMs = options.warnAfterMs ?? Math.min(DEFAULT_WARN_AFTER_MS, timeoutMs);
   if (!Number.isFinite(warnAfterMs) || warnAfterMs < 0 || warnAfterMs > timeoutMs) {
-    throw new TypeError(
+    throw misuseError(
       `${CALLER}: warnAfterMs must be a number of milliseconds from 0 to timeoutMs (${timeoutMs}); got ${String(warnAfterMs)}`,
     );
   }
   const now = options.now ?? Date.now;
-  if (typeof now !== 'function') throw new TypeError(`${CALLER}: now must be a function answering epoch milliseconds`);
+  if (typeof now !== 'function') throw misuseError(`${CALLER}: now must be a function answering epoch milliseconds`);
   return { url: parsed.href, secret, timeoutMs, warnAfterMs, now };
 }
 

@@ -10,6 +10,8 @@ const defaults = {
   port: 4010,
   host: '127.0.0.1',
   data: '/work/project/.fflkit/sandbox.json',
+  flush: true,
+  compactAtBytes: undefined,
   rateLimit: undefined,
   maxAccounts: undefined,
   allowedHosts: [],
@@ -47,12 +49,15 @@ describe('parseCliArguments(args, env, cwd)', () => {
         '--seed',
         '42',
         '--quiet',
+        '--no-flush',
       ]),
     ).toEqual({
       kind: 'start',
       port: 0,
       host: '0.0.0.0',
       data: '/work/project/state/db.json',
+      flush: false,
+      compactAtBytes: undefined,
       rateLimit: 0,
       maxAccounts: 50,
       allowedHosts: ['ci-sandbox', '.lan.example', 'other'],
@@ -77,12 +82,16 @@ describe('parseCliArguments(args, env, cwd)', () => {
         FFLKIT_SANDBOX_DEMO: 'true',
         FFLKIT_SANDBOX_SEED: '9',
         FFLKIT_SANDBOX_QUIET: '1',
+        FFLKIT_SANDBOX_NO_FLUSH: '1',
+        FFLKIT_SANDBOX_COMPACT_AT_BYTES: '16384',
       }),
     ).toEqual({
       kind: 'start',
       port: 5000,
       host: '0.0.0.0',
       data: '/work/project/ci/db.json',
+      flush: false,
+      compactAtBytes: 16_384,
       rateLimit: 0,
       maxAccounts: 7,
       allowedHosts: ['sandbox', '.ci.example'],
@@ -125,6 +134,26 @@ describe('parseCliArguments(args, env, cwd)', () => {
 
   it('keeps the state in memory with --memory', () => {
     expect(parse(['--memory'])).toMatchObject({ kind: 'start', data: undefined });
+  });
+
+  it('flushes each write to the disk unless --no-flush or FFLKIT_SANDBOX_NO_FLUSH says otherwise', () => {
+    expect(parse([])).toMatchObject({ flush: true });
+    expect(parse(['--no-flush'])).toMatchObject({ flush: false });
+    expect(parse([], { FFLKIT_SANDBOX_NO_FLUSH: 'true' })).toMatchObject({ flush: false });
+    expect(parse([], { FFLKIT_SANDBOX_NO_FLUSH: '0' })).toMatchObject({ flush: true });
+    expect(() => parse(['--memory', '--no-flush'])).toThrow(
+      new CliUsageError('--no-flush is about writes to the data file, and --memory writes none: give one of them'),
+    );
+  });
+
+  it('reads the journal size that starts a compaction from FFLKIT_SANDBOX_COMPACT_AT_BYTES alone', () => {
+    expect(parse([], { FFLKIT_SANDBOX_COMPACT_AT_BYTES: '' })).toMatchObject({ compactAtBytes: undefined });
+    expect(parse([], { FFLKIT_SANDBOX_COMPACT_AT_BYTES: '16384' })).toMatchObject({ compactAtBytes: 16_384 });
+    for (const text of ['0', '-5', '1.5', '1e6', 'lots', '99999999999999999999']) {
+      expect(() => parse([], { FFLKIT_SANDBOX_COMPACT_AT_BYTES: text }), text).toThrow(
+        `FFLKIT_SANDBOX_COMPACT_AT_BYTES must be a whole number of 1 or more, not ${JSON.stringify(text)}`,
+      );
+    }
   });
 
   it('gives the demo seed 1 unless --seed says otherwise, and no demo without --demo', () => {

@@ -9,13 +9,14 @@ import type {
 } from '@fflkit/types';
 import { describe, expect, it } from 'vitest';
 import { addDemoAccount, DEMO_RECEIPTS, planDemo } from '../../src/demo/demo-account';
+import { MemoryStorage } from '../../src/persistence/memory-storage';
 import { CorePersister } from '../../src/persistence/persister';
-import { nodeSha256Hex } from '../../src/sandbox';
+import { nodeSha256Hex } from '@fflkit/sandbox-core/node-crypto';
 
 /** A core on a fixed day after the demo's records, in memory. */
 function demoWorld(options: { rateLimit?: number; maxAccounts?: number } = {}) {
   const core = createSandboxCore({ sha256Hex: nodeSha256Hex, now: () => Date.UTC(2026, 0, 15, 12), ...options });
-  return { core, persister: new CorePersister(core) };
+  return { core, persister: new CorePersister(core, new MemoryStorage()) };
 }
 
 async function control<T>(core: SandboxCore, token: string, path: string, query = ''): Promise<T> {

@@ -3,15 +3,16 @@ import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, SnapshotFile } from '../../src/persistence/data-file';
-import { Journal } from '../../src/persistence/journal';
-import { CorePersister, DEFAULT_COMPACT_AT_DATA_FILE_SHARE } from '../../src/persistence/persister';
+import { SnapshotFile } from '../../src/persistence/data-file';
+import { DEFAULT_COMPACT_AT_DATA_FILE_SHARE, FileStorage } from '../../src/persistence/file-storage';
+import type { Journal } from '../../src/persistence/journal';
+import { CorePersister } from '../../src/persistence/persister';
 import { receiptRequest } from '../support/receipt-body';
 import { canonical, journalFiles, readStateOnDisk } from '../support/state-on-disk';
 
 let dir: string;
 let file: string;
-let journal: Journal | undefined;
+let storage: FileStorage | undefined;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'fflkit-compaction-threshold-'));
@@ -19,7 +20,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await journal?.close();
+  await storage?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -29,10 +30,11 @@ async function persistedOver(receipts: number, share: number | undefined) {
   const { token } = seed.createAccount();
   for (let n = 1; n <= receipts; n += 1) await seed.handle(receiptRequest(token, n));
   await new SnapshotFile(file).write(seed.snapshot());
-  const database = await openDatabase(file);
-  journal = await Journal.open(file);
-  const core = createSandboxCore({ snapshot: database.data!, recordChanges: true, rateLimit: 0 });
-  const persister = new CorePersister(core, { database, journal, compactAtBytes: 1024, compactAtDataFileShare: share });
+  storage = new FileStorage(file, { compactAtBytes: 1024, compactAtDataFileShare: share });
+  const snapshot = await storage.open();
+  const journal: Journal = storage.journal;
+  const core = createSandboxCore({ snapshot: snapshot!, recordChanges: true, rateLimit: 0 });
+  const persister = new CorePersister(core, storage);
   let n = receipts;
   const post = async (): Promise<void> => {
     const mark = persister.mark();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DataFileError } from '../../src/persistence/data-file';
 import {
-  DamagedSegment,
+  DamagedSegmentError,
   encodeJournalLine,
   Journal,
   parseJournalLine,
@@ -203,9 +203,9 @@ describe('readJournalSegment(path, onChangeSet)', () => {
       () => `${line(1)}xyz`,
       /last 3 characters are not the start of a change set/,
     ],
-  ])('throws a DamagedSegment for %s', async (_, content, message) => {
+  ])('throws a DamagedSegmentError for %s', async (_, content, message) => {
     await writeFile(segment, content());
-    await expect(read()).rejects.toThrow(DamagedSegment);
+    await expect(read()).rejects.toThrow(DamagedSegmentError);
     await expect(read()).rejects.toThrow(message);
   });
 });

@@ -3,9 +3,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DataFileError, openDatabase, type SnapshotDatabase } from '../../src/persistence/data-file';
-import { Journal } from '../../src/persistence/journal';
-import { compactAtBytes, CorePersister, DEFAULT_COMPACT_AT_BYTES, GroupCommit } from '../../src/persistence/persister';
+import { DataFileError, type SnapshotDatabase } from '../../src/persistence/data-file';
+import { DEFAULT_COMPACT_AT_BYTES, FileStorage } from '../../src/persistence/file-storage';
+import { CorePersister, GroupCommit } from '../../src/persistence/persister';
 import { receiptRequest } from '../support/receipt-body';
 import { canonical, journalFiles, readStateOnDisk } from '../support/state-on-disk';
 
@@ -29,11 +29,12 @@ afterEach(async () => {
  * as the server answers it.
  */
 async function persisted(compactAtBytes: number) {
-  const database = await openDatabase(file);
-  const journal = await Journal.open(file);
-  open.push(journal);
+  const storage = new FileStorage(file, { compactAtBytes });
+  await storage.open();
+  open.push(storage);
+  const { database, journal } = storage;
   const core = createSandboxCore({ recordChanges: true, rateLimit: 0 });
-  const persister = new CorePersister(core, { database, journal, compactAtBytes });
+  const persister = new CorePersister(core, storage);
   const { token } = core.createAccount();
   await persister.settle();
   const post = async (n: number): Promise<void> => {
@@ -287,20 +288,8 @@ describe('GroupCommit', () => {
   });
 });
 
-describe('compactAtBytes(environment)', () => {
-  it('answers undefined when FFLKIT_SANDBOX_COMPACT_AT_BYTES is unset or empty, so that the default applies', () => {
-    expect(compactAtBytes({})).toBeUndefined();
-    expect(compactAtBytes({ FFLKIT_SANDBOX_COMPACT_AT_BYTES: '' })).toBeUndefined();
+describe('FileStorage', () => {
+  it('folds the journal in from 64 MiB by default', () => {
     expect(DEFAULT_COMPACT_AT_BYTES).toBe(64 * 2 ** 20);
-  });
-
-  it('answers the whole number of bytes it is set to', () => {
-    expect(compactAtBytes({ FFLKIT_SANDBOX_COMPACT_AT_BYTES: '16384' })).toBe(16_384);
-  });
-
-  it.each(['0', '-5', '1.5', '1e6', 'lots', '99999999999999999999'])('throws a TypeError for %j', (text) => {
-    expect(() => compactAtBytes({ FFLKIT_SANDBOX_COMPACT_AT_BYTES: text })).toThrow(
-      /^\[@fflkit\/sandbox\] FFLKIT_SANDBOX_COMPACT_AT_BYTES must be a whole number/,
-    );
   });
 });

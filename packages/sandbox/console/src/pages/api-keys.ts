@@ -1,4 +1,4 @@
-import { PERMISSIONS, type SandboxToken } from '@fflkit/types';
+import { PERMISSIONS, type Permission, type SandboxToken } from '@fflkit/types';
 import { field, h, replace, secretBox, table } from '../elements';
 import { formatTime } from '../formats';
 import { errorAlert, heading, type PageContext } from '../page';
@@ -34,7 +34,7 @@ export async function showApiKeys(view: HTMLElement, context: PageContext): Prom
 
 async function refresh(list: HTMLElement, context: PageContext): Promise<void> {
   try {
-    const { data } = await context.api.get<{ data: SandboxToken[] }>('/_sandbox/tokens');
+    const { data } = await context.api.call('get', '/_sandbox/tokens');
     replace(
       list,
       table(
@@ -60,7 +60,7 @@ function keyRow(token: SandboxToken, list: HTMLElement, context: PageContext): H
     )
       return;
     try {
-      await context.api.delete(`/_sandbox/tokens/${token.id}`);
+      await context.api.call('delete', '/_sandbox/tokens/{id}', { path: { id: token.id } });
       context.announce(`Revoked ${name}.`);
       await refresh(list, context);
     } catch (error) {
@@ -104,12 +104,13 @@ function createForm(context: PageContext, created: HTMLElement, refreshList: () 
       onsubmit: async (event: SubmitEvent) => {
         event.preventDefault();
         problem.replaceChildren();
+        // The boxes' values are the names of PERMISSIONS.
         const permissions = [...form.querySelectorAll<HTMLInputElement>('input[name=permissions]:checked')].map(
-          (box) => box.value,
+          (box) => box.value as Permission,
         );
         const body = name.value.trim() === '' ? { permissions } : { permissions, name: name.value.trim() };
         try {
-          const answer = await context.api.post<{ data: SandboxToken; token: string }>('/_sandbox/tokens', body);
+          const answer = await context.api.call('post', '/_sandbox/tokens', { body });
           replace(
             created,
             secretBox(`Key ${answer.data.id} created`, 'New key', answer.token, 'The sandbox keeps only its hash.'),

@@ -35,7 +35,7 @@ export async function showBook(view: HTMLElement, context: PageContext): Promise
 
   const results = h('div', { 'aria-busy': 'true' }, h('p', { class: 'muted' }, 'Loading the book...'));
   // The account's books, for the Book filter; without them the filter takes a typed name.
-  const books = await context.api.get<{ data: Book[] }>('/_sandbox/books').then(
+  const books = await context.api.call('get', '/_sandbox/books').then(
     (answer) => answer.data,
     () => undefined,
   );
@@ -52,7 +52,9 @@ export async function showBook(view: HTMLElement, context: PageContext): Promise
 
   let answer: SandboxReceiptPage;
   try {
-    answer = await context.api.get<SandboxReceiptPage>(`/_sandbox/receipts?${withPage(filters, page, perPage)}`);
+    answer = await context.api.call('get', '/_sandbox/receipts', {
+      query: Object.fromEntries(new URLSearchParams(withPage(filters, page, perPage))),
+    });
   } catch (error) {
     replace(results, errorAlert(error));
     results.removeAttribute('aria-busy');
@@ -177,10 +179,11 @@ function filterForm(
 async function exportCsv(filters: URLSearchParams, context: PageContext, status: HTMLElement): Promise<void> {
   status.textContent = 'Exporting...';
   try {
-    const response = await context.api.download(`/_sandbox/receipts/export?${filters.toString()}`);
-    const disposition = response.headers.get('content-disposition') ?? '';
-    const name = /filename="([^"]+)"/.exec(disposition)?.[1] ?? 'bound-book.csv';
-    const url = URL.createObjectURL(await response.blob());
+    const { body, headers } = await context.api.answer('get', '/_sandbox/receipts/export', {
+      query: Object.fromEntries(filters),
+    });
+    const name = /filename="([^"]+)"/.exec(headers['content-disposition'] ?? '')?.[1] ?? 'bound-book.csv';
+    const url = URL.createObjectURL(new Blob([body], { type: 'text/csv' }));
     const link = h('a', { href: url, download: name, hidden: true });
     document.body.append(link);
     link.click();

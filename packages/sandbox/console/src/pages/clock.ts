@@ -45,11 +45,11 @@ export async function showClock(view: HTMLElement, context: PageContext): Promis
     }
     for (const button of buttons) button.disabled = true;
     try {
-      const before = await context.api.get<{ data: SandboxDelivery[] }>('/_sandbox/deliveries');
-      const { data: clock } = await context.api.post<{ data: SandboxClock }>('/_sandbox/clock/advance', { seconds });
+      const before = await context.api.call('get', '/_sandbox/deliveries');
+      const { data: clock } = await context.api.call('post', '/_sandbox/clock/advance', { body: { seconds } });
       const [after, endpoints] = await Promise.all([
-        context.api.get<{ data: SandboxDelivery[] }>('/_sandbox/deliveries'),
-        context.api.get<{ data: SandboxWebhookEndpointState[] }>('/_sandbox/webhooks'),
+        context.api.call('get', '/_sandbox/deliveries'),
+        context.api.call('get', '/_sandbox/webhooks'),
       ]);
       showClockState(now, clock);
       const attempts = fallenDue(before.data, after.data);
@@ -100,7 +100,7 @@ export async function showClock(view: HTMLElement, context: PageContext): Promis
     fell,
   );
   try {
-    const { data } = await context.api.get<{ data: SandboxClock }>('/_sandbox/clock');
+    const { data } = await context.api.call('get', '/_sandbox/clock');
     showClockState(now, data);
   } catch (error) {
     replace(now, errorAlert(error));

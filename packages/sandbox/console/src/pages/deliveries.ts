@@ -37,8 +37,8 @@ export async function showDeliveries(view: HTMLElement, context: PageContext): P
   let deliveries: SandboxDelivery[];
   try {
     [{ data: endpoints }, { data: deliveries }] = await Promise.all([
-      context.api.get<{ data: SandboxWebhookEndpointState[] }>('/_sandbox/webhooks'),
-      context.api.get<{ data: SandboxDelivery[] }>(`/_sandbox/deliveries?${filters.toString()}`),
+      context.api.call('get', '/_sandbox/webhooks'),
+      context.api.call('get', '/_sandbox/deliveries', { query: Object.fromEntries(filters) }),
     ]);
   } catch (error) {
     replace(list, errorAlert(error));
@@ -183,9 +183,9 @@ function deliveryRow(
           type: 'button',
           onclick: async () => {
             try {
-              const { data } = await context.api.post<{ data: SandboxDelivery }>(
-                `/_sandbox/deliveries/${delivery.id}/redeliver`,
-              );
+              const { data } = await context.api.call('post', '/_sandbox/deliveries/{id}/redeliver', {
+                path: { id: delivery.id },
+              });
               show(data, 'top');
               const attempt = data.attempts.at(-1);
               const result =
@@ -216,7 +216,7 @@ function deliveryRow(
     row.after(h('tr', { id: detailId, class: 'detail-row' }, cell));
     toggle.setAttribute('aria-expanded', 'true');
     try {
-      const { data } = await context.api.get<{ data: SandboxDeliveryDetail }>(`/_sandbox/deliveries/${delivery.id}`);
+      const { data } = await context.api.call('get', '/_sandbox/deliveries/{id}', { path: { id: delivery.id } });
       replace(cell, deliveryDetail(data));
     } catch (error) {
       replace(cell, errorAlert(error));

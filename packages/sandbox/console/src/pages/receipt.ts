@@ -1,6 +1,7 @@
 import type { AuditEntry, Receipt } from '@fflkit/types';
 import { details, h, table } from '../elements';
 import { formatAddress, formatAmount, formatTime, formatValue } from '../formats';
+import { ConsoleApiError } from '../control-api';
 import { errorAlert, heading, type PageContext } from '../page';
 import { lastBookAddress } from './book';
 
@@ -13,10 +14,12 @@ export async function showReceipt(view: HTMLElement, context: PageContext): Prom
   const back = h('p', {}, h('a', { href: lastBookAddress() }, 'Back to the bound book'));
   let receipt: Receipt;
   let audit: AuditEntry[];
+  const id = Number(context.id);
   try {
+    if (!/^\d+$/.test(context.id)) throw new ConsoleApiError(404, 'Record not found.');
     [{ data: receipt }, { data: audit }] = await Promise.all([
-      context.api.get<{ data: Receipt }>(`/_sandbox/receipts/${encodeURIComponent(context.id)}`),
-      context.api.get<{ data: AuditEntry[] }>(`/_sandbox/receipts/${encodeURIComponent(context.id)}/audit`),
+      context.api.call('get', '/_sandbox/receipts/{id}', { path: { id } }),
+      context.api.call('get', '/_sandbox/receipts/{id}/audit', { path: { id } }),
     ]);
   } catch (error) {
     view.append(heading('Receipt'), back, errorAlert(error));

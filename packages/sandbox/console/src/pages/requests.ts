@@ -24,7 +24,7 @@ export async function showRequests(view: HTMLElement, context: PageContext): Pro
   );
   let entries: SandboxRequestLogEntry[];
   try {
-    ({ data: entries } = await context.api.get<{ data: SandboxRequestLogEntry[] }>('/_sandbox/requests'));
+    ({ data: entries } = await context.api.call('get', '/_sandbox/requests'));
   } catch (error) {
     replace(list, errorAlert(error));
     list.removeAttribute('aria-busy');

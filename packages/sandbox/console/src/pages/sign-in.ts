@@ -1,4 +1,4 @@
-import { makeAccount } from '../control-api';
+import { type ConsoleApiError, controlApi } from '../control-api';
 import { append, field, h } from '../elements';
 import { errorAlert, heading } from '../page';
 
@@ -34,15 +34,18 @@ export function showSignIn(view: HTMLElement, { message, signIn }: SignInOptions
       return;
     }
     // A control call that every valid token may make, counted by no rate limit.
-    const answer = await fetch('/_sandbox/clock', { headers: { authorization: `Bearer ${token}` } }).catch(
-      () => undefined,
-    );
-    if (answer?.status === 200) {
+    const refused = await controlApi(token)
+      .call('get', '/_sandbox/clock')
+      .then(
+        () => undefined,
+        (error: unknown) => error as ConsoleApiError,
+      );
+    if (refused === undefined) {
       signIn(token);
       return;
     }
     const text =
-      answer === undefined
+      refused.status === 0
         ? 'The sandbox did not answer: check that it is still running.'
         : 'The sandbox does not know this token: it was revoked, or belongs to another sandbox.';
     problem.append(h('div', { class: 'alert', role: 'alert' }, h('p', {}, text)));
@@ -51,7 +54,7 @@ export function showSignIn(view: HTMLElement, { message, signIn }: SignInOptions
   const newAccount = async (): Promise<void> => {
     problem.replaceChildren();
     try {
-      signIn(await makeAccount());
+      signIn((await controlApi(undefined).call('post', '/_sandbox/accounts', { body: {} })).token);
     } catch (error) {
       problem.append(errorAlert(error));
     }

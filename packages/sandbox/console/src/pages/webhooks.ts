@@ -2,9 +2,8 @@ import {
   WEBHOOK_DISABLE_AFTER_FAILURES,
   WEBHOOK_EVENT_NAMES,
   WILDCARD_SUBSCRIPTION,
-  type SandboxDelivery,
   type SandboxWebhookEndpointState,
-  type WebhookEndpointCreated,
+  type WebhookSubscription,
 } from '@fflkit/types';
 import { field, h, replace, secretBox, table } from '../elements';
 import { errorAlert, heading, type PageContext } from '../page';
@@ -38,7 +37,7 @@ export async function showWebhooks(view: HTMLElement, context: PageContext): Pro
 
 async function refresh(list: HTMLElement, outcome: HTMLElement, context: PageContext): Promise<void> {
   try {
-    const { data } = await context.api.get<{ data: SandboxWebhookEndpointState[] }>('/_sandbox/webhooks');
+    const { data } = await context.api.call('get', '/_sandbox/webhooks');
     replace(
       list,
       table(
@@ -80,7 +79,7 @@ function endpointRow(
   };
   const test = () =>
     act(async () => {
-      const { data } = await context.api.post<{ data: SandboxDelivery }>(`/_sandbox/webhooks/${endpoint.id}/ping`);
+      const { data } = await context.api.call('post', '/_sandbox/webhooks/{id}/ping', { path: { id: endpoint.id } });
       const attempt = data.attempts.at(-1);
       if (data.state === 'succeeded')
         return `Ping to endpoint ${endpoint.id} delivered: answered ${attempt?.status_code ?? ''}.`;
@@ -92,14 +91,14 @@ function endpointRow(
     });
   const enable = () =>
     act(async () => {
-      await context.api.post(`/_sandbox/webhooks/${endpoint.id}/enable`);
+      await context.api.call('post', '/_sandbox/webhooks/{id}/enable', { path: { id: endpoint.id } });
       return `Endpoint ${endpoint.id} re-enabled.`;
     });
   const remove = () => {
     if (!window.confirm(`Delete endpoint ${endpoint.id} (${endpoint.url})? Its pending deliveries are cancelled.`))
       return Promise.resolve();
     return act(async () => {
-      await context.api.delete(`/_sandbox/webhooks/${endpoint.id}`);
+      await context.api.call('delete', '/_sandbox/webhooks/{id}', { path: { id: endpoint.id } });
       return `Endpoint ${endpoint.id} deleted.`;
     });
   };
@@ -164,9 +163,8 @@ function addForm(context: PageContext, created: HTMLElement, refreshList: () => 
         problem.replaceChildren();
         const events = [all, ...each].filter((box) => box.checked).map((box) => box.value);
         try {
-          const answer = await context.api.post<WebhookEndpointCreated>('/_sandbox/webhooks', {
-            url: url.value.trim(),
-            events,
+          const answer = await context.api.call('post', '/_sandbox/webhooks', {
+            body: { url: url.value.trim(), events: events as WebhookSubscription[] },
           });
           replace(
             created,
