@@ -1,5 +1,6 @@
 import { startupSnapshot } from 'node:v8';
 import { createSandboxCore } from '@fflkit/sandbox-core';
+import { nodeSha256Hex } from '@fflkit/sandbox-core/node-crypto';
 import * as persisterModule from '../persistence/persister';
 import * as sandboxModule from '../sandbox';
 import { parseCliArguments } from './arguments';
@@ -35,7 +36,7 @@ async function warmUp(): Promise<void> {
   const core = createSandboxCore({
     now: () => WARM_UP_TIME,
     randomBytes: (length) => new Uint8Array(length),
-    sha256Hex: sandboxModule.nodeSha256Hex,
+    sha256Hex: nodeSha256Hex,
   });
   const { token } = core.createAccount();
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
