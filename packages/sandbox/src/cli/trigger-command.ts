@@ -82,11 +82,10 @@ changed then), or when the sandbox refused the token or the change.
     );
     if (targets.length === 0) {
       const disabled = endpoints.filter((endpoint) => !endpoint.enabled).map((endpoint) => endpoint.id);
+      const enable = disabled.map((id) => `endpoint ${id} with POST ${origin}/_sandbox/webhooks/${id}/enable`);
       return fail(
         `no enabled endpoint of the account gets ${event}, so nothing was changed: add one with POST ${origin}/rest/v1/webhooks` +
-          (disabled.length === 0
-            ? ''
-            : `, or re-enable endpoint ${disabled.join(', ')} with POST ${origin}/_sandbox/webhooks/{id}/enable`),
+          (enable.length === 0 ? '' : `, or re-enable ${enable.join(', or ')}`),
       );
     }
     const urls = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint.url]));

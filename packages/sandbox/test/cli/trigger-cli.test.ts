@@ -154,6 +154,29 @@ describe('fflkit-sandbox trigger EVENT', () => {
     expect(receipts.data).toEqual([]);
   });
 
+  it('names the enable call of each disabled endpoint, its id filled in', async () => {
+    const token = await account(['receipt.created']);
+    const created = await fetch(`${sandbox.apiUrl}/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/refused', events: ['receipt.created'] }),
+    });
+    const refused = ((await created.json()) as { data: { id: number } }).data.id;
+    const [first] = await sandbox.webhooks.list(token);
+    await fetch(`${sandbox.apiUrl}/webhooks/${first!.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    // 10 consecutive failures disable it.
+    for (let n = 0; n < 10; n += 1) await sandbox.webhooks.ping(token, refused);
+    const result = await trigger(['receipt.created', '--token', token, '--url', sandbox.url]);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `fflkit-sandbox trigger: no enabled endpoint of the account gets receipt.created, so nothing was changed: add one with POST ${sandbox.url}/rest/v1/webhooks, or re-enable endpoint ${refused} with POST ${sandbox.url}/_sandbox/webhooks/${refused}/enable\n`,
+    });
+  });
+
   it('exits 1 for a revoked token, naming the refusal', async () => {
     const owner = await account(['*']);
     const { record, token } = await sandbox.tokens.create(owner, { permissions: ['read', 'write', 'delete'] });
