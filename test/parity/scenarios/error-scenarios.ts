@@ -163,4 +163,21 @@ export const errorScenarios: readonly Scenario[] = [
       await context.call('books.list() in the next window', () => logbook.books.list());
     },
   },
+  {
+    name: 'refuses a query parameter written as a list in brackets as it refuses a repeated one, on both APIs',
+    statuses: [201, 422],
+    run: async (context) => {
+      const token = await context.account();
+      const logbook = context.client(token);
+      await context.call('receipts.create()', () => logbook.receipts.create(receiptBody({ serial_number: 'PAR-Q1' })));
+      await context.send('GET', '/receipts?serial_number[]=PAR-Q1', { token });
+      await context.send('GET', '/receipts?serial_number%5B0%5D=PAR-Q1', { token });
+      await context.send('GET', '/receipts?serial_number=PAR-Q1&serial_number=PAR-Q2', { token });
+      await context.send('GET', '/search?q[]=PAR&field=serial_number', { token });
+      await context.send('GET', '/inventory?book[x]=Main', { token });
+      await context.control(token, 'GET', '/_sandbox/receipts?q[]=a');
+      await context.control(token, 'GET', '/_sandbox/deliveries?state[0]=pending');
+      await context.control(token, 'GET', '/_sandbox/requests?status[]=200');
+    },
+  },
 ];
