@@ -60,7 +60,8 @@ export async function readFixturesFile(path: string): Promise<Record<string, unk
   try {
     return read(path);
   } catch (error) {
-    if (error instanceof FixturesFileError) throw new FixturesError(error.file, error.message, {}, { cause: error });
+    if (error instanceof FixturesFileError)
+      throw new FixturesError(error.file, error.message, error.errors, { cause: error });
     throw error;
   }
 }
