@@ -81,7 +81,8 @@ export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): 
     const nowMs = accountNow(env.now(), account.record);
     const faulted = route.scope === 'api' && account.faults.length > 0;
     if (route.scope === 'api') {
-      const decision = limiter.hit(token.id, nowMs);
+      // Real time, not the account's clock: advancing the clock does not reset the limit.
+      const decision = limiter.hit(token.id, env.now());
       rateHeaders = decision.headers;
       if (!decision.allowed) throw tooManyRequests();
       const before = faulted ? ruleBefore(account, route.operationId) : undefined;

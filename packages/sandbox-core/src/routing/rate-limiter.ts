@@ -20,9 +20,15 @@ const UNLIMITED: RateDecision = Object.freeze({ allowed: true, headers: Object.f
 
 /**
  * The service's rate limit: a fixed 60-second window per token that opens with its first
- * request. A refused request is not counted. Checking and counting happen in one synchronous
- * step, so a window answers exactly `limit` requests whatever the concurrency. Windows are not
- * persisted: a restarted sandbox starts them afresh.
+ * request, on the second of it (as a Laravel service counts whole seconds). A refused request is
+ * not counted. Checking and counting happen in one synchronous step, so a window answers exactly
+ * `limit` requests whatever the concurrency. Windows are not persisted: a restarted sandbox
+ * starts them afresh.
+ *
+ * The limit counts real time, never an account's clock: advancing the clock must not let a test
+ * make more requests than its production code will be allowed. A window ends on a whole second,
+ * so a 429's `X-RateLimit-Reset` is that second and its `Retry-After` the seconds from the
+ * current one to it: the two always name the same moment.
  */
 export class FixedWindowLimiter {
   readonly #limit: number;
@@ -33,23 +39,25 @@ export class FixedWindowLimiter {
     this.#limit = limit;
   }
 
-  /** Counts a request of a key (a token id) at a moment of its account's clock; frozen answers. */
+  /** Counts a request of a key (a token id) at a moment of real time, in epoch milliseconds. */
   hit(key: number, nowMs: number): RateDecision {
     if (this.#limit === 0) return UNLIMITED;
+    const second = Math.floor(nowMs / 1000) * 1000;
     let window = this.#windows.get(key);
-    if (window === undefined || nowMs >= window.start + WINDOW_MS || nowMs < window.start) {
-      window = { start: nowMs, count: 0 };
+    // A clock set back (by NTP, or a test) opens a new window rather than waiting for the old one.
+    if (window === undefined || nowMs >= window.start + WINDOW_MS || second < window.start) {
+      window = { start: second, count: 0 };
       this.#windows.set(key, window);
     }
     if (window.count >= this.#limit) {
-      const end = window.start + WINDOW_MS;
+      const resetSecond = (window.start + WINDOW_MS) / 1000;
       return {
         allowed: false,
         headers: {
           [HEADERS.rateLimitLimit]: String(this.#limit),
           [HEADERS.rateLimitRemaining]: '0',
-          [HEADERS.retryAfter]: String(Math.ceil((end - nowMs) / 1000)),
-          [HEADERS.rateLimitReset]: String(Math.ceil(end / 1000)),
+          [HEADERS.retryAfter]: String(resetSecond - second / 1000),
+          [HEADERS.rateLimitReset]: String(resetSecond),
         },
       };
     }

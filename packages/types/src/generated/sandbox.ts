@@ -183,7 +183,8 @@ export interface paths {
          * Advance the clock
          * @description Moves the account's clock forward. Before answering, runs every delivery attempt that
          *     falls due within the skipped time, in order of its due time, so the answer reflects their
-         *     outcomes. The clock never goes back.
+         *     outcomes. The clock never goes back. The rate limit counts real time: advancing the clock
+         *     does not end a token's window.
          */
         post: operations["advanceClock"];
         delete?: never;
