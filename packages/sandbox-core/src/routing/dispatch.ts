@@ -62,6 +62,7 @@ export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): 
   const token = needsToken ? findToken(store, request.headers['authorization'], env) : undefined;
   const operationId = match?.route.scope === 'api' ? match.route.operationId : undefined;
   let rateHeaders: Record<string, string> = {};
+  let realMs = 0;
   // A delay rule that fired: it holds back whatever the request is answered, a refusal included.
   let delay: FaultRecord | undefined;
   const outcome = (response: SandboxResponse, fault?: SandboxRequestLogFault): DispatchOutcome =>
@@ -82,13 +83,14 @@ export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): 
     const faulted = route.scope === 'api' && account.faults.length > 0;
     if (route.scope === 'api') {
       // Real time, not the account's clock: advancing the clock does not reset the limit.
-      const decision = limiter.hit(token.id, env.now());
+      realMs = env.now();
+      const decision = limiter.hit(token.id, realMs);
       rateHeaders = decision.headers;
       if (!decision.allowed) throw tooManyRequests();
       const before = faulted ? ruleBefore(account, route.operationId) : undefined;
       if (before?.action === 'delay') delay = before;
       else if (before !== undefined)
-        return outcome(withoutBody(failedAnswer({ rule: before, rateHeaders, nowMs }), head), faultMark(before));
+        return outcome(withoutBody(failedAnswer({ rule: before, rateHeaders, realMs }), head), faultMark(before));
       if (!(ELIGIBLE_ACCOUNT_TYPES as readonly string[]).includes(account.record.account_type)) {
         throw ineligibleAccount(account.record.account_type);
       }
@@ -105,7 +107,7 @@ export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): 
     const after = faulted && delay === undefined && result.status < 300 ? ruleAfter(account, operationId!) : undefined;
     if (after !== undefined) {
       return outcome(
-        withoutBody(failedAnswer({ rule: after, rateHeaders, nowMs, withheld: result.status }), head),
+        withoutBody(failedAnswer({ rule: after, rateHeaders, realMs, withheld: result.status }), head),
         faultMark(after, result.status),
       );
     }
