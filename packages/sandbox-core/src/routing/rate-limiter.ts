@@ -33,6 +33,8 @@ const UNLIMITED: RateDecision = Object.freeze({ allowed: true, headers: Object.f
 export class FixedWindowLimiter {
   readonly #limit: number;
   readonly #windows = new Map<number, Window>();
+  /** The count of windows past which the ended ones are dropped: tokens come and go for good. */
+  #sweepAt = SWEEP_AT_LEAST;
 
   /** `limit` requests per window; `0` lifts the limit. */
   constructor(limit: number) {
@@ -46,6 +48,7 @@ export class FixedWindowLimiter {
     let window = this.#windows.get(key);
     // A clock set back (by NTP, or a test) opens a new window rather than waiting for the old one.
     if (window === undefined || nowMs >= window.start + WINDOW_MS || second < window.start) {
+      if (window === undefined && this.#windows.size >= this.#sweepAt) this.#sweep(nowMs);
       window = { start: second, count: 0 };
       this.#windows.set(key, window);
     }
@@ -70,4 +73,24 @@ export class FixedWindowLimiter {
       },
     };
   }
+
+  /** Windows kept now: one per token that made a request within the last minute, or a few more. */
+  get size(): number {
+    return this.#windows.size;
+  }
+
+  /**
+   * Drops the windows that ended: a token seen once more starts a new one anyway. Without it, a
+   * long-lived sandbox whose tests make accounts and tokens (revoked, deleted) would keep a
+   * window for each, for good. Run when the windows double, so it costs a constant per request.
+   */
+  #sweep(nowMs: number): void {
+    for (const [key, window] of this.#windows) {
+      if (nowMs >= window.start + WINDOW_MS) this.#windows.delete(key);
+    }
+    this.#sweepAt = Math.max(SWEEP_AT_LEAST, 2 * this.#windows.size);
+  }
 }
+
+/** The fewest windows kept before ended ones are dropped. */
+const SWEEP_AT_LEAST = 1024;

@@ -114,6 +114,18 @@ describe('the rate limit of the service API', () => {
 });
 
 describe('FixedWindowLimiter', () => {
+  it('keeps no window of a token past its minute: tokens made and forgotten do not add up', () => {
+    const limiter = new FixedWindowLimiter(60);
+    let nowMs = START;
+    for (let token = 1; token <= 50_000; token += 1) {
+      limiter.hit(token, nowMs);
+      nowMs += 10;
+    }
+    // 6,000 tokens were seen within the last minute; the rest ended, and at most as many again are kept.
+    expect(limiter.size).toBeLessThanOrEqual(2 * 6_000 + 1);
+    expect(limiter.hit(50_000, nowMs).headers['X-RateLimit-Remaining']).toBe('58');
+  });
+
   it('hit(key, now) opens a new window when the clock is before the current one', () => {
     const limiter = new FixedWindowLimiter(1);
     expect(limiter.hit(1, START).allowed).toBe(true);
