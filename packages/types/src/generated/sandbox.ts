@@ -1149,6 +1149,12 @@ export interface components {
              *     `null` when it had none, a body that is not JSON, or one too heavy to keep.
              */
             body: unknown;
+            /**
+             * @description The body of an error answer (status 400 and above) as sent, `{"message", "errors"?}`,
+             *     credentials redacted: why the request was refused. `null` for a success (its body is
+             *     the records themselves, which the API answers again) and for an answer without a body.
+             */
+            response_body: unknown;
             /** @description The fault rule that acted on the request; `null` when none did. */
             fault: components["schemas"]["RequestLogFault"] | null;
         };
