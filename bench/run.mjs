@@ -19,6 +19,7 @@ const BENCHMARKS = {
   'sdk-overhead': () => import('./sdk-overhead.mjs'),
   'msw-overhead': () => import('./msw-overhead.mjs'),
   console: () => import('./console.mjs'),
+  soak: () => import('./soak.mjs'),
 };
 
 // An interrupted run still stops every server it started (see spawn-server.mjs).
