@@ -22,7 +22,7 @@ function markdown(folder: string): string[] {
 /** Each `npx` command of the shell blocks of a Markdown file, with its place. */
 function npxCommands(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  const blocks = [...text.matchAll(/^```(?:sh|bash|shell)\n([^]*?)^```$/gm)].map((match) => match[1]!);
+  const blocks = [...text.matchAll(/^```(?:sh|bash|shell)\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
   return blocks.flatMap((block) =>
     [...block.matchAll(/\bnpx\b[^\n]*/g)].map((match) => `${relative(ROOT, file)}: ${match[0]}`),
   );

@@ -26,7 +26,7 @@ afterAll(async () => {
 /** The fenced blocks of `language` in the section of the page whose heading starts with `heading`. */
 function blocks(heading: string, language: string): string[] {
   const section = PAGE.split(/^## /m).find((part) => part.startsWith(heading)) ?? '';
-  return [...section.matchAll(new RegExp(`^\`\`\`${language}\\n([^]*?)^\`\`\`$`, 'gm'))].map((match) => match[1]!);
+  return [...section.matchAll(new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((match) => match[1]!);
 }
 
 /** Runs a command to its end; resolves with its exit code and output. */

@@ -3192,6 +3192,7 @@ export interface operations {
                      *             "received_from": "Example Firearms Wholesale LLC",
                      *             "ffl_license": "9-99-999-01-6A-00001"
                      *           },
+                     *           "response_body": null,
                      *           "fault": {
                      *             "rule": 4,
                      *             "action": "drop",
@@ -3215,6 +3216,32 @@ export interface operations {
                      *             "user-agent": "inventory-sync/2.3"
                      *           },
                      *           "body": null,
+                     *           "response_body": null,
+                     *           "fault": null
+                     *         },
+                     *         {
+                     *           "id": 3119,
+                     *           "method": "GET",
+                     *           "path": "/rest/v1/receipts",
+                     *           "query": "status=sold",
+                     *           "operation": "listReceipts",
+                     *           "status": 422,
+                     *           "duration_ms": 0.9,
+                     *           "at": "2025-03-14T15:05:58Z",
+                     *           "headers": {
+                     *             "accept": "application/json",
+                     *             "authorization": "Bearer [redacted]",
+                     *             "user-agent": "inventory-sync/2.3"
+                     *           },
+                     *           "body": null,
+                     *           "response_body": {
+                     *             "message": "The selected status is invalid.",
+                     *             "errors": {
+                     *               "status": [
+                     *                 "The selected status is invalid."
+                     *               ]
+                     *             }
+                     *           },
                      *           "fault": null
                      *         }
                      *       ],
