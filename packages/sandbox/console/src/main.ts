@@ -140,7 +140,8 @@ function show(moved: boolean): void {
     },
     onLeave: (cleanup) => leaving.push(cleanup),
   };
-  void route.page(view, context).then(() => {
+  // A page that failed is drawn too (with its error): never left busy for a test to wait on forever.
+  void route.page(view, context).finally(() => {
     if (!view.isConnected) return;
     main.removeAttribute('aria-busy');
     if (moved) view.querySelector('h1')?.focus();

@@ -520,4 +520,40 @@ describe('the console', () => {
     const books = await call(token, 'GET', '/rest/v1/books');
     expect(books.headers.get('x-ratelimit-remaining')).toBe('59');
   });
+
+  it('marks its main landmark busy until a page shows its data, the wait for tests that networkidle cannot give', async () => {
+    const token = await newAccount();
+    expect((await call(token, 'POST', '/rest/v1/receipts', receipt(1))).status).toBe(201);
+    const opened = await newConsolePage(browser);
+    const { page } = opened;
+    // The book's receipts are held back: the page is on screen, its data not yet.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/_sandbox\/receipts\?/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${sandbox.url}/#token=${token}`);
+    await page.getByRole('heading', { level: 1, name: 'Bound book' }).waitFor();
+    expect(await page.locator('main').getAttribute('aria-busy')).toBe('true');
+    expect(await page.locator('.summary').count()).toBe(0);
+
+    release();
+    await page.locator('main:not([aria-busy])').waitFor();
+    // No poll: once <main> is no longer busy, the page shows what it loaded.
+    expect(await page.locator('.summary').textContent()).toBe('Receipts 1 to 1 of 1, page 1 of 1.');
+
+    // A page that fails to load is drawn with its error, and is not left busy either.
+    await page.unroute(/\/_sandbox\/receipts\?/);
+    await page.route(/\/_sandbox\/receipts\?/, (route) => route.abort());
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    await page.getByRole('link', { name: 'Bound book' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Bound book' }).waitFor();
+    await page.locator('main:not([aria-busy])').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(1);
+    expect(opened.problems).toEqual([]);
+  });
 });
