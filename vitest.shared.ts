@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { ViteUserConfig } from 'vitest/config';
 
 /** The export condition under which every `@fflkit/*` package names its TypeScript sources. */
@@ -13,4 +14,10 @@ export const SOURCE_CONDITION = '@fflkit/source';
 export const sharedConfig: ViteUserConfig = {
   resolve: { conditions: [SOURCE_CONDITION, 'module', 'browser', 'development|production'] },
   ssr: { resolve: { conditions: [SOURCE_CONDITION, 'module', 'node', 'development|production'] } },
+  test: {
+    // A file handle that the garbage collector closes (DEP0137) fails the test file that left it
+    // open: the collector is run after each file, which needs --expose-gc.
+    setupFiles: [fileURLToPath(new URL('./test/support/fail-on-leaked-file-handles.ts', import.meta.url))],
+    execArgv: ['--expose-gc'],
+  },
 };

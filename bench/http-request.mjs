@@ -4,13 +4,16 @@ import http from 'node:http';
 
 const keepAliveAgent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 
-/** Resolves with `{ status, headers, body }`, `body` a Buffer. */
-export function request(url, { method = 'GET', headers = {}, body, keepAlive = true, timeoutMs = 10_000 } = {}) {
+/** Resolves with `{ status, headers, body }`, `body` a Buffer; `agent` replaces the shared keep-alive agent. */
+export function request(
+  url,
+  { method = 'GET', headers = {}, body, keepAlive = true, timeoutMs = 10_000, agent = keepAliveAgent } = {},
+) {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
     const req = http.request(url, {
       method,
-      agent: keepAlive ? keepAliveAgent : false,
+      agent: keepAlive ? agent : false,
       headers: {
         ...(payload === undefined
           ? {}

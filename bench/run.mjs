@@ -22,6 +22,7 @@ const BENCHMARKS = {
   console: () => import('./console.mjs'),
   image: () => import('./image.mjs'),
   'drift-proxy': () => import('./drift-proxy.mjs'),
+  soak: () => import('./soak.mjs'),
 };
 
 // An interrupted run still stops every server it started (see spawn-server.mjs).

@@ -197,6 +197,21 @@ describe('createMockLogbook({ fixtures })', () => {
     });
   });
 
+  it.each([
+    ['JSON', 'twice.json', '{"accounts": [{"tokens": [],\n "tokens": []}]}', 'line 2, column 2'],
+    ['YAML', 'twice.yaml', 'accounts:\n  - tokens: []\n    tokens: []\n', 'line 3, column 5'],
+  ])('throws a MockLogbookError (422) naming a key a %s file gives twice by its path', (_format, name, text, where) => {
+    const error = thrownBy(() =>
+      createMockLogbook({ baseUrl: BASE_URL, fixtures: scratchFile(name, text) }),
+    ) as MockLogbookError;
+    expect(error).toBeInstanceOf(MockLogbookError);
+    const fault = `is given twice in one object (again at ${where}): give each key once.`;
+    expect(error.body).toEqual({
+      message: `The fixtures file has a key given twice: accounts[0].tokens ${fault}`,
+      errors: { 'accounts[0].tokens': [fault] },
+    });
+  });
+
   it('reads a file of another name by its content, as the sandbox does: JSON when it begins with {', async () => {
     const path = scratchFile('fixtures.txt', JSON.stringify(fixturesObject()));
     serve(createMockLogbook({ baseUrl: BASE_URL, fixtures: path }));

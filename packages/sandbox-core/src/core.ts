@@ -211,6 +211,7 @@ export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore
         fault,
         receivedMs: accountNow(startedMs, account.record),
         durationMs: Math.max(0, env.now() - startedMs),
+        responseBody: response.body,
       });
     }
     return response;

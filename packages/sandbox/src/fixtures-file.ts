@@ -61,7 +61,8 @@ export async function readFixturesFile(path: string): Promise<Record<string, unk
   try {
     return read(path);
   } catch (error) {
-    if (error instanceof FixturesFileError) throw new FixturesError(error.file, error.reason, {}, { cause: error });
+    if (error instanceof FixturesFileError)
+      throw new FixturesError(error.file, error.reason, error.errors, { cause: error });
     throw error;
   }
 }

@@ -1,5 +1,4 @@
-import { createServer, type Server as HttpServer, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import { createServer, type Server as HttpServer } from 'node:http';
 import { PassThrough, type Readable } from 'node:stream';
 import {
   MAX_BODY_BYTES,
@@ -21,6 +20,7 @@ import { createBodySerializer, type BodySerializer } from './body-serializer';
 import { type ConsoleSource, consoleRoutes, errorReply } from './console-route';
 import { type AnswerRequest, mcpEndpoint } from './mcp-endpoint';
 import { receiverCheckRoute } from './receiver-check/receiver-check-route';
+import { answerMalformedRequest, LISTENER_OPTIONS, lacksHost, MISSING_HOST_MESSAGE } from './malformed-request';
 import { corsHeaders, type GuardOptions, isPreflight, refusalOf } from './request-guard';
 import type { CorePersister } from './persistence/persister';
 import { reasonOf } from './support/errors';
@@ -59,7 +59,7 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
   // Hapi serves a listener of ours, which starts listening once Hapi has started: given `host`,
   // Hapi would check it against a regular expression of every IP address form, whose first use
   // alone costs each start about 10 ms (the cold-start benchmark).
-  const listener = createServer();
+  const listener = createServer(LISTENER_OPTIONS);
   const server = hapiServer({
     listener,
     autoListen: false,
@@ -142,6 +142,8 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
   // API, is refused before anything reads it; an allowed origin's preflight is answered here.
   server.ext('onRequest', (request, h) => {
     const { headers } = request.raw.req;
+    if (lacksHost(request.raw.req))
+      return errorReply(h, 400, MISSING_HOST_MESSAGE).header('connection', 'close').takeover();
     const refusal = refusalOf(request.path, headers, options);
     if (refusal !== undefined) return errorReply(h, refusal.status, refusal.message).takeover();
     if (!isPreflight(request.method, headers)) return h.continue;
@@ -169,10 +171,10 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
     for (const [name, value] of Object.entries(cors)) response.header(name, value);
     return shaped;
   });
-  // Hapi answers a request the HTTP parser refused with a bare 400; this one answers in the
-  // contract's error shape.
+  // Hapi answers a request the HTTP parser refused with a bare 400, or none; this one answers in
+  // the contract's error shape.
   listener.removeAllListeners('clientError');
-  listener.on('clientError', answerClientError);
+  listener.on('clientError', answerMalformedRequest);
   server.ext('onPostStart', () => listen(listener, options.port ?? 0, options.host ?? '127.0.0.1'));
   return server;
 }
@@ -441,39 +443,4 @@ function errorMessageFor(error: Boom.Boom): string {
 
 function sentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
-}
-
-const BAD_REQUEST_BODY = JSON.stringify({
-  message: 'The request is malformed: check its request line and headers (such as Host).',
-});
-const REQUEST_TIMEOUT_BODY = JSON.stringify({ message: 'The request took too long to arrive.' });
-
-/**
- * Answers a request that Node's HTTP parser refused before Hapi saw it (a malformed request
- * line or header, or bytes left over after a body sent without a length; Node 24 also refuses an
- * invalid Host) in the contract's error shape, where Node and Hapi would send a bare
- * `400 Bad Request` without a body, then closes the connection. When an earlier request on the
- * same connection is still being answered, it waits for that answer to finish first.
- */
-function answerClientError(error: Error & { code?: string }, socket: Socket): void {
-  // Node keeps the response being written on this connection here (its own clientError
-  // handler reads the same property).
-  const inFlight = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (inFlight && !inFlight.writableFinished) {
-    inFlight.once('close', () => answerClientError(error, socket));
-    return;
-  }
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
-  const body = timedOut ? REQUEST_TIMEOUT_BODY : BAD_REQUEST_BODY;
-  socket.end(
-    `HTTP/1.1 ${timedOut ? '408 Request Timeout' : '400 Bad Request'}\r\n` +
-      'Content-Type: application/json; charset=utf-8\r\n' +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      'Connection: close\r\n\r\n' +
-      body,
-  );
 }

@@ -115,7 +115,11 @@ describe('readFixturesFile(path)', () => {
       'accounts: [unclosed\n',
       /is not valid YAML: Flow sequence .* at line 2, column 1:\n\naccounts: \[unclosed\n\n\^$/,
     ],
-    ['twice.yaml', 'accounts: []\naccounts: []\n', /is not valid YAML: Map keys must be unique/],
+    [
+      'twice.yaml',
+      'accounts: []\naccounts: []\n',
+      /has a key given twice: accounts is given twice in one object \(again at line 2, column 1\): give each key once\.$/,
+    ],
     [
       'list.yml',
       '- one\n- two\n',
@@ -133,6 +137,21 @@ describe('readFixturesFile(path)', () => {
     const error = await failure(path);
     expect(error.message.startsWith(`[@fflkit/sandbox] the fixtures file ${path} `)).toBe(true);
     expect(error.message).toMatch(message);
+  });
+});
+
+describe('a key given twice in one object', () => {
+  it.each([
+    ['twice.json', '{"accounts": [{"name": "A",\n  "tokens": [], "name": "B"}]}', 'line 2, column 17'],
+    ['twice.yaml', 'accounts:\n  - name: A\n    tokens: []\n    name: B\n', 'line 4, column 5'],
+  ])('refuses %s, naming the key by its path, as it names every fault', async (name, text, where) => {
+    const path = await written(name, text);
+    const error = await failure(path);
+    const fault = `is given twice in one object (again at ${where}): give each key once.`;
+    expect(error.message).toBe(
+      `[@fflkit/sandbox] the fixtures file ${path} has a key given twice: accounts[0].name ${fault}`,
+    );
+    expect(error.errors).toEqual({ 'accounts[0].name': [fault] });
   });
 });
 

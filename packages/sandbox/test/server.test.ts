@@ -223,6 +223,60 @@ describe('createSandboxServer() answers errors in the contract shape', () => {
     });
   });
 
+  /** What the server sends back for raw bytes, read until it closes the connection (the client never does). */
+  async function rawExchange(bytes: string): Promise<{ status: string; headers: string; body: unknown }> {
+    await server.start();
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(server.info.port as number, '127.0.0.1', () => socket.write(bytes));
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.on('close', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const [head = '', body = ''] = raw.split('\r\n\r\n');
+    const [status = '', ...headers] = head.split('\r\n');
+    return { status, headers: headers.join('\n'), body: body === '' ? undefined : JSON.parse(body) };
+  }
+
+  it.each([
+    [
+      'an invalid chunk size',
+      'POST /rest/v1/receipts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n',
+      /^The request body is not valid chunked encoding \(Invalid character in chunk size\): send each chunk as its size in hexadecimal/,
+    ],
+    [
+      'a Transfer-Encoding other than chunked',
+      'POST /rest/v1/receipts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: xchunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n',
+      /^The request has a Transfer-Encoding other than chunked, which no server can read: send the body with Transfer-Encoding: chunked or with Content-Length\.$/,
+    ],
+    [
+      'an HTTP/1.1 request without Host',
+      'GET /rest/v1/books HTTP/1.1\r\nAuthorization: Bearer sbx_x\r\n\r\n',
+      /^The request has no Host header, which HTTP\/1\.1 requires: send the host and port you called/,
+    ],
+    ['a request line that is no request', 'NOT A REQUEST\r\n\r\n', /^The request is malformed \(.+\): check its/],
+  ])('answers %s with a JSON 400 and closes the connection at once', async (_case, bytes, message) => {
+    const answer = await rawExchange(bytes);
+    expect(answer.status).toBe('HTTP/1.1 400 Bad Request');
+    expect(answer.headers).toMatch(/^content-type: application\/json; charset=utf-8$/im);
+    expect(answer.headers).toMatch(/^connection: close$/im);
+    expect(answer.body).toEqual({ message: expect.stringMatching(message) });
+    expect(core.requests).toHaveLength(0);
+  });
+
+  it('answers headers over the parser limit with a JSON 431', async () => {
+    const answer = await rawExchange(
+      `GET /rest/v1/books HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+    );
+    expect(answer.status).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(answer.body).toEqual({ message: expect.stringMatching(/^The request headers are too large/) });
+  });
+
+  it('answers an HTTP/1.0 request without Host, which HTTP/1.0 allows', async () => {
+    const answer = await rawExchange('GET /_sandbox/health HTTP/1.0\r\n\r\n');
+    expect(answer.status).toBe('HTTP/1.1 200 OK');
+  });
+
   it('answers a path with a malformed percent-encoding with 400 and only {"message"}', async () => {
     const response = await server.inject({ method: 'GET', url: '/rest/v1/receipts/%zz' });
     expect(response.statusCode).toBe(400);

@@ -167,6 +167,47 @@ export class TimeoutError extends ConnectionError {}
  */
 export class QueueTimeoutError extends LogbookError {}
 
+/** The call an {@link OutcomeUnknownError} is about, as it was sent. */
+export interface SentRequest {
+  readonly method: string;
+  readonly url: string;
+  /** The body as sent: JSON text. */
+  readonly body: unknown;
+}
+
+/**
+ * A create, a disposition or an endpoint's creation may have been recorded, and the client could
+ * not learn whether: its answer was lost (no answer, a time-out, 408 or 5xx) and the look-up of
+ * recovery failed too (`cause`). It is no status of the service and no retry sends it again:
+ * sending it as it is may record it twice. Look for the record first (see the README, "Recovery").
+ *
+ * @example
+ * ```ts
+ * import { LogbookClient, OutcomeUnknownError, type ReceiptCreate } from '@fflkit/sdk';
+ *
+ * declare const body: ReceiptCreate;
+ * const logbook = new LogbookClient(); // the token and base URL from FFLKIT_TOKEN and FFLKIT_BASE_URL
+ * try {
+ *   await logbook.receipts.create(body);
+ * } catch (error) {
+ *   // Not retried: whether it is in the book is checked once the service answers reads again.
+ *   if (error instanceof OutcomeUnknownError) console.error(error.request.url, error.lookup, error.cause);
+ *   throw error;
+ * }
+ * ```
+ */
+export class OutcomeUnknownError extends LogbookError {
+  /** The call whose outcome is unknown, as it was sent. */
+  declare readonly request: SentRequest;
+  /** What recovery looked up to learn the outcome: `GET /receipts?serial_number=EXA0012345&book=Main`. */
+  declare readonly lookup: string;
+
+  constructor(message: string, init: { request: SentRequest; lookup: string; cause: unknown }) {
+    super(message, { cause: init.cause });
+    Object.assign(this, { request: init.request, lookup: init.lookup });
+  }
+}
+
 // The name of each class, set once on its prototype: `error.name`, and the brand `instanceof` reads.
 for (const [Class, name] of [
   [LogbookError, 'LogbookError'],
@@ -180,6 +221,7 @@ for (const [Class, name] of [
   [ConnectionError, 'ConnectionError'],
   [TimeoutError, 'TimeoutError'],
   [QueueTimeoutError, 'QueueTimeoutError'],
+  [OutcomeUnknownError, 'OutcomeUnknownError'],
 ] as const) {
   Object.assign(Class.prototype, { name, [BRAND]: name });
 }

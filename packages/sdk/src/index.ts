@@ -22,13 +22,14 @@ export {
   createApiError,
   InternalServerError,
   NotFoundError,
+  OutcomeUnknownError,
   PermissionDeniedError,
   QueueTimeoutError,
   RateLimitError,
   TimeoutError,
   ValidationError,
 } from './errors';
-export type { ApiErrorInit } from './errors';
+export type { ApiErrorInit, SentRequest } from './errors';
 
 // The contract's types that the methods take and return, from @fflkit/types.
 export type {

@@ -13,7 +13,8 @@ import type { Recover } from './transport';
  * firearm recorded twice, which is what recovery prevents, so it is returned too.
  */
 export function findCreated(body: ReceiptCreate, receipts: () => AsyncIterable<Receipt>): Recover {
-  return lookUp('POST /receipts', async () => {
+  const query = new URLSearchParams({ serial_number: body.serial_number.trim(), book: body.book.trim() });
+  return lookUp(`GET /receipts?${query}`, async () => {
     let found: Receipt | undefined;
     for await (const receipt of receipts()) {
       if (receipt.status === 'on_hand' && receipt.disposition === null && holds(receipt, body)) found = receipt;
@@ -23,8 +24,8 @@ export function findCreated(body: ReceiptCreate, receipts: () => AsyncIterable<R
 }
 
 /** The look-up after a failed disposition: the receipt is disposed, with the disposition sent. */
-export function findDisposed(body: DispositionCreate, receipt: () => Promise<Receipt>): Recover {
-  return lookUp('POST /receipts/{id}/dispose', async () => {
+export function findDisposed(id: number, body: DispositionCreate, receipt: () => Promise<Receipt>): Recover {
+  return lookUp(`GET /receipts/${id}`, async () => {
     const current = await receipt();
     return current.status === 'disposed' && holds(current.disposition, body) ? current : undefined;
   });
@@ -42,7 +43,7 @@ export function removeUnseen(
   remove: (id: number) => Promise<void>,
 ): Recover {
   const events = String([...body.events].sort());
-  return lookUp('POST /webhooks', async () => {
+  return lookUp('GET /webhooks, then DELETE of each endpoint a lost attempt made', async () => {
     for (const endpoint of await list()) {
       if (
         endpoint.url === body.url.trim() &&
@@ -56,28 +57,33 @@ export function removeUnseen(
   });
 }
 
+/** What to do when recovery cannot read: a 403 is a token without `read`. */
+export function readHint(error: unknown): string {
+  return (error as { status?: number }).status === 403
+    ? '; recovery needs the read permission: use a key with read, or pass recover: false'
+    : '';
+}
+
 /**
- * Says, in the error of a read that recovery needs, what the call it serves is left at: unknown
- * after a failure, nothing sent before the first attempt. A 403 is the token without `read`.
+ * Says, in the error of the read a call makes before it is sent (`webhooks.create`'s listing),
+ * that nothing was sent.
  */
-export function needsRead(operation: string, sent: boolean) {
+export function nothingSent(operation: string) {
   return (error: unknown): never => {
     if (error instanceof LogbookError) {
       // The error was just built and its stack not yet read, so the stack shows the new message.
-      error.message += ` [${operation}: ${sent ? 'outcome unknown, the service may have recorded it: look before sending it again' : 'nothing was sent'}${
-        (error as { status?: number }).status === 403
-          ? '; recovery needs the read permission: use a key with read, or pass recover: false'
-          : ''
-      }]`;
+      error.message += ` [${operation}: nothing was sent${readHint(error)}]`;
     }
     throw error;
   };
 }
 
 // A look-up whose find resolves the call with what it found (as the answer of the POST would
-// have, `{ data }`), or sends it again when it found nothing.
-function lookUp(operation: string, find: () => Promise<unknown>): Recover {
-  return () => find().then((found) => (found ? Response.json({ data: found }) : undefined), needsRead(operation, true));
+// have, `{ data }`), or sends it again when it found nothing; `lookup` says what it reads, for
+// the OutcomeUnknownError of a look-up that fails.
+function lookUp(lookup: string, find: () => Promise<unknown>): Recover {
+  const recover = () => find().then((found) => (found ? Response.json({ data: found }) : undefined));
+  return Object.assign(recover, { lookup });
 }
 
 // Whether `record` holds every field of `sent` as the service stores it: strings trimmed, `null`

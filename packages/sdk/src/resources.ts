@@ -18,7 +18,7 @@ import { changesSince, type ReceiptChange, type SyncCheckpoint } from './changes
 import { createApiError } from './errors';
 import { assertPageParams, Paginator } from './pagination';
 import type { Call, CallInit } from './raw-client';
-import { findCreated, findDisposed, needsRead, removeUnseen } from './recovery';
+import { findCreated, findDisposed, nothingSent, removeUnseen } from './recovery';
 import type { Clock, Recover } from './transport';
 
 /** What the resources of a client share: its request function, its clock, and whether it recovers. */
@@ -156,7 +156,7 @@ export class Receipts {
    * disposition is sent again: disposed as sent, it is returned.
    */
   async dispose(id: number, body: DispositionCreate, options?: RequestOptions): Promise<Receipt> {
-    const recover = findDisposed(body, () => this.get(id, options));
+    const recover = findDisposed(id, body, () => this.get(id, options));
     return (
       await request<{ data: Receipt }>(
         this.#context,
@@ -340,7 +340,7 @@ export class Webhooks {
    * deleted before the creation is sent again, so no endpoint is left whose secret was never seen.
    */
   async create(body: WebhookEndpointCreate, options?: RequestOptions): Promise<CreatedWebhook> {
-    const before = this.#context.recover ? await this.list(options).catch(needsRead('POST /webhooks', false)) : [];
+    const before = this.#context.recover ? await this.list(options).catch(nothingSent('POST /webhooks')) : [];
     const recover = removeUnseen(
       body,
       before,

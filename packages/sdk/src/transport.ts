@@ -3,8 +3,17 @@
 // may have been recorded included.
 import { RATE_LIMIT_PER_MINUTE } from '@fflkit/types';
 import type { LogbookClientOptions } from './client';
-import { advice, assertRange, ConnectionError, parseRetryAfter, QueueTimeoutError, TimeoutError } from './errors';
+import {
+  advice,
+  assertRange,
+  ConnectionError,
+  OutcomeUnknownError,
+  parseRetryAfter,
+  QueueTimeoutError,
+  TimeoutError,
+} from './errors';
 import type { Limiter } from './rate-limiter';
+import { readHint } from './recovery';
 
 /**
  * The time source of a client: its clock and its timers. Every wait of the SDK (time-outs,
@@ -86,9 +95,10 @@ export interface Wait {
 
 /**
  * Looks for what a POST that may have been recorded did: a response to resolve the call with, or
- * `undefined` to send it again. Given by the methods that recover (see `recovery.ts`).
+ * `undefined` to send it again; `lookup` says what it reads. Given by the methods that recover
+ * (see `recovery.ts`).
  */
-export type Recover = () => Promise<Response | undefined>;
+export type Recover = (() => Promise<Response | undefined>) & { readonly lookup: string };
 
 /** Sends one call with the client's policy, retries and recovery included, and answers its last response. */
 export type Send = (
@@ -219,7 +229,17 @@ export function createTransport(options: LogbookClientOptions, limiterOf: (perMi
           await sleep(clock, delay, signal ?? undefined);
         }
       }
-      const found = recovers ? await recover() : undefined;
+      // A look-up that fails leaves the outcome unknown: said so, never as a status to retry on.
+      const found = recovers
+        ? await recover().catch((error: unknown) => {
+            void response?.body?.cancel().catch(() => undefined);
+            const lostBy = response ? `${status}` : controller.signal.aborted ? 'time-out' : 'no answer';
+            throw new OutcomeUnknownError(
+              `${method} ${url}: outcome unknown: its answer was lost (${lostBy}) and the look-up that tells whether it was recorded (${recover.lookup}) failed: ${(error as Error).message}. Look for it before sending it again; never send it again as it is${readHint(error)}`,
+              { request: { method, url, body: init.body }, lookup: recover.lookup, cause: error },
+            );
+          })
+        : undefined;
       if (found || !(last || tooLong)) {
         // An answer not returned: its body is let go, so that its connection is freed.
         void response?.body?.cancel().catch(() => undefined);

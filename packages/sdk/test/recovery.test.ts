@@ -1,9 +1,11 @@
 import {
+  ApiError,
   LogbookClient,
   LogbookError,
   ConnectionError,
   InternalServerError,
   NotFoundError,
+  OutcomeUnknownError,
   PermissionDeniedError,
   TimeoutError,
   type LogbookClientOptions,
@@ -143,7 +145,7 @@ describe('receipts.create(body) after a failure after which the service may have
     );
   });
 
-  it('rejects with a PermissionDeniedError saying the outcome is unknown and that recovery needs read, when the look-up is 403', async () => {
+  it('rejects with an OutcomeUnknownError saying that recovery needs read, when the look-up is 403', async () => {
     const service = new FaultyService(failing('POST', '/receipts', '502-after'));
     const { logbook, clock } = clientOf(service, {
       fetch: async (url, init) =>
@@ -154,13 +156,36 @@ describe('receipts.create(body) after a failure after which the service may have
     const error = await clock
       .settle(logbook.receipts.create(receiptBody({ serial_number: 'EXA-8' })))
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(PermissionDeniedError);
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as OutcomeUnknownError).cause).toBeInstanceOf(PermissionDeniedError);
     expect((error as Error).message).toBe(
-      '403 This action requires the read permission. (use a key with the permission this method needs) [POST /receipts: outcome unknown, the service may have recorded it: look before sending it again; recovery needs the read permission: use a key with read, or pass recover: false]',
+      `POST ${BASE_URL}/receipts: outcome unknown: its answer was lost (502) and the look-up that tells whether it was recorded (GET /receipts?serial_number=EXA-8&book=Main) failed: 403 This action requires the read permission. (use a key with the permission this method needs). Look for it before sending it again; never send it again as it is; recovery needs the read permission: use a key with read, or pass recover: false`,
     );
-    expect((error as Error).stack).toContain('outcome unknown');
     expect(service.withSerial('EXA-8')).toHaveLength(1);
   });
+
+  it.each(['502', 'dropped', 'timeout'] as const)(
+    'rejects with an OutcomeUnknownError, no status to retry on, when the answer is lost and the look-up fails (%s)',
+    async (lookupFault) => {
+      const service = new FaultyService((method, _path, index) =>
+        method === 'POST' ? (index === 0 ? '502-after' : 'ok') : lookupFault,
+      );
+      const { logbook, clock } = clientOf(service, { timeout: 1_000 });
+      const body = receiptBody({ serial_number: 'EXA-11' });
+      const error = (await clock.settle(logbook.receipts.create(body)).catch((e: unknown) => e)) as OutcomeUnknownError;
+      expect(error).toBeInstanceOf(OutcomeUnknownError);
+      expect(error).toBeInstanceOf(LogbookError);
+      expect(error).not.toBeInstanceOf(ApiError);
+      expect(error).not.toBeInstanceOf(ConnectionError);
+      expect(error.name).toBe('OutcomeUnknownError');
+      expect(error.request).toEqual({ method: 'POST', url: `${BASE_URL}/receipts`, body: JSON.stringify(body) });
+      expect(error.lookup).toBe('GET /receipts?serial_number=EXA-11&book=Main');
+      expect(error.cause).toBeInstanceOf(lookupFault === '502' ? InternalServerError : ConnectionError);
+      // Recorded once, and never sent again: the look-up was retried, the create was not.
+      expect(service.withSerial('EXA-11')).toHaveLength(1);
+      expect(service.requests.map(({ method }) => method)).toEqual(['POST', 'GET', 'GET', 'GET']);
+    },
+  );
 
   it('with recover: false, throws the failure at once, saying the service may have acted', async () => {
     const service = new FaultyService(failing('POST', '/receipts', '502-after'));
@@ -199,6 +224,20 @@ describe('receipts.dispose(id, body) after a failure after which the service may
     await clock.settle(logbook.receipts.dispose(id, disposition));
     expect(service.dispositions.get(id)).toBe(1);
     expect(service.requests.map(({ method }) => method)).toEqual(['POST', 'GET', 'POST']);
+  });
+
+  it('rejects with an OutcomeUnknownError naming the receipt read, when that read fails', async () => {
+    const service = new FaultyService((method, _path, index) =>
+      method === 'POST' ? (index === 0 ? '502-after' : 'ok') : '502',
+    );
+    const { id } = service.add(receiptBody());
+    const { logbook, clock } = clientOf(service);
+    const error = (await clock
+      .settle(logbook.receipts.dispose(id, disposition))
+      .catch((e: unknown) => e)) as OutcomeUnknownError;
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect(error.lookup).toBe('GET /receipts/1');
+    expect(service.dispositions.get(id)).toBe(1);
   });
 
   it('sends it again when the receipt was disposed of otherwise (the service then answers for itself)', async () => {
@@ -242,6 +281,18 @@ describe('webhooks.create(body) and delete(id) after a failure after which the s
       ]);
     },
   );
+
+  it('rejects with an OutcomeUnknownError when the endpoint a lost attempt made cannot be deleted', async () => {
+    const service = new FaultyService((method, path) =>
+      method === 'POST' && path === '/webhooks' ? '502-after' : method === 'DELETE' ? '502' : 'ok',
+    );
+    const { logbook, clock } = clientOf(service);
+    const error = (await clock.settle(logbook.webhooks.create(hook)).catch((e: unknown) => e)) as OutcomeUnknownError;
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect(error.lookup).toBe('GET /webhooks, then DELETE of each endpoint a lost attempt made');
+    expect(error.cause).toBeInstanceOf(InternalServerError);
+    expect(service.requests.filter(({ method }) => method === 'POST')).toHaveLength(1);
+  });
 
   it('rejects before sending anything when the token cannot list the endpoints, saying so', async () => {
     const service = new FaultyService();
@@ -302,7 +353,13 @@ async function run(plan: Fault[], onlyWrites: boolean, maxRetries: number) {
       (value) => ({ value }),
       (error: unknown) => ({ error: error as Error }),
     );
-  const unknown = (error: Error | undefined) => error?.message.includes('outcome unknown') ?? false;
+  // An unknown outcome says so with its own class, which is no status a retry helper acts on.
+  const unknown = (error: Error | undefined) => {
+    if (!(error instanceof OutcomeUnknownError)) return false;
+    expect(error).not.toBeInstanceOf(ApiError);
+    expect(error).not.toBeInstanceOf(ConnectionError);
+    return true;
+  };
 
   for (let n = 1; n <= 3; n++) {
     const serial = `RUN-${n}`;

@@ -55,6 +55,8 @@ interface Dispatch {
   token?: TokenRecord | undefined;
   /** The account of a valid token. */
   account?: AccountState;
+  /** Real time when the request arrived, which the rate limit counts: advancing the clock does not reset it. */
+  realMs: number;
   /** The account's clock when the request arrived. */
   nowMs: number;
   /** The rate-limit headers of a counted request, which every answer to it carries. */
@@ -108,6 +110,7 @@ export function dispatchRequest(runtime: CoreRuntime, request: SandboxRequest): 
     runtime,
     request,
     method: upper === 'HEAD' ? 'GET' : upper,
+    realMs: 0,
     nowMs: 0,
     rateHeaders: {},
   };
@@ -151,14 +154,15 @@ function authenticate(dispatch: Dispatch): undefined {
   const account = token?.revoked_at === null ? runtime.store.accounts.get(token.account_id) : undefined;
   if (account === undefined) throw unauthenticated();
   dispatch.account = account;
-  dispatch.nowMs = accountNow(runtime.env.now(), account.record);
+  dispatch.realMs = runtime.env.now();
+  dispatch.nowMs = accountNow(dispatch.realMs, account.record);
   return undefined;
 }
 
 /** 429 once the token has spent its window (service API only); a refused request is not counted. */
 function countRate(dispatch: Dispatch): undefined {
   if (dispatch.match!.route.scope !== 'api') return undefined;
-  const decision = dispatch.runtime.limiter.hit(dispatch.token!.id, dispatch.nowMs);
+  const decision = dispatch.runtime.limiter.hit(dispatch.token!.id, dispatch.realMs);
   dispatch.rateHeaders = decision.headers;
   if (!decision.allowed) throw tooManyRequests();
   return undefined;
@@ -178,7 +182,7 @@ function faultBefore(dispatch: Dispatch): Answer | undefined {
     return undefined;
   }
   return {
-    response: failedAnswer({ rule, rateHeaders: dispatch.rateHeaders, nowMs: dispatch.nowMs }),
+    response: failedAnswer({ rule, rateHeaders: dispatch.rateHeaders, realMs: dispatch.realMs }),
     fault: faultMark(rule),
   };
 }
@@ -248,7 +252,7 @@ function faultAfter(dispatch: Dispatch): Answer | undefined {
   if (rule === undefined) return undefined;
   const withheld = result!.status;
   return {
-    response: failedAnswer({ rule, rateHeaders: dispatch.rateHeaders, nowMs: dispatch.nowMs, withheld }),
+    response: failedAnswer({ rule, rateHeaders: dispatch.rateHeaders, realMs: dispatch.realMs, withheld }),
     fault: faultMark(rule, withheld),
   };
 }

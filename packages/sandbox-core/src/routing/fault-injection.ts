@@ -66,8 +66,8 @@ interface FailedAnswer {
   readonly rule: FaultRecord;
   /** The rate-limit headers of the counted request. */
   readonly rateHeaders: Readonly<Record<string, string>>;
-  /** The account's clock, in epoch milliseconds. */
-  readonly nowMs: number;
+  /** Real time, in epoch milliseconds, as the rate limit counts it (never the account's clock). */
+  readonly realMs: number;
   /** The status the operation answered, when the rule acted after it. */
   readonly withheld?: number | undefined;
 }
@@ -77,13 +77,14 @@ interface FailedAnswer {
  * in the contract's error shape with `X-Sandbox-Fault`, the rate-limit headers, and
  * `Retry-After` (plus `X-RateLimit-Reset` on a 429) where the rule gives one.
  */
-export function failedAnswer({ rule, rateHeaders, nowMs, withheld }: FailedAnswer): SandboxResponse {
+export function failedAnswer({ rule, rateHeaders, realMs, withheld }: FailedAnswer): SandboxResponse {
   const fault = { rule: rule.id, delayMs: rule.delay_ms, drop: rule.action === 'drop' };
   if (fault.drop) return { status: 0, headers: {}, fault };
   const status = rule.status!;
   const headers: Record<string, string> = { ...rateHeaders, [FAULT_HEADER]: String(rule.id) };
   if (rule.retry_after !== null) headers[HEADERS.retryAfter] = String(rule.retry_after);
-  if (status === 429) headers[HEADERS.rateLimitReset] = String(Math.ceil(nowMs / 1000) + (rule.retry_after ?? 0));
+  // As the rate limit's own 429: the second of the answer plus Retry-After, the same moment.
+  if (status === 429) headers[HEADERS.rateLimitReset] = String(Math.floor(realMs / 1000) + (rule.retry_after ?? 0));
   const effect =
     withheld === undefined
       ? 'before acting, so the request changed nothing'

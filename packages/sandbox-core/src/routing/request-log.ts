@@ -38,6 +38,8 @@ export interface AnsweredRequest {
   /** The account's clock when the request arrived. */
   receivedMs: number;
   durationMs: number;
+  /** The body of the answer: kept for an error answer (4xx, 5xx) only. */
+  responseBody?: unknown;
 }
 
 /**
@@ -54,7 +56,8 @@ export function logRequest(store: CoreStore, account: AccountState, answered: An
   const method = request.method.toUpperCase();
   const kept = method === 'POST' || method === 'PUT' ? readBody(request.body) : undefined;
   const body = kept === undefined ? null : kept.body;
-  let size = byteLength(path) + byteLength(query) + (kept === undefined ? 0 : kept.weight);
+  const answer = answered.status >= 400 ? keptAnswer(answered.responseBody) : undefined;
+  let size = byteLength(path) + byteLength(query) + (kept === undefined ? 0 : kept.weight) + (answer?.weight ?? 0);
   // A header weighs its name and value, and a slot of the object holding them: a request of a
   // thousand empty headers is not free.
   for (const name in headers) size += byteLength(name) + byteLength(headers[name]!) + HEADER_BYTES;
@@ -68,6 +71,7 @@ export function logRequest(store: CoreStore, account: AccountState, answered: An
     received_ms: answered.receivedMs,
     headers: Object.freeze(headers),
     body,
+    response_body: answer === undefined ? null : answer.body,
     fault: answered.fault === undefined ? null : Object.freeze(answered.fault),
     size,
   };
@@ -89,8 +93,20 @@ export function renderRequest(record: RequestLogRecord): SandboxRequestLogEntry 
     at: formatInstant(record.received_ms),
     headers: record.headers,
     body: record.body,
+    response_body: record.response_body,
     fault: record.fault,
   };
+}
+
+/**
+ * The error body of an answer, as the log keeps it, with its weight: the sandbox's own
+ * `{message, errors?}`, which says why a request was refused (its fields and messages), a
+ * credential in it redacted as in a request body. Successes are not kept: their bodies are the
+ * records themselves, which the API answers again.
+ */
+function keptAnswer(body: unknown): { body: unknown; weight: number } | undefined {
+  if (typeof body !== 'object' || body === null) return undefined;
+  return readBody(JSON.stringify(body));
 }
 
 /** The query as sent, with the value of every credential parameter, or of any token or secret, redacted. */

@@ -81,14 +81,24 @@ export interface PageParams {
 }
 
 /**
+ * A parameter's name written as a list in brackets, as PHP, Rails and `qs` write arrays: `q[]`,
+ * `q[0]`, `q[a][b]`; the first group is the parameter's own name.
+ */
+const BRACKETED = /^([^[\]]+)(?:\[[^[\]]*\])+$/;
+
+/**
  * Reads the query parameters an operation knows, each trimmed, and collects a 422 message keyed
  * by the parameter's name for every malformed, repeated or invalid one; {@link assertValid}
- * throws them all at once. Unknown parameters are ignored. Values are decoded as browsers encode
+ * throws them all at once. A known parameter written as a list in brackets (`q[]=a`, `q[0]=a`)
+ * is refused like a repeated one: a client that sends arrays that way must not get an
+ * unfiltered answer. Unknown parameters are ignored. Values are decoded as browsers encode
  * forms: `+` is a space.
  */
 export class QueryReader {
   readonly #values = new Map<string, string[]>();
   readonly #malformed = new Set<string>();
+  /** The first bracketed form of each parameter written as a list (`q` to `q[]`). */
+  readonly #lists = new Map<string, string>();
   readonly #errors = new FieldErrors();
 
   constructor(query: string) {
@@ -105,6 +115,8 @@ export class QueryReader {
       const list = this.#values.get(name);
       if (list === undefined) this.#values.set(name, [value]);
       else list.push(value);
+      const bracketed = BRACKETED.exec(name)?.[1];
+      if (bracketed !== undefined && !this.#lists.has(bracketed)) this.#lists.set(bracketed, name);
     }
   }
 
@@ -112,6 +124,14 @@ export class QueryReader {
   string(name: string): string | undefined {
     if (this.#malformed.has(name)) {
       this.#fail(name, `The ${fieldLabel([name])} field is not correctly percent-encoded.`);
+      return undefined;
+    }
+    const form = this.#lists.get(name);
+    if (form !== undefined) {
+      this.#fail(
+        name,
+        `The ${fieldLabel([name])} field must be given only once, as ${name}=value, not as a list (${form}).`,
+      );
       return undefined;
     }
     const list = this.#values.get(name);

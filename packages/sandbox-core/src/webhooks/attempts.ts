@@ -176,6 +176,11 @@ export function recordAttempt(
         ? { state: 'failed', next_attempt_at: null }
         : { state: 'pending', next_attempt_at: formatInstant(result.atMs + delaySeconds * 1000) };
   }
+  // The failure that disables the endpoint cancels this delivery too: it is recorded as such in
+  // one change, so that no follower hears of a next attempt that will never be made.
+  if (next.state === 'pending' && !succeeded && disablesEndpoint(account, delivery.webhook_id)) {
+    next = { state: 'cancelled', next_attempt_at: null };
+  }
   store.put(account, 'deliveries', {
     ...delivery,
     state: next.state,
@@ -215,6 +220,12 @@ function attemptOf(result: Omit<AttemptResult, 'kind'>): SandboxDeliveryAttempt 
   };
 }
 
+/** Whether one more failure brings an enabled endpoint to the count that disables it. */
+function disablesEndpoint(account: AccountState, webhookId: number): boolean {
+  const webhook = account.webhooks.get(webhookId);
+  return webhook?.enabled === true && webhook.consecutive_failures + 1 >= WEBHOOK_DISABLE_AFTER_FAILURES;
+}
+
 /** Keeps the endpoint's count of consecutive failures, and disables it at the limit. */
 function countOutcome(
   store: CoreStore,
@@ -227,7 +238,7 @@ function countOutcome(
   if (webhook === undefined) return;
   const failures = succeeded ? 0 : webhook.consecutive_failures + 1;
   if (failures === webhook.consecutive_failures) return;
-  const disable = webhook.enabled && failures >= WEBHOOK_DISABLE_AFTER_FAILURES;
+  const disable = !succeeded && disablesEndpoint(account, webhookId);
   store.put(account, 'webhooks', {
     ...webhook,
     consecutive_failures: failures,

@@ -90,6 +90,20 @@ describe('a status rule', () => {
       'X-RateLimit-Reset': String(Date.UTC(2025, 2, 14, 15, 4, 6) / 1000),
     });
   });
+
+  it("as a 429 names the same moment in both headers, in real time, whatever the account's clock", async () => {
+    const { api, control, clock } = await faulted({
+      operation: 'listBooks',
+      action: 'status',
+      status: 429,
+      retry_after: 30,
+    });
+    clock.ms += 999;
+    await control('POST', '/clock/advance', { body: { seconds: 365 * 86_400 } });
+    const { headers } = await api('GET', '/books');
+    expect(headers['Retry-After']).toBe('30');
+    expect(headers['X-RateLimit-Reset']).toBe(String(Math.floor(clock.ms / 1000) + 30));
+  });
 });
 
 describe('a drop rule', () => {

@@ -23,6 +23,7 @@ describe('GET /_sandbox/requests', () => {
         at: '2025-03-14T15:04:06Z',
         headers: { host: 'sandbox.test', authorization: 'Bearer [redacted]' },
         body: null,
+        response_body: { message: 'The route GET /rest/v1/nothing could not be found.' },
         fault: null,
       },
       {
@@ -36,9 +37,30 @@ describe('GET /_sandbox/requests', () => {
         at: '2025-03-14T15:04:05Z',
         headers: { host: 'sandbox.test', 'user-agent': 'inventory-sync/2.3', authorization: 'Bearer [redacted]' },
         body: null,
+        response_body: null,
         fault: null,
       },
     ]);
+  });
+
+  it('keeps the body of an error answer, why a request was refused, credentials redacted; not a success', async () => {
+    const { api, control } = await withAccount();
+    await api('POST', '/receipts', { body: { ...receiptBody(), zip: '1234', serial_number: '' } });
+    await api('POST', '/webhooks', { body: { url: 'https://hooks.example.com/a', events: ['*'] } });
+    await api('POST', '/receipts', { body: receiptBody() });
+    const [created, endpoint, refused] = dataOf<{ status: number; response_body: unknown }[]>(
+      await control('GET', '/requests'),
+    );
+    expect(refused).toMatchObject({
+      status: 422,
+      response_body: {
+        message: expect.stringMatching(/\(and 1 more error\)$/),
+        errors: { serial_number: [expect.any(String)], zip: [expect.any(String)] },
+      },
+    });
+    // The secret of the endpoint made is in its answer: never kept, as no success is.
+    expect([endpoint?.status, endpoint?.response_body]).toEqual([201, null]);
+    expect([created?.status, created?.response_body]).toEqual([201, null]);
   });
 
   it('keeps the last 1,000, includes those of revoked tokens, says what it dropped, and never moves the version', async () => {

@@ -48,6 +48,25 @@ describe('QueryReader', () => {
     });
   });
 
+  it('refuses a known parameter written as a list in brackets, as a repeated one, in any form', () => {
+    const reader = new QueryReader('q[]=a&field[0]=model&page%5B%5D=2&book[a][b]=x&per_page=5&other[]=1&[]=2');
+    expect(reader.string('q')).toBeUndefined();
+    expect(reader.string('field')).toBeUndefined();
+    expect(reader.string('page')).toBeUndefined();
+    expect(reader.string('book')).toBeUndefined();
+    expect(reader.string('per_page')).toBe('5');
+    expect(refusal(reader)).toEqual({
+      q: ['The q field must be given only once, as q=value, not as a list (q[]).'],
+      field: ['The field field must be given only once, as field=value, not as a list (field[0]).'],
+      page: ['The page field must be given only once, as page=value, not as a list (page[]).'],
+      book: ['The book field must be given only once, as book=value, not as a list (book[a][b]).'],
+    });
+    // Beside the plain form too: the list is what is refused.
+    const both = new QueryReader('q=a&q[]=b');
+    expect(both.string('q')).toBeUndefined();
+    expect(refusal(both)).toEqual({ q: ['The q field must be given only once, as q=value, not as a list (q[]).'] });
+  });
+
   it('reads integers in decimal digits only, within range', () => {
     const reader = new QueryReader('a=12&b=1e3&c=-4&d=99999999999999999999');
     expect(reader.integer('a', 1, 200)).toBe(12);

@@ -33,6 +33,27 @@ describe('disabling an endpoint after 10 consecutive failed attempts', () => {
     expect(errors(await world.control('POST', `/deliveries/${second?.id}/redeliver`))).toEqual(['webhook_id']);
   });
 
+  it('tells followers of the failure that disables it as cancelled, never with a next attempt', async () => {
+    const world = await withEndpoint();
+    world.transport.respond = () => ({ status: 500 });
+    for (let n = 0; n < 9; n += 1) await world.receipt();
+    await Promise.all(world.core.deliveries.startDue(32));
+    const heard: string[] = [];
+    world.core.watch(`Bearer ${world.token}`, (activity) => {
+      if (activity.event === 'delivery') {
+        const { attempts, state, next_attempt_at } = activity.data;
+        heard.push(`${attempts.length} ${state} ${String(next_attempt_at)}`);
+      }
+    });
+    await world.receipt();
+    await Promise.all(world.core.deliveries.startDue(32));
+    expect(world.endpoint()).toMatchObject({ enabled: false, consecutive_failures: 10 });
+    // The new delivery, then its first attempt (the 10th failure), which cancels it, and the
+    // cancellation of the 9 deliveries that were still pending.
+    expect(heard.slice(0, 2)).toEqual([expect.stringMatching(/^0 pending /), '1 cancelled null']);
+    expect(heard.slice(2)).toEqual(Array(9).fill('1 cancelled null'));
+  });
+
   it('counts failures across deliveries, and a success starts the count again', async () => {
     const world = await withEndpoint();
     world.transport.respond = () => ({ status: 500 });

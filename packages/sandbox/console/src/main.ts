@@ -130,6 +130,9 @@ function show(moved: boolean): void {
   document.title = `${route.label} · ${APP_NAME}`;
   const view = h('div', { class: 'view' });
   replace(main, view);
+  // Busy until the page is drawn: what a test waits for, since the event stream every signed-in
+  // page keeps open means the network is never idle.
+  main.setAttribute('aria-busy', 'true');
   const context: PageContext = {
     api: session.api,
     feed: session.feed,
@@ -141,8 +144,11 @@ function show(moved: boolean): void {
     },
     onLeave: (cleanup) => leaving.push(cleanup),
   };
-  void route.page(view, context).then(() => {
-    if (moved && view.isConnected) view.querySelector('h1')?.focus();
+  // A page that failed is drawn too (with its error): never left busy for a test to wait on forever.
+  void route.page(view, context).finally(() => {
+    if (!view.isConnected) return;
+    main.removeAttribute('aria-busy');
+    if (moved) view.querySelector('h1')?.focus();
   });
 }
 
@@ -176,6 +182,7 @@ function showSignedOut(message: string | undefined): void {
   document.title = `Sign in · ${APP_NAME}`;
   const view = h('div', { class: 'view' });
   replace(main, view);
+  main.removeAttribute('aria-busy');
   showSignIn(view, {
     message,
     signIn: (token) => {

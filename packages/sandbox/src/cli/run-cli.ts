@@ -267,11 +267,12 @@ function logRequest(request: Request): void {
 
 function startFailure(error: unknown, port: number): string {
   if (error instanceof DataFileError || error instanceof FixturesError) return reasonOf(error);
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const { code, syscall } = (error as NodeJS.ErrnoException | undefined) ?? {};
   if (code === 'EADDRINUSE') {
     return `port ${port} is already in use: stop the other server or pass --port <number>`;
   }
-  if (code === 'EACCES') return `no permission to listen on port ${port}: pass --port <number>`;
+  // Only a refused listen is about the port: an EACCES of a file says its own path.
+  if (code === 'EACCES' && syscall === 'listen') return `no permission to listen on port ${port}: pass --port <number>`;
   if (code === 'EADDRNOTAVAIL') return 'the --host address is not an address of this machine';
   return `could not start: ${error instanceof Error ? error.message : String(error)}`;
 }

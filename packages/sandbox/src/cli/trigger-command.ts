@@ -44,6 +44,11 @@ and prints the outcome of the first attempt of each delivery it makes, as it is 
 The receipt goes into the account's first book, dated today on the account's clock. An event
 of a receipt fires receipt.created first, which endpoints that subscribe to it get too.
 
+The change is made with the token's own requests, which its rate limit counts. When the token
+has spent its requests of the minute, trigger waits for its window to end if it ends within
+--wait, and otherwise says when it ends: the limit counts real time, so advancing the sandbox's
+clock does not end it.
+
 Exits 0 when every first attempt succeeded; 1 when one failed (the sandbox retries it on its
 schedule) or was not made within --wait, when no enabled endpoint gets the event (nothing is
 changed then), or when the sandbox refused the token or the change.
@@ -55,7 +60,10 @@ changed then), or when the sandbox refused the token or the change.
       flag: 'wait',
       kind: 'value',
       placeholder: '<seconds>',
-      help: ['How long to wait for the first attempts (default 10)'],
+      help: [
+        'How long to wait for the first attempts, and for the end of the',
+        "token's rate-limit window when its requests are spent (default 10)",
+      ],
     },
   ],
   async run({ options, env, out, err }) {
@@ -84,11 +92,10 @@ changed then), or when the sandbox refused the token or the change.
     );
     if (targets.length === 0) {
       const disabled = endpoints.filter((endpoint) => !endpoint.enabled).map((endpoint) => endpoint.id);
+      const enable = disabled.map((id) => `endpoint ${id} with POST ${origin}/_sandbox/webhooks/${id}/enable`);
       return fail(
         `no enabled endpoint of the account gets ${event}, so nothing was changed: add one with POST ${origin}/rest/v1/webhooks` +
-          (disabled.length === 0
-            ? ''
-            : `, or re-enable endpoint ${disabled.join(', ')} with POST ${origin}/_sandbox/webhooks/{id}/enable`),
+          (enable.length === 0 ? '' : `, or re-enable ${enable.join(', or ')}`),
       );
     }
     const urls = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint.url]));
@@ -109,7 +116,7 @@ changed then), or when the sandbox refused the token or the change.
       const before = new Set((await control.deliveries.list(token)).map((delivery) => delivery.id));
       const receipt = await changeState(
         control,
-        token,
+        { token, waitMs, err },
         event as Exclude<TriggeredEvent, 'ping'>,
         seededRandom(randomInt(2 ** 32)),
         out,
@@ -126,20 +133,28 @@ changed then), or when the sandbox refused the token or the change.
   },
 };
 
+/** How the service API is called: with this token, waiting at most `waitMs` for a rate-limit window. */
+interface Caller {
+  readonly token: string;
+  readonly waitMs: number;
+  err(text: string): void;
+}
+
 /** Makes the change that fires `event`; resolves with the receipt it acted on. */
 async function changeState(
   control: SandboxControl,
-  token: string,
+  caller: Caller,
   event: Exclude<TriggeredEvent, 'ping'>,
   random: Random,
   out: (text: string) => void,
 ): Promise<Receipt> {
+  const { token } = caller;
   const [first] = await control.books.list(token);
   const book = first?.name ?? 'Main';
   const { now } = await control.clock.now(token);
   const today = now.slice(0, 10);
   const api = (method: string, path: string, body?: unknown) =>
-    send<{ data: Receipt }>(control.apiUrl, method, path, token, body);
+    sendWithinLimit<{ data: Receipt }>(control.apiUrl, method, path, caller, body);
   const { data: receipt } = await api('POST', '/receipts', importedReceipt(random, book, today));
   out(
     `Recorded receipt ${receipt.id}: ${receipt.manufacturer} ${receipt.model}, serial ${receipt.serial_number}, in the book ${receipt.book} (line ${receipt.record})\n`,
@@ -164,6 +179,52 @@ async function changeState(
   return receipt;
 }
 
+/**
+ * A service API call that waits out the token's rate-limit window when it ends within the
+ * caller's `waitMs` (as `Retry-After` says), and sends it again; a 429 beyond that rejects.
+ */
+async function sendWithinLimit<T>(
+  apiUrl: string,
+  method: string,
+  path: string,
+  caller: Caller,
+  body?: unknown,
+): Promise<T> {
+  const deadline = Date.now() + caller.waitMs;
+  for (;;) {
+    try {
+      return await send<T>(apiUrl, method, path, caller.token, body);
+    } catch (error) {
+      const seconds = error instanceof ApiRefusal && error.status === 429 ? error.retryAfter : undefined;
+      if (seconds === undefined || Date.now() + seconds * 1000 > deadline) throw error;
+      caller.err(
+        `fflkit-sandbox trigger: the token's requests of this minute are spent; waiting ${seconds} s for its rate-limit window to end (the limit counts real time: advancing the sandbox's clock does not end it)\n`,
+      );
+      await delay(seconds * 1000);
+    }
+  }
+}
+
+/** A refusal of the service API, with the rate-limit headers of a 429. */
+class ApiRefusal extends SandboxControlError {
+  constructor(
+    status: number,
+    body: unknown,
+    message: string,
+    /** `Retry-After`, in seconds. */
+    readonly retryAfter: number | undefined,
+    /** `X-RateLimit-Reset`, in Unix seconds. */
+    readonly resetSecond: number | undefined,
+  ) {
+    super(status, body, message);
+  }
+}
+
+function wholeSeconds(header: string | null): number | undefined {
+  const seconds = header === null || header.trim() === '' ? Number.NaN : Number(header);
+  return Number.isSafeInteger(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
 /** A service API call, made as an integration makes it; a refusal rejects with a {@link SandboxControlError}. */
 async function send<T>(apiUrl: string, method: string, path: string, token: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = {
@@ -186,10 +247,12 @@ async function send<T>(apiUrl: string, method: string, path: string, token: stri
   const parsed: unknown = text === '' ? undefined : parseJson(text);
   if (!response.ok) {
     const retryAfter = response.headers.get('retry-after');
-    throw new SandboxControlError(
+    throw new ApiRefusal(
       response.status,
       parsed,
       `${method} ${path} answered ${response.status}${retryAfter === null ? '' : ` (Retry-After: ${retryAfter})`}`,
+      wholeSeconds(retryAfter),
+      wholeSeconds(response.headers.get('x-ratelimit-reset')),
     );
   }
   // A proxy's page, or something other than a sandbox at --url, answers without the JSON asked for.
@@ -210,10 +273,21 @@ function explain(error: unknown, origin: string): string {
     const hint =
       error.status === 403
         ? 'use a token with the read, write and delete permissions of a dealer, manufacturer or importer account'
-        : 'wait for the next minute, or start the sandbox with --rate-limit 0';
+        : rateLimitHint(error instanceof ApiRefusal ? error : undefined);
     return `${reasonOf(error)}: ${typeof message === 'string' ? `${message} ` : ''}${hint}`;
   }
   return describeFailure(error, origin);
+}
+
+/** When the token's window ends, that the clock does not end it, and the ways on. */
+function rateLimitHint(error: ApiRefusal | undefined): string {
+  const seconds = error?.retryAfter;
+  const reset = error?.resetSecond;
+  const when =
+    seconds === undefined
+      ? 'its window ends within a minute'
+      : `its window ends in ${seconds} s${reset === undefined ? '' : `, at ${new Date(reset * 1000).toISOString().replace('.000Z', 'Z')}`}`;
+  return `the token's requests of this minute are spent; ${when}. The limit counts real time, so advancing the sandbox's clock does not end it: trigger again then (or with --wait ${seconds === undefined ? 60 : seconds + 1}), with another token of the account (POST /_sandbox/tokens), or start the sandbox with --rate-limit 0`;
 }
 
 /**

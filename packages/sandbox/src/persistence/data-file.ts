@@ -9,6 +9,7 @@ import {
 } from '@fflkit/sandbox-core/persistence';
 import { Low, type Adapter } from 'lowdb';
 import { packageMessage } from '../support/errors';
+import { unwritableParentReason } from './unwritable-folder';
 
 // The data file: one JSON document holding the snapshot of every account, which the journal
 // beside it (journal.ts) continues. Here are its reading, its writing, its layout, and the file
@@ -104,12 +105,13 @@ export async function openDatabase(
   return database;
 }
 
-/** Makes the folder of the data file, with its parents. */
+/** Makes the folder of the data file, with its parents; a folder that cannot be written is told as such. */
 export async function makeFolder(file: string, files: FileSystem): Promise<void> {
   try {
     await files.mkdir(dirname(file), { recursive: true });
   } catch (error) {
-    throw new DataFileError(file, `cannot make the folder of the data file ${file} (${String(error)})`, {
+    const reason = await unwritableParentReason(file, files);
+    throw new DataFileError(file, reason ?? `cannot make the folder of the data file ${file} (${String(error)})`, {
       cause: error,
     });
   }

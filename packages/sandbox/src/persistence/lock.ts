@@ -1,7 +1,9 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DataFileError, type FileSystem, PRIVATE_FILE_MODE } from './data-file';
+import { unwritableFolderReason } from './unwritable-folder';
 
 // The lock of a data file (`NAME.lock` beside it): one sandbox per data file. Two processes on
 // one file would give out the same ids and record numbers and each lose the other's writes. The
@@ -99,11 +101,13 @@ export class DataFileLock {
   }
 
   /**
-   * Takes the lock of `dataFile`. A lock held by a running process (of this machine, or of
-   * another that shares the folder) refuses with a {@link DataFileError} naming the file and the
-   * process; one whose process is gone is taken over. A lock of another PID namespace of this
-   * machine is watched until it is renewed (held) or has gone {@link LOCK_STALE_MS} unrenewed
-   * (gone). `holder` and `clock` are this process and the system's time unless a test gives them.
+   * Takes the lock of `dataFile`. A folder it cannot write in (read-only, or not this user's)
+   * refuses with a {@link DataFileError} saying so, before any lock there is looked at. A lock
+   * held by a running process (of this machine, or of another that shares the folder) refuses
+   * naming the file and the process; one whose process is gone is taken over. A lock of another
+   * PID namespace of this machine is watched until it is renewed (held) or has gone
+   * {@link LOCK_STALE_MS} unrenewed (gone). `holder` and `clock` are this process and the
+   * system's time unless a test gives them.
    */
   static async acquire(
     dataFile: string,
@@ -112,26 +116,32 @@ export class DataFileLock {
   ): Promise<DataFileLock> {
     const path = `${dataFile}.lock`;
     const record: LockRecord = { ...holder, started_at: new Date(clock.now()).toISOString() };
-    const held = await readLock(path, files);
-    if (held !== undefined) {
-      const running = await isHeld(path, held, holder, files, clock);
-      if (running) {
-        throw new DataFileError(
-          dataFile,
-          `the data file ${dataFile} is in use by another sandbox: process ${held.pid} on ${held.host}, started at ${held.started_at}, holds ${path}. Stop that sandbox first, or give this one another data file (--data); if no sandbox runs on it, delete ${path}.`,
-        );
-      }
-      await takeOver(path, held, files, dataFile);
-    }
+    // The lock's text is written beside it first: that write also tells whether the folder can
+    // be written at all, which must be said before any process a stale lock names is blamed.
+    const written = `${path}.${process.pid}.new`;
     try {
-      await createWhole(path, `${JSON.stringify(record)}\n`, files);
+      await files.writeFile(written, `${JSON.stringify(record)}\n`, { mode: PRIVATE_FILE_MODE });
     } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      const reason =
-        code === 'EEXIST'
-          ? `another sandbox took ${path} at the same moment: start one sandbox per data file`
-          : `cannot write ${path} (${error instanceof Error ? error.message : String(error)}): check the permissions of its folder`;
-      throw new DataFileError(dataFile, reason, { cause: error });
+      throw lockFailure(dataFile, path, error);
+    }
+    let held: LockRecord | undefined;
+    try {
+      held = await readLock(path, files);
+      if (held !== undefined) {
+        const running = await isHeld(path, held, holder, files, clock);
+        if (running) {
+          throw new DataFileError(
+            dataFile,
+            `the data file ${dataFile} is in use by another sandbox: process ${held.pid} on ${held.host}, started at ${held.started_at}, holds ${path}. Stop that sandbox first, or give this one another data file (--data); if no sandbox runs on it, delete ${path}.`,
+          );
+        }
+        await takeOver(path, held, files, dataFile);
+      }
+      await linkInPlace(written, path, files);
+    } catch (error) {
+      throw error instanceof DataFileError ? error : lockFailure(dataFile, path, error);
+    } finally {
+      await files.rm(written, { force: true });
     }
     heldHere.add(path);
     return new DataFileLock(path, files, record, held?.segment, clock);
@@ -228,23 +238,30 @@ function sameHolder(a: LockRecord, b: LockRecord): boolean {
   return a.pid === b.pid && a.host === b.host && a.started_at === b.started_at;
 }
 
+/** Why the lock could not be taken: another sandbox at the same moment, a folder it cannot write, or else. */
+function lockFailure(dataFile: string, path: string, error: unknown): DataFileError {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason =
+    code === 'EEXIST'
+      ? `another sandbox took ${path} at the same moment: start one sandbox per data file`
+      : (unwritableFolderReason(dataFile, dirname(path), error) ??
+        `cannot write ${path} (${error instanceof Error ? error.message : String(error)}): check the permissions of its folder`);
+  return new DataFileError(dataFile, reason, { cause: error });
+}
+
 /**
- * Makes the lock file with its text in one step, failing with EEXIST when it exists: the text is
- * written beside it, then linked in place, so that no other sandbox ever reads it empty (an
- * empty lock names no process, which counts as gone). A file system without hard links gets an
- * exclusive create, then the text.
+ * Puts the lock file's text, written beside it, in place in one step, failing with EEXIST when
+ * it exists: linked, so that no other sandbox ever reads it empty (an empty lock names no
+ * process, which counts as gone). A file system without hard links gets an exclusive create,
+ * then the text.
  */
-async function createWhole(path: string, text: string, files: FileSystem): Promise<void> {
-  const written = `${path}.${process.pid}.new`;
-  await files.writeFile(written, text, { mode: PRIVATE_FILE_MODE });
+async function linkInPlace(written: string, path: string, files: FileSystem): Promise<void> {
   try {
     await files.link(written, path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EOPNOTSUPP' && code !== 'ENOSYS') throw error;
-    await files.writeFile(path, text, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
-  } finally {
-    await files.rm(written, { force: true });
+    await files.writeFile(path, await files.readFile(written, 'utf8'), { mode: PRIVATE_FILE_MODE, flag: 'wx' });
   }
 }
 

@@ -124,6 +124,35 @@ describe('fflkit-sandbox tail', () => {
     );
   });
 
+  it('prints the failure that disables the endpoint as cancelling its delivery, with no next attempt', async () => {
+    const sandbox = await sandboxOn({ rateLimit: 0 });
+    const { token } = await sandbox.createAccount();
+    const process = await following(sandbox, token);
+    await untilShown(
+      process,
+      () => fetch(`${sandbox.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } }),
+      /GET \/rest\/v1\/books 200 \d+ ms\n/,
+    );
+    const response = await post(
+      sandbox,
+      token,
+      '/webhooks',
+      JSON.stringify({ url: 'http://127.0.0.1:9/hook', events: ['*'] }),
+    );
+    const webhookId = ((await response.json()) as { data: { id: number } }).data.id;
+    for (let n = 0; n < 10; n += 1) await sandbox.webhooks.ping(token, webhookId);
+    await process.waitFor(/(?:^ping .+\n[\s\S]*?){10}/m);
+    const attempts = process
+      .stdout()
+      .split('\n')
+      .filter((line) => line.startsWith('ping '));
+    expect(attempts).toHaveLength(10);
+    expect(attempts.slice(0, 9).every((line) => /; next attempt at \S+Z$/.test(line))).toBe(true);
+    expect(attempts[9]).toMatch(
+      /^ping http:\/\/127\.0\.0\.1:9\/hook failed after \d+ ms: .+; the delivery is cancelled$/,
+    );
+  });
+
   it('ends with exit 0 when the sandbox stops and does not come back within --reconnect', async () => {
     const sandbox = await sandboxOn();
     const { token } = await sandbox.createAccount();

@@ -154,6 +154,89 @@ describe('fflkit-sandbox trigger EVENT', () => {
     expect(receipts.data).toEqual([]);
   });
 
+  it('names the enable call of each disabled endpoint, its id filled in', async () => {
+    const token = await account(['receipt.created']);
+    const created = await fetch(`${sandbox.apiUrl}/webhooks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ url: 'http://127.0.0.1:9/refused', events: ['receipt.created'] }),
+    });
+    const refused = ((await created.json()) as { data: { id: number } }).data.id;
+    const [first] = await sandbox.webhooks.list(token);
+    await fetch(`${sandbox.apiUrl}/webhooks/${first!.id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    // 10 consecutive failures disable it.
+    for (let n = 0; n < 10; n += 1) await sandbox.webhooks.ping(token, refused);
+    const result = await trigger(['receipt.created', '--token', token, '--url', sandbox.url]);
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `fflkit-sandbox trigger: no enabled endpoint of the account gets receipt.created, so nothing was changed: add one with POST ${sandbox.url}/rest/v1/webhooks, or re-enable endpoint ${refused} with POST ${sandbox.url}/_sandbox/webhooks/${refused}/enable\n`,
+    });
+  });
+
+  describe("after a burst that spent the token's requests of the minute", () => {
+    let offsetMs = 0;
+    let limited: RunningSandbox;
+    beforeAll(async () => {
+      limited = await startSandbox({ now: () => Date.now() + offsetMs });
+    });
+    afterAll(async () => {
+      await limited.stop();
+    });
+
+    /** An account with an endpoint at the receiver, its 60 requests of the minute spent. */
+    async function burstAccount(): Promise<string> {
+      const { token } = await limited.createAccount();
+      await fetch(`${limited.apiUrl}/webhooks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `${receiver.url}/hook`, events: ['*'] }),
+      });
+      // The endpoint's creation was one request of the minute: 59 more spend them.
+      const statuses = await Promise.all(
+        Array.from({ length: 60 }, async () => {
+          const response = await fetch(`${limited.apiUrl}/books`, { headers: { authorization: `Bearer ${token}` } });
+          return response.status;
+        }),
+      );
+      expect(statuses.filter((status) => status === 429)).toHaveLength(1);
+      return token;
+    }
+
+    it('says when the window ends, that advancing the clock does not end it, and changes nothing', async () => {
+      const token = await burstAccount();
+      await limited.clock.advance(token, 365 * 86_400);
+      const result = await trigger(['receipt.disposed', '--token', token, '--url', limited.url, '--wait', '1']);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(
+        /^fflkit-sandbox trigger: POST \/receipts answered 429 \(Retry-After: (\d+)\): Too Many Attempts\. the token's requests of this minute are spent; its window ends in \1 s, at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\. The limit counts real time, so advancing the sandbox's clock does not end it: trigger again then \(or with --wait \d+\), with another token of the account \(POST \/_sandbox\/tokens\), or start the sandbox with --rate-limit 0\n$/,
+      );
+      const receipts = (await (
+        await fetch(`${limited.apiUrl}/receipts`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as { message: string };
+      expect(receipts.message).toBe('Too Many Attempts.');
+      expect(await limited.receipts.browse(token)).toMatchObject({ data: [] });
+    });
+
+    it('waits for the window to end when it ends within --wait, then fires the event', async () => {
+      const token = await burstAccount();
+      // The window ends a minute after the second of the burst: move to 3 s before, which is
+      // past the start of the command and within its --wait.
+      const now = Date.now() + offsetMs;
+      offsetMs += Math.floor(now / 1000) * 1000 + 60_000 - now - 3_000;
+      const result = await trigger(['receipt.created', '--token', token, '--url', limited.url]);
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toMatch(
+        /^fflkit-sandbox trigger: the token's requests of this minute are spent; waiting [123] s for its rate-limit window to end \(the limit counts real time: advancing the sandbox's clock does not end it\)\n$/,
+      );
+      expect(result.stdout).toMatch(RECORDED);
+    });
+  });
+
   it('exits 1 for a revoked token, naming the refusal', async () => {
     const owner = await account(['*']);
     const { record, token } = await sandbox.tokens.create(owner, { permissions: ['read', 'write', 'delete'] });

@@ -132,6 +132,10 @@ describe('the console', () => {
     expect(key).toMatch(/^sbx_[A-Za-z0-9]+$/);
     const row = page.getByRole('row', { name: /Inventory sync/ });
     await expect.poll(() => row.textContent()).toContain('read, write');
+    // Keys are known by their names: no number counted across the sandbox's accounts.
+    const keys = page.getByRole('table', { name: 'Keys of the account' });
+    expect(await keys.locator('tbody th').allTextContents()).toEqual(['Unnamed key', 'Inventory sync']);
+    expect(await keys.textContent()).not.toMatch(/Key \d/);
     await checkPage(opened, '03-api-keys-created');
 
     expect((await call(key, 'GET', '/rest/v1/books')).status).toBe(200);
@@ -166,6 +170,20 @@ describe('the console', () => {
     await expect.poll(() => faulted.count()).toBe(1);
     expect(await faulted.getByRole('cell').nth(1).textContent()).toBe('503');
     await checkPage(opened, '05-requests');
+
+    // A refused request opens on its details: the body sent, the headers, and the answer that says why.
+    expect((await call(token, 'POST', '/rest/v1/receipts', receipt(1, { zip: '1234' }))).status).toBe(422);
+    const refused = page.getByRole('row', { name: /POST \/rest\/v1\/receipts/ });
+    await expect.poll(() => refused.count()).toBe(1);
+    await refused.getByRole('button', { name: /^Details of POST/ }).click();
+    const sent = page.getByLabel(/^Body of request/);
+    await expect.poll(() => sent.textContent()).toContain('"zip": "1234"');
+    const answered = page.getByLabel(/^Answer body of request/);
+    await expect.poll(() => answered.textContent()).toContain('"zip": [');
+    const detail = page.locator('.detail-row');
+    expect(await detail.textContent()).toContain('Bearer [redacted]');
+    expect(await detail.textContent()).not.toContain(token);
+    await checkPage(opened, '05-request-detail');
   });
 
   it('adds an endpoint, tests it against a local receiver, and shows the delivery with its signed request', async () => {
@@ -363,7 +381,43 @@ describe('the console', () => {
         .locator('tbody tr')
         .count(),
     ).toBe(50);
+    // The page is drawn once <main> is no longer busy: the open event stream keeps the network busy.
+    await page.locator('main:not([aria-busy])').waitFor();
     await checkPage(opened, '14-bound-book');
+    // At 1,280 px the whole book is in view, the disposition columns included: nothing to scroll to.
+    const fit = await page.evaluate(() => {
+      const scroller = document.querySelector<HTMLElement>('.scroller:has(table.book)')!;
+      const last = [...document.querySelectorAll('table.book thead tr:nth-child(2) th')].at(-1)!;
+      return {
+        table: scroller.scrollWidth,
+        scroller: scroller.clientWidth,
+        lastRight: last.getBoundingClientRect().right,
+        viewport: window.innerWidth,
+      };
+    });
+    expect(fit.table).toBeLessThanOrEqual(fit.scroller);
+    expect(fit.lastRight).toBeLessThanOrEqual(fit.viewport);
+    // Narrower, the book scrolls sideways, and the record number and serial number stay in view.
+    await page.setViewportSize({ width: 800, height: 900 });
+    const held = await page.evaluate(() => {
+      const scroller = document.querySelector<HTMLElement>('.scroller:has(table.book)')!;
+      scroller.scrollLeft = scroller.scrollWidth;
+      const row = document.querySelector('table.book tbody tr')!;
+      const seen = (cell: Element) => {
+        const box = cell.getBoundingClientRect();
+        const at = document.elementFromPoint(box.left + 4, box.top + box.height / 2);
+        return cell.contains(at) && box.left >= scroller.getBoundingClientRect().left - 1;
+      };
+      return {
+        scrolled: scroller.scrollLeft > 0,
+        record: seen(row.querySelector('th.record')!),
+        serial: seen(row.querySelector('td.serial')!),
+        date: seen(row.querySelectorAll('td')[6]!),
+      };
+    });
+    expect(held).toEqual({ scrolled: true, record: true, serial: true, date: false });
+    await checkPage(opened, '14-bound-book-800px');
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole('link', { name: 'Next page' }).click();
     await expect.poll(() => summary.textContent()).toBe('Receipts 51 to 61 of 61, page 2 of 2.');
 
@@ -384,8 +438,9 @@ describe('the console', () => {
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await expect.poll(() => summary.textContent()).toBe('Receipts 1 to 1 of 1, page 1 of 1.');
     const line = page.getByRole('table', { name: /^Bound book/ }).locator('tbody tr');
-    expect((await line.getByRole('cell').allTextContents()).slice(0, 15)).toEqual([
-      'Main',
+    // The record number and its book head the line; then the columns of 27 CFR 478.125(e).
+    expect(await line.getByRole('rowheader').textContent()).toBe('7Main');
+    expect((await line.getByRole('cell').allTextContents()).slice(0, 14)).toEqual([
       'Example Rifle Works',
       '',
       'EX-9',
@@ -424,6 +479,20 @@ describe('the console', () => {
       'disposed',
     ]);
     expect(await trail.locator('tbody tr').nth(1).textContent()).toContain('caliber: "9mm" to "9x19mm"');
+    // The disposition reads as its fields, each with its label, not as the JSON of a record.
+    const disposed = trail.locator('tbody tr').nth(2);
+    expect((await disposed.locator('td').nth(3).locator('li li').allTextContents()).sort()).toEqual([
+      'Disposed to: "Jordan Example"',
+      'Disposition date: "2025-02-01"',
+      'Form 4473 serial: "F-000123"',
+      'Sold price: 499',
+    ]);
+    expect(await disposed.textContent()).not.toMatch(/[{}]/);
+    expect(await trail.locator('tbody tr td:nth-child(3)').allTextContents()).toEqual([
+      'Unnamed key',
+      'Unnamed key',
+      'Unnamed key',
+    ]);
     expect(await page.getByRole('link', { name: 'invoice.pdf' }).count()).toBe(1);
     expect(await page.getByRole('region', { name: 'E4473 data' }).textContent()).toContain('1ABCD2EFG');
     await checkPage(opened, '16-receipt');
@@ -488,5 +557,41 @@ describe('the console', () => {
       await proxy.stop();
       await upstream.stop();
     }
+  });
+
+  it('marks its main landmark busy until a page shows its data, the wait for tests that networkidle cannot give', async () => {
+    const token = await newAccount();
+    expect((await call(token, 'POST', '/rest/v1/receipts', receipt(1))).status).toBe(201);
+    const opened = await newConsolePage(browser);
+    const { page } = opened;
+    // The book's receipts are held back: the page is on screen, its data not yet.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/_sandbox\/receipts\?/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${sandbox.url}/#token=${token}`);
+    await page.getByRole('heading', { level: 1, name: 'Bound book' }).waitFor();
+    expect(await page.locator('main').getAttribute('aria-busy')).toBe('true');
+    expect(await page.locator('.summary').count()).toBe(0);
+
+    release();
+    await page.locator('main:not([aria-busy])').waitFor();
+    // No poll: once <main> is no longer busy, the page shows what it loaded.
+    expect(await page.locator('.summary').textContent()).toBe('Receipts 1 to 1 of 1, page 1 of 1.');
+
+    // A page that fails to load is drawn with its error, and is not left busy either.
+    await page.unroute(/\/_sandbox\/receipts\?/);
+    await page.route(/\/_sandbox\/receipts\?/, (route) => route.abort());
+    await page.getByRole('link', { name: 'API keys' }).click();
+    await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    await page.getByRole('link', { name: 'Bound book' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Bound book' }).waitFor();
+    await page.locator('main:not([aria-busy])').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(1);
+    expect(opened.problems).toEqual([]);
   });
 });

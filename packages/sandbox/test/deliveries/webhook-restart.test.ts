@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandbox } from '../../src/sandbox';
 import { receiptBody } from '../support/receipt-body';
 import { failingFileSystem } from '../support/failing-files';
+import { killableFiles } from '../support/killable-files';
 import { abandonLock, canonical, readStateOnDisk } from '../support/state-on-disk';
 import { client, closeAll, openReceiver, openSandbox, openWorld } from './sandbox-world';
 
@@ -53,7 +54,8 @@ describe('deliveries across a restart on the same data file', () => {
   it('sends a delivery whose sandbox was killed right after the 201, once a sandbox starts on the file', async () => {
     const receiver = await openReceiver();
     // Never started and never stopped, as a process killed right after answering.
-    const crashed = await createSandbox({ host: '127.0.0.1', port: 0, data: file, rateLimit: 0 });
+    const { files, closeAsKilled } = killableFiles();
+    const crashed = await createSandbox({ host: '127.0.0.1', port: 0, data: file, rateLimit: 0, files });
     const { token } = await crashed.createAccount();
     const auth = { authorization: `Bearer ${token}` };
     await crashed.server.inject({
@@ -71,6 +73,7 @@ describe('deliveries across a restart on the same data file', () => {
     expect(created.statusCode).toBe(201);
     expect(receiver.received).toHaveLength(0);
 
+    await closeAsKilled();
     await abandonLock(file);
     const restarted = await openSandbox({ data: file });
     await receiver.got(1);

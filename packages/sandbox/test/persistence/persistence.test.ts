@@ -5,11 +5,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DataFileError } from '../../src/persistence/data-file';
 import { createSandbox, type Sandbox } from '../../src/sandbox';
 import { injectAccount, injectGetter, injectReceipt, listReceipts } from '../support/sandbox-api';
+import { killableFiles } from '../support/killable-files';
 import { abandonLock, canonical, journalFiles, journalLines, readStateOnDisk } from '../support/state-on-disk';
 
 let dir: string;
 let file: string;
 const opened: Sandbox[] = [];
+
+/** The files of the sandboxes a test opens, which it closes for them as SIGKILL would. */
+const killable = killableFiles();
 
 /** Opens a sandbox on the test's data file, or in memory when `data` is `null`. */
 const open = async (data: string | null = file): Promise<Sandbox> => {
@@ -18,6 +22,7 @@ const open = async (data: string | null = file): Promise<Sandbox> => {
     port: 0,
     data: data ?? undefined,
     rateLimit: 0,
+    files: killable.files,
   });
   opened.push(sandbox);
   return sandbox;
@@ -141,6 +146,7 @@ describe('a sandbox on a data file', () => {
     await changeEverything(first, token);
     // The first sandbox is never stopped, as after a SIGKILL.
     opened.splice(opened.indexOf(first), 1);
+    await killable.closeAsKilled();
     await abandonLock(file);
     const second = await open();
     expect(second.fresh).toBe(false);

@@ -1444,14 +1444,15 @@ export interface components {
          */
         "X-RateLimit-Remaining": number;
         /**
-         * @description Not shown in the service's interface document; this contract's choice: seconds until the
-         *     window closes and requests are accepted again.
+         * @description Not shown in the service's interface document; this contract's choice: whole seconds from
+         *     the second of the answer until the window closes and requests are accepted again, the
+         *     moment `X-RateLimit-Reset` names.
          * @example 42
          */
         "Retry-After": number;
         /**
          * @description Not shown in the service's interface document; this contract's choice: the Unix time, in
-         *     seconds, when the window closes.
+         *     seconds, when the window closes: the answer's Unix second plus `Retry-After`.
          * @example 1741964687
          */
         "X-RateLimit-Reset": number;

@@ -183,7 +183,8 @@ export interface paths {
          * Advance the clock
          * @description Moves the account's clock forward. Before answering, runs every delivery attempt that
          *     falls due within the skipped time, in order of its due time, so the answer reflects their
-         *     outcomes. The clock never goes back.
+         *     outcomes. The clock never goes back. The rate limit counts real time: advancing the clock
+         *     does not end a token's window.
          */
         post: operations["advanceClock"];
         delete?: never;
@@ -1299,6 +1300,12 @@ export interface components {
              *     `null` when it had none, a body that is not JSON, or one too heavy to keep.
              */
             body: unknown;
+            /**
+             * @description The body of an error answer (status 400 and above) as sent, `{"message", "errors"?}`,
+             *     credentials redacted: why the request was refused. `null` for a success (its body is
+             *     the records themselves, which the API answers again) and for an answer without a body.
+             */
+            response_body: unknown;
             /** @description The fault rule that acted on the request; `null` when none did. */
             fault: components["schemas"]["RequestLogFault"] | null;
         };
@@ -3406,6 +3413,7 @@ export interface operations {
                      *             "received_from": "Example Firearms Wholesale LLC",
                      *             "ffl_license": "9-99-999-01-6A-00001"
                      *           },
+                     *           "response_body": null,
                      *           "fault": {
                      *             "rule": 4,
                      *             "action": "drop",
@@ -3429,6 +3437,32 @@ export interface operations {
                      *             "user-agent": "inventory-sync/2.3"
                      *           },
                      *           "body": null,
+                     *           "response_body": null,
+                     *           "fault": null
+                     *         },
+                     *         {
+                     *           "id": 3119,
+                     *           "method": "GET",
+                     *           "path": "/rest/v1/receipts",
+                     *           "query": "status=sold",
+                     *           "operation": "listReceipts",
+                     *           "status": 422,
+                     *           "duration_ms": 0.9,
+                     *           "at": "2025-03-14T15:05:58Z",
+                     *           "headers": {
+                     *             "accept": "application/json",
+                     *             "authorization": "Bearer [redacted]",
+                     *             "user-agent": "inventory-sync/2.3"
+                     *           },
+                     *           "body": null,
+                     *           "response_body": {
+                     *             "message": "The selected status is invalid.",
+                     *             "errors": {
+                     *               "status": [
+                     *                 "The selected status is invalid."
+                     *               ]
+                     *             }
+                     *           },
                      *           "fault": null
                      *         }
                      *       ],

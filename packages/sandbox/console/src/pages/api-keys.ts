@@ -5,7 +5,9 @@ import { errorAlert, heading, type PageContext } from '../page';
 
 // API keys, as the service's dashboard issues them: the account's tokens (never their values),
 // Create key with the read, write and delete permissions chosen one by one (the token shown
-// once), and Revoke, after which the token gets 401 everywhere.
+// once), and Revoke, after which the token gets 401 everywhere. A key is known by its name and
+// when it was made: its id counts the keys of every account of the sandbox, which says nothing
+// to this one (and something of the others), so it is not shown.
 
 /** What each permission allows, as the service's document says. */
 const ALLOWS: Readonly<Record<(typeof PERMISSIONS)[number], string>> = {
@@ -39,7 +41,7 @@ async function refresh(list: HTMLElement, context: PageContext): Promise<void> {
       list,
       table(
         'Keys of the account',
-        ['Key', 'Name', 'Permissions', 'Created', 'Actions'],
+        ['Key', 'Permissions', 'Created', 'Actions'],
         data.map((token) => keyRow(token, list, context)),
         'The account has no keys.',
       ),
@@ -52,7 +54,7 @@ async function refresh(list: HTMLElement, context: PageContext): Promise<void> {
 
 function keyRow(token: SandboxToken, list: HTMLElement, context: PageContext): HTMLTableRowElement {
   const revoke = async (): Promise<void> => {
-    const name = token.name ?? `key ${token.id}`;
+    const name = token.name ?? `the unnamed key created ${formatTime(token.created_at)}`;
     if (
       !window.confirm(
         `Revoke ${name}? Programs that use it get 401 from now on; if you signed in with it, you are signed out.`,
@@ -70,12 +72,16 @@ function keyRow(token: SandboxToken, list: HTMLElement, context: PageContext): H
   return h(
     'tr',
     {},
-    h('th', { scope: 'row' }, `Key ${token.id}`),
-    h('td', {}, token.name ?? h('span', { class: 'muted' }, 'No name')),
+    h('th', { scope: 'row' }, keyName(token)),
     h('td', {}, token.permissions.length === 0 ? h('span', { class: 'muted' }, 'None') : token.permissions.join(', ')),
     h('td', {}, formatTime(token.created_at)),
     h('td', {}, h('button', { type: 'button', class: 'danger', onclick: revoke }, 'Revoke')),
   );
+}
+
+/** How the console names a key: its name, or that it has none. */
+export function keyName(token: Pick<SandboxToken, 'name'>): string {
+  return token.name ?? 'Unnamed key';
 }
 
 function createForm(context: PageContext, created: HTMLElement, refreshList: () => Promise<void>): HTMLElement {
@@ -111,12 +117,10 @@ function createForm(context: PageContext, created: HTMLElement, refreshList: () 
         const body = name.value.trim() === '' ? { permissions } : { permissions, name: name.value.trim() };
         try {
           const answer = await context.api.call('post', '/_sandbox/tokens', { body });
-          replace(
-            created,
-            secretBox(`Key ${answer.data.id} created`, 'New key', answer.token, 'The sandbox keeps only its hash.'),
-          );
+          const title = answer.data.name === null ? 'Key created' : `Key ${answer.data.name} created`;
+          replace(created, secretBox(title, 'New key', answer.token, 'The sandbox keeps only its hash.'));
           form.reset();
-          context.announce(`Key ${answer.data.id} created. Copy it now: it is shown only once.`);
+          context.announce(`${title}. Copy it now: it is shown only once.`);
           await refreshList();
           created.querySelector<HTMLInputElement>('input.secret')?.focus();
         } catch (error) {

@@ -197,30 +197,47 @@ async function exportCsv(filters: URLSearchParams, context: PageContext, status:
 }
 
 /**
- * The book's table: the record number and book identify the line, then the columns of 27 CFR
- * 478.125(e) grouped as the regulation groups them.
+ * The book's table: the record number within its book identifies the line, then the columns of
+ * 27 CFR 478.125(e) grouped as the regulation groups them. It fits a screen 1,280 px wide, the
+ * disposition columns (those an inspector reads most) included: text wraps at spaces, and a
+ * license or Form 4473 number only after one of its hyphens. On a narrower screen the table
+ * scrolls sideways with the record number and the serial number kept in view.
  */
 function bookTable(receipts: readonly Receipt[]): HTMLElement {
   const group = (text: string, span: number) => h('th', { scope: 'colgroup', colspan: span }, text);
-  const column = (text: string) => h('th', { scope: 'col' }, text);
+  const column = (text: string, kind?: string) => h('th', { scope: 'col', class: kind ?? false }, text);
   return scroller(
     'Bound book',
     h(
       'table',
       { class: 'book' },
       h('caption', {}, 'Bound book: acquisition and disposition record'),
-      h('colgroup', { span: 2 }),
-      h('colgroup', { span: 6 }),
-      h('colgroup', { span: 4 }),
-      h('colgroup', { span: 4 }),
+      // Each column's width is set by its class: the table is laid out by them, not by its contents.
+      h('colgroup', {}, h('col', { class: 'c-record' })),
+      h(
+        'colgroup',
+        {},
+        ['c-maker', 'c-importer', 'c-model', 'c-serial', 'c-type', 'c-caliber'].map((name) =>
+          h('col', { class: name }),
+        ),
+      ),
+      h(
+        'colgroup',
+        {},
+        ['c-date', 'c-name', 'c-address', 'c-number'].map((name) => h('col', { class: name })),
+      ),
+      h(
+        'colgroup',
+        {},
+        ['c-date', 'c-name', 'c-address', 'c-number'].map((name) => h('col', { class: name })),
+      ),
       h(
         'thead',
         {},
         h(
           'tr',
           {},
-          h('th', { scope: 'col', rowspan: 2 }, 'Record'),
-          h('th', { scope: 'col', rowspan: 2 }, 'Book'),
+          h('th', { scope: 'col', rowspan: 2, class: 'record' }, 'Record'),
           group('Description of firearm', 6),
           group('Receipt', 4),
           group('Disposition', 4),
@@ -228,9 +245,11 @@ function bookTable(receipts: readonly Receipt[]): HTMLElement {
         h(
           'tr',
           {},
-          ['Manufacturer', 'Importer', 'Model', 'Serial number', 'Type', 'Caliber or gauge'].map(column),
-          ['Date', 'Name', 'Address', 'License no.'].map(column),
-          ['Date', 'Name', 'Address', 'Form 4473 serial no.'].map(column),
+          ['Manufacturer', 'Importer', 'Model'].map((text) => column(text)),
+          column('Serial number', 'serial'),
+          ['Type', 'Caliber or gauge'].map((text) => column(text)),
+          ['Date', 'Name', 'Address', 'License no.'].map((text) => column(text)),
+          ['Date', 'Name', 'Address', 'Form 4473 serial no.'].map((text) => column(text)),
         ),
       ),
       h('tbody', {}, receipts.map(bookRow)),
@@ -259,14 +278,43 @@ function bookRow(receipt: Receipt): HTMLTableRowElement {
   return h(
     'tr',
     {},
-    h('th', { scope: 'row' }, h('a', { href: `#/receipts/${receipt.id}` }, String(receipt.record))),
-    h('td', {}, receipt.book),
-    cells.map((value, column) => h('td', { class: KEEP_WHOLE.has(column) ? 'whole' : false }, value ?? '')),
+    // The record number is the line's number within its book: the two are read together.
+    h(
+      'th',
+      { scope: 'row', class: 'record' },
+      h('a', { href: `#/receipts/${receipt.id}` }, String(receipt.record)),
+      h('span', { class: 'book-name' }, receipt.book),
+    ),
+    cells.map((value, column) =>
+      h(
+        'td',
+        {
+          class:
+            column === SERIAL
+              ? 'serial whole'
+              : KEEP_WHOLE.has(column)
+                ? 'whole'
+                : BREAK_AT_HYPHENS.has(column)
+                  ? 'number'
+                  : false,
+        },
+        BREAK_AT_HYPHENS.has(column) ? atHyphens(value ?? '') : (value ?? ''),
+      ),
+    ),
   );
 }
 
-/** Columns whose values read wrongly when broken across lines: serial, caliber, dates, license and form numbers. */
-const KEEP_WHOLE = new Set([3, 5, 6, 9, 10, 13]);
+/** The serial number's column, kept in view beside the record number when the table scrolls. */
+const SERIAL = 3;
+/** Columns whose values read wrongly when broken across lines: the serial number and the dates. */
+const KEEP_WHOLE = new Set([SERIAL, 6, 10]);
+/** Columns of numbers made of hyphenated parts (license, Form 4473), broken only after a hyphen. */
+const BREAK_AT_HYPHENS = new Set([9, 13]);
+
+/** A value that may break only after its hyphens: the text with a line-break opportunity after each. */
+function atHyphens(value: string): Array<string | HTMLElement> {
+  return value.split(/(?<=-)/).flatMap((part, at) => (at === 0 ? [part] : [h('wbr'), part]));
+}
 
 function pager(filters: URLSearchParams, current: number, last: number, perPage: string): HTMLElement {
   const link = (page: number, text: string, label: string) =>

@@ -1,8 +1,9 @@
-import type { AuditEntry, Receipt } from '@fflkit/types';
+import type { AuditEntry, Receipt, SandboxToken } from '@fflkit/types';
 import { details, h, table } from '../elements';
 import { formatAddress, formatAmount, formatTime, formatValue } from '../formats';
 import { ConsoleApiError } from '../control-api';
 import { errorAlert, heading, type PageContext } from '../page';
+import { keyName } from './api-keys';
 import { lastBookAddress } from './book';
 
 // One receipt as its line of the bound book and everything behind it: the firearm, its receipt,
@@ -14,12 +15,14 @@ export async function showReceipt(view: HTMLElement, context: PageContext): Prom
   const back = h('p', {}, h('a', { href: lastBookAddress() }, 'Back to the bound book'));
   let receipt: Receipt;
   let audit: AuditEntry[];
+  let tokens: SandboxToken[];
   const id = Number(context.id);
   try {
     if (!/^\d+$/.test(context.id)) throw new ConsoleApiError(404, 'Record not found.');
-    [{ data: receipt }, { data: audit }] = await Promise.all([
+    [{ data: receipt }, { data: audit }, { data: tokens }] = await Promise.all([
       context.api.call('get', '/_sandbox/receipts/{id}', { path: { id } }),
       context.api.call('get', '/_sandbox/receipts/{id}/audit', { path: { id } }),
+      context.api.call('get', '/_sandbox/tokens'),
     ]);
   } catch (error) {
     view.append(heading('Receipt'), back, errorAlert(error));
@@ -111,23 +114,21 @@ export async function showReceipt(view: HTMLElement, context: PageContext): Prom
       'Audit trail',
       table(
         'Audit trail, oldest first',
-        ['When', 'Action', 'Token', 'Changes'],
+        ['When', 'Action', 'Key', 'Changes'],
         audit.map((entry) =>
           h(
             'tr',
             {},
             h('td', {}, formatTime(entry.occurred_at)),
             h('td', {}, entry.action),
-            h('td', {}, entry.token_id === null ? 'none' : `key ${entry.token_id}`),
+            h('td', {}, keyOf(entry.token_id, tokens)),
             h(
               'td',
               {},
               h(
                 'ul',
                 { class: 'changes' },
-                Object.entries(entry.changes).map(([name, change]) =>
-                  h('li', {}, h('code', {}, name), `: ${formatValue(change.from)} to ${formatValue(change.to)}`),
-                ),
+                Object.entries(entry.changes).map(([name, change]) => describeChange(name, change.from, change.to)),
               ),
             ),
           ),
@@ -136,6 +137,59 @@ export async function showReceipt(view: HTMLElement, context: PageContext): Prom
       ),
     ),
   );
+}
+
+/** The key that made a change, by its name; one revoked since is no longer listed. */
+function keyOf(id: number | null, tokens: readonly SandboxToken[]): string {
+  if (id === null) return 'none';
+  const token = tokens.find((candidate) => candidate.id === id);
+  return token === undefined ? 'a key revoked since' : keyName(token);
+}
+
+/**
+ * One change of an audit entry as a person reads it: a field's old and new value; a record held
+ * in a field (a disposition) as its own fields, each with its label: those it was given when it
+ * was recorded or removed, those that changed when it was corrected.
+ */
+function describeChange(name: string, from: unknown, to: unknown): HTMLLIElement {
+  const record = (value: unknown): Record<string, unknown> | undefined =>
+    typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
+  const before = record(from);
+  const after = record(to);
+  if (before === undefined && after === undefined) {
+    return h('li', {}, h('code', {}, name), `: ${formatValue(from)} to ${formatValue(to)}`);
+  }
+  const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].filter(
+    (field) => field !== 'created_at',
+  );
+  const what = before === undefined ? 'recorded' : after === undefined ? 'removed' : 'corrected';
+  const lines =
+    what === 'corrected'
+      ? fields
+          .filter((field) => formatValue(before?.[field]) !== formatValue(after?.[field]))
+          .map((field) => `${labelOf(field)}: ${formatValue(before?.[field])} to ${formatValue(after?.[field])}`)
+      : fields
+          .filter((field) => (after ?? before)?.[field] !== null && (after ?? before)?.[field] !== undefined)
+          .map((field) => `${labelOf(field)}: ${formatValue((after ?? before)?.[field])}`);
+  return h(
+    'li',
+    {},
+    h('code', {}, name),
+    ` ${what}:`,
+    h(
+      'ul',
+      {},
+      lines.map((line) => h('li', {}, line)),
+    ),
+  );
+}
+
+/** A field's name as a label: `disposition_date` reads "Disposition date". */
+function labelOf(field: string): string {
+  const words = field.replaceAll('_', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 function section(title: string, content: HTMLElement): HTMLElement {

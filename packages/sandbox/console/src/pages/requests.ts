@@ -1,11 +1,13 @@
 import type { SandboxRequestLogEntry } from '@fflkit/types';
-import { h, replace, scroller } from '../elements';
+import { details, h, replace, scroller } from '../elements';
 import { formatDuration, formatTime } from '../formats';
 import { errorAlert, heading, type PageContext } from '../page';
 
 // The account's recent API requests (under /rest/v1, made with any of its tokens, revoked ones
 // included), newest first, as the sandbox logged them; new ones appear as they are answered.
-// The console's own calls are control calls, which are not logged, so they never crowd it.
+// Each opens on its details: the request's headers and body, and the answer (the body of an
+// error, which says why it was refused). The console's own calls are control calls, which are
+// not logged, so they never crowd it.
 
 /** The most requests the sandbox keeps per account (fewer when they pass 1 MiB), and the page shows. */
 const KEPT = 1000;
@@ -52,7 +54,7 @@ export async function showRequests(view: HTMLElement, context: PageContext): Pro
               h(
                 'tr',
                 {},
-                ['Time', 'Request', 'Status', 'Duration', 'Fault', 'Client'].map((text) =>
+                ['Time', 'Request', 'Status', 'Duration', 'Fault', 'Client', 'Details'].map((text) =>
                   h('th', { scope: 'col' }, text),
                 ),
               ),
@@ -76,7 +78,19 @@ export async function showRequests(view: HTMLElement, context: PageContext): Pro
 
 function requestRow(entry: SandboxRequestLogEntry): HTMLTableRowElement {
   const target = entry.query === '' ? entry.path : `${entry.path}?${entry.query}`;
-  return h(
+  const detailId = `request-${entry.id}`;
+  const toggle = h(
+    'button',
+    {
+      type: 'button',
+      class: 'secondary',
+      'aria-expanded': 'false',
+      'aria-controls': detailId,
+      'aria-label': `Details of ${entry.method} ${target}`,
+    },
+    'Details',
+  );
+  const row = h(
     'tr',
     {},
     h('td', {}, formatTime(entry.at)),
@@ -94,6 +108,59 @@ function requestRow(entry: SandboxRequestLogEntry): HTMLTableRowElement {
     h('td', {}, formatDuration(entry.duration_ms)),
     h('td', {}, entry.fault === null ? '' : describeFault(entry.fault)),
     h('td', {}, entry.headers['user-agent'] ?? ''),
+    h('td', { class: 'row-actions' }, toggle),
+  );
+  toggle.addEventListener('click', () => {
+    const open = row.nextElementSibling?.id === detailId ? row.nextElementSibling : null;
+    if (open !== null) {
+      open.remove();
+      toggle.setAttribute('aria-expanded', 'false');
+      return;
+    }
+    row.after(h('tr', { id: detailId, class: 'detail-row' }, h('td', { colspan: 7 }, requestDetail(entry, target))));
+    toggle.setAttribute('aria-expanded', 'true');
+  });
+  return row;
+}
+
+/** What the log holds of one request: its headers and body, and its answer. */
+function requestDetail(entry: SandboxRequestLogEntry, target: string): HTMLElement {
+  const json = (label: string, value: unknown) =>
+    h('pre', { class: 'body', tabindex: 0, 'aria-label': label }, JSON.stringify(value, null, 2));
+  const answer =
+    entry.response_body !== null
+      ? json(`Answer body of request ${entry.id}`, entry.response_body)
+      : h(
+          'p',
+          { class: 'muted' },
+          entry.status === 0
+            ? 'No answer: a fault rule dropped the connection.'
+            : entry.status < 400
+              ? 'The body of a success is not kept: it is the records themselves, which the API answers again.'
+              : 'The answer had no body.',
+        );
+  return h(
+    'div',
+    { class: 'detail' },
+    h('h2', {}, `${entry.method} ${target}`),
+    h('h3', {}, 'Request'),
+    details([
+      ['Received', formatTime(entry.at)],
+      ['Operation', entry.operation ?? 'none: no operation of the API has this method and path'],
+      ...Object.entries(entry.headers).map(([name, value]) => [name, h('code', {}, value)] as const),
+    ]),
+    h('h4', {}, 'Body'),
+    entry.body === null
+      ? h('p', { class: 'muted' }, 'No body kept: none was sent, it was not JSON, or it was too large to keep.')
+      : json(`Body of request ${entry.id}`, entry.body),
+    h('h3', {}, 'Answer'),
+    details([
+      ['Status', entry.status === 0 ? 'dropped' : String(entry.status)],
+      ['Duration', formatDuration(entry.duration_ms)],
+      ['Fault', entry.fault === null ? null : describeFault(entry.fault)],
+    ]),
+    h('h4', {}, 'Body'),
+    answer,
   );
 }
 
