@@ -15,7 +15,8 @@ describe('describeOperation(operation)', () => {
     const text = describeOperation(operation('createReceipt'));
     expect(text).toBe(
       'Records an acquisition. Permission: write. Fires `receipt.created`.\n\n' +
-        'The new receipt is `on_hand`, gets the next record number of its book and an audit entry with action `created`.\n\n' +
+        'The new receipt is `on_hand`, gets the next record number of its book and an audit entry with action `created`, ' +
+        "and is visible to `GET /receipts/{id}`, the lists and search as soon as this answer is sent (the SDK's recovery without duplicates relies on it).\n\n" +
         'Calls POST /rest/v1/receipts.',
     );
   });

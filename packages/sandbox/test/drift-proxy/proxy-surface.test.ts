@@ -160,6 +160,7 @@ describe('startDriftProxy()', { timeout: 30_000 }, () => {
         exchanges: 0,
         deliveries: 0,
         violations: [],
+        rules: {},
       },
     });
   });
