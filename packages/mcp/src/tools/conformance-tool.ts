@@ -95,6 +95,7 @@ export function conformanceTool(probe: ConformanceProbe): LogbookTool {
       'confirmed when a probe saw the service keep it, contradicted with the evidence (the request, the answer, what the contract expected), not-probed with why.',
       'Read-only probes unless allow_writes. Answers the report as JSON: {service, run, writes, choices: [{id, status, rule, evidence, reason}], violations, summary, notes};',
       'a contradicted choice is a place where code written against the sandbox may break against this service.',
+      'A run with allow_writes waits out the rate limit when it reaches it (about a minute on a sandbox): give the call a time-out of two minutes.',
     ].join(' '),
     inputSchema: INPUT_SCHEMA,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
