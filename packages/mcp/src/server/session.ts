@@ -98,6 +98,10 @@ export class LogbookSession implements ToolContext {
     return this.#allowWrites || (await this.isSandbox());
   }
 
+  conceal(credential: string): void {
+    this.scrubber.remember(credential);
+  }
+
   actAs(token: string): void {
     this.#token = token;
     this.scrubber.remember(token);

@@ -1,5 +1,3 @@
-import { CredentialScrubber } from '../server/credential-scrubber';
-import { readBaseUrl } from '../server/session';
 import { type LogbookTool, ToolCallError, type ToolContext, type ToolOutcome } from './tool';
 
 // `probe_conformance`: the drift guard's conformance probe as a tool. The probe itself belongs to
@@ -104,6 +102,7 @@ export function conformanceTool(probe: ConformanceProbe): LogbookTool {
     scope: 'service',
     async call(args, context) {
       const given = readArguments(args, context.apiUrl);
+      if (given.readToken !== undefined) context.conceal(given.readToken);
       const token = context.token;
       if (token === undefined) {
         throw new ToolCallError(
@@ -127,9 +126,9 @@ export function conformanceTool(probe: ConformanceProbe): LogbookTool {
         });
       } catch (error) {
         const reason = error instanceof Error ? error.message.replace(/^\[@fflkit\/\w+\] /, '') : String(error);
-        throw new ToolCallError(`${TOOL_NAME} stopped: ${hidden(reason, given.readToken)}`);
+        throw new ToolCallError(`${TOOL_NAME} stopped: ${reason}`);
       }
-      return outcomeOf(report, given.readToken);
+      return outcomeOf(report);
     },
   };
 }
@@ -148,7 +147,7 @@ function readArguments(args: Readonly<Record<string, unknown>>, apiUrl: string):
   const baseUrl = args['base_url'];
   let probed: string | undefined;
   try {
-    probed = typeof baseUrl === 'string' ? readBaseUrl(baseUrl).apiUrl : undefined;
+    probed = typeof baseUrl === 'string' ? new URL(baseUrl).href.replace(/\/+$/, '') : undefined;
   } catch {
     probed = undefined;
   }
@@ -181,7 +180,7 @@ function noRedirectFetch(context: ToolContext): typeof fetch {
     context.fetch(input, { ...init, redirect: 'manual', signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
 }
 
-function outcomeOf(report: ConformanceProbeReport, readToken: string | undefined): ToolOutcome {
+function outcomeOf(report: ConformanceProbeReport): ToolOutcome {
   const { confirmed, contradicted, notProbed } = report.summary;
   const contradictedIds = report.choices
     .filter((choice) => choice.status === 'contradicted')
@@ -190,12 +189,5 @@ function outcomeOf(report: ConformanceProbeReport, readToken: string | undefined
     contradicted === 0
       ? `${confirmed} choices confirmed, none contradicted, ${notProbed} not probed (each says why).`
       : `${contradicted} choices contradicted (${contradictedIds.join(', ')}): their evidence shows what the service did; ${confirmed} confirmed, ${notProbed} not probed.`;
-  return { texts: [hidden(JSON.stringify(report), readToken), summary], isError: false };
-}
-
-/** `text` without the read-only token the call was given, which the session's scrubber does not know. */
-function hidden(text: string, readToken: string | undefined): string {
-  const scrubber = new CredentialScrubber();
-  if (readToken !== undefined) scrubber.remember(readToken);
-  return scrubber.scrub(text);
+  return { texts: [JSON.stringify(report), summary], isError: false };
 }

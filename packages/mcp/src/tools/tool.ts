@@ -62,6 +62,8 @@ export interface ToolContext {
   readonly token: string | undefined;
   /** Whether the session may write: its base URL is a sandbox, or the server was started with `--allow-writes`. */
   writesAllowed(): Promise<boolean>;
+  /** Keeps a credential the call was given (a second token) out of every output of the session, as its own token is. */
+  conceal(credential: string): void;
 }
 
 /** A tool's outcome, before the server scrubs it of credentials. */
