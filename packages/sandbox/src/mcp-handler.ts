@@ -1,5 +1,6 @@
-import { createStreamableHttpHandler, type StreamableHttpHandler } from '@fflkit/mcp';
+import { conformanceTool, createStreamableHttpHandler, type StreamableHttpHandler } from '@fflkit/mcp';
 import { MAX_BODY_BYTES, PAYLOAD_TOO_LARGE_MESSAGE } from '@fflkit/sandbox-core';
+import { runConformance } from './conformance-probe';
 import type { AnswerRequest } from './mcp-endpoint';
 
 // The part of `/_sandbox/mcp` that is loaded on its first call (mcp-endpoint.ts): the MCP server
@@ -9,13 +10,15 @@ import type { AnswerRequest } from './mcp-endpoint';
 // (`server.inject()` in tests) and on the bundled CLI (which lacks inject's module), and is
 // answered exactly as the same request over HTTP would be: checks, rate limit, fault rules,
 // request log. The Host and Origin guard is not run again: the MCP request itself passed it.
+// The sandbox adds the drift guard's conformance probe as a tool: `@fflkit/mcp` cannot reach the
+// probe itself without depending on this package, which depends on it.
 
 /** The sandbox's MCP handler. */
 export type SandboxMcpHandler = StreamableHttpHandler;
 
 /** Makes the MCP handler whose tools are answered by `answer`. */
 export function createSandboxMcpHandler(answer: AnswerRequest): SandboxMcpHandler {
-  return createStreamableHttpHandler({ fetch: sandboxFetch(answer) });
+  return createStreamableHttpHandler({ fetch: sandboxFetch(answer), extraTools: [conformanceTool(runConformance)] });
 }
 
 /**

@@ -78,8 +78,8 @@ export function createLogbookMcpServer(options: LogbookMcpServerOptions): Server
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     sandbox: options.sandbox,
     timeoutMs: options.timeoutMs,
+    allowWrites: options.allowWrites,
   });
-  const allowWrites = options.allowWrites === true;
   const server = new Server(
     { name: 'fflkit', title: 'FFLKit Logbook', version: MCP_VERSION },
     { capabilities: { tools: { listChanged: true }, resources: {} }, instructions: INSTRUCTIONS },
@@ -91,15 +91,16 @@ export function createLogbookMcpServer(options: LogbookMcpServerOptions): Server
     if (tool.scope === 'sandbox') {
       return `${tool.name} is a call of the FFLKit sandbox, and ${session.apiUrl} is not one (its /_sandbox/health does not answer as a sandbox).`;
     }
-    if (tool.annotations.readOnlyHint || allowWrites) return undefined;
+    if (tool.annotations.readOnlyHint || (await session.writesAllowed())) return undefined;
     return `${tool.name} writes, and ${session.apiUrl} is not an FFLKit sandbox: only read-only tools are listed there. Start fflkit-mcp with --allow-writes to write to that service.`;
   };
 
   let listedSandbox: boolean | undefined;
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const listed: Tool[] = [];
+    const writable = await session.writesAllowed();
     for (const tool of tools.values()) {
-      if ((await hiddenBecause(tool)) === undefined) listed.push(toolEntry(tool));
+      if ((await hiddenBecause(tool)) === undefined) listed.push(toolEntry(tool, writable));
     }
     listedSandbox = await session.isSandbox();
     return { tools: listed };
@@ -155,12 +156,14 @@ let sharedCatalog: ReadonlyMap<string, LogbookTool> | undefined;
 /** The JSON-RPC error code the MCP specification gives an unknown resource. */
 const RESOURCE_NOT_FOUND = -32002;
 
-function toolEntry(tool: LogbookTool): Tool {
+/** A tool as `tools/list` names it; `writable` when the session allows writes. */
+function toolEntry(tool: LogbookTool, writable: boolean): Tool {
+  const annotations = (writable ? tool.writableAnnotations : undefined) ?? tool.annotations;
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
     inputSchema: tool.inputSchema,
-    annotations: { title: tool.title, ...tool.annotations },
+    annotations: { title: tool.title, ...annotations },
   };
 }

@@ -59,6 +59,8 @@ export interface SessionOptions {
   /** Whether the base URL is known to be a sandbox; `undefined` asks its `/_sandbox/health`. */
   readonly sandbox: boolean | undefined;
   readonly timeoutMs: number | undefined;
+  /** Whether the server was started with `--allow-writes`. */
+  readonly allowWrites?: boolean | undefined;
 }
 
 /** A session: the context every tool call runs in. */
@@ -68,6 +70,7 @@ export class LogbookSession implements ToolContext {
   readonly apiUrl: string;
   readonly #root: string;
   readonly #timeoutMs: number;
+  readonly #allowWrites: boolean;
   #token: string | undefined;
   #sandbox: boolean | undefined;
 
@@ -78,12 +81,25 @@ export class LogbookSession implements ToolContext {
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#token = options.token;
     this.#sandbox = options.sandbox;
+    this.#allowWrites = options.allowWrites === true;
     if (options.token !== undefined) this.scrubber.remember(options.token);
   }
 
   /** Whether the session has a token to call with. */
   get hasToken(): boolean {
     return this.#token !== undefined;
+  }
+
+  get token(): string | undefined {
+    return this.#token;
+  }
+
+  async writesAllowed(): Promise<boolean> {
+    return this.#allowWrites || (await this.isSandbox());
+  }
+
+  conceal(credential: string): void {
+    this.scrubber.remember(credential);
   }
 
   actAs(token: string): void {

@@ -54,6 +54,16 @@ export interface ToolContext {
   readonly fetch: typeof fetch;
   /** The service API's base URL the session points at, ending in `/rest/v1`. */
   readonly apiUrl: string;
+  /**
+   * The token the session acts with, for a tool that hands it to a client of its own (the
+   * conformance probe), which must send it to {@link ToolContext.apiUrl} only. The server
+   * scrubs it from every output.
+   */
+  readonly token: string | undefined;
+  /** Whether the session may write: its base URL is a sandbox, or the server was started with `--allow-writes`. */
+  writesAllowed(): Promise<boolean>;
+  /** Keeps a credential the call was given (a second token) out of every output of the session, as its own token is. */
+  conceal(credential: string): void;
 }
 
 /** A tool's outcome, before the server scrubs it of credentials. */
@@ -76,7 +86,14 @@ export interface LogbookTool {
   readonly description: string;
   /** The JSON Schema of the arguments: an object schema. */
   readonly inputSchema: JsonObject & { readonly type: 'object' };
+  /** The annotations; read-only ones for a tool that writes only when the session allows it (see `writableAnnotations`). */
   readonly annotations: ToolAnnotations;
+  /**
+   * For a tool that writes only when the session allows writes and the call asks to: its
+   * annotations where the session allows writes. Such a tool is listed everywhere, with
+   * `annotations` where its writes are refused.
+   */
+  readonly writableAnnotations?: ToolAnnotations | undefined;
   readonly scope: ToolScope;
   /** Runs the tool; a `ToolCallError` becomes a tool error with its message. */
   call(args: Readonly<Record<string, unknown>>, context: ToolContext): Promise<ToolOutcome>;

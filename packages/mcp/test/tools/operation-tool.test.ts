@@ -28,6 +28,9 @@ function recordingContext(status = 200, body: unknown = { data: {} }): { context
       actAs: () => undefined,
       fetch: globalThis.fetch,
       apiUrl: 'http://127.0.0.1:4010/rest/v1',
+      token: 'sbx_operationtool000000000000001',
+      writesAllowed: async () => true,
+      conceal: () => undefined,
     },
   };
 }
