@@ -1,6 +1,7 @@
 import { createSandboxCore, type SandboxCore, type SandboxRequest, type SandboxResponse } from '@fflkit/sandbox-core';
 import { dispositionWithAddressBody, receiptBody } from '@fflkit/test-fixtures';
 import type { SandboxRequestLogEntry } from '@fflkit/types';
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ContractValidator } from '../support/contract-validator';
@@ -63,63 +64,39 @@ async function world(): Promise<World> {
   };
 }
 
-const ROUTES = [
-  ['GET', '/rest/v1/receipts'],
-  ['POST', '/rest/v1/receipts'],
-  ['GET', '/rest/v1/receipts/{id}'],
-  ['PUT', '/rest/v1/receipts/{id}'],
-  ['DELETE', '/rest/v1/receipts/{id}'],
-  ['POST', '/rest/v1/receipts/{id}/dispose'],
-  ['GET', '/rest/v1/books'],
-  ['GET', '/rest/v1/inventory'],
-  ['GET', '/rest/v1/search'],
-  ['GET', '/rest/v1/webhooks'],
-  ['POST', '/rest/v1/webhooks'],
-  ['DELETE', '/rest/v1/webhooks/{id}'],
-  ['POST', '/_sandbox/accounts'],
-  ['POST', '/_sandbox/tokens'],
-  ['DELETE', '/_sandbox/tokens/{id}'],
-  ['POST', '/_sandbox/books'],
-  ['GET', '/_sandbox/clock'],
-  ['POST', '/_sandbox/clock/advance'],
-  ['GET', '/_sandbox/receipts/{id}/audit'],
-  ['POST', '/_sandbox/receipts/{id}/documents'],
-  ['PUT', '/_sandbox/receipts/{id}/e4473'],
-  ['GET', '/_sandbox/requests'],
-  ['GET', '/_sandbox/deliveries'],
-  ['POST', '/_sandbox/deliveries/{id}/redeliver'],
-  ['POST', '/_sandbox/webhooks/{id}/ping'],
-  ['POST', '/_sandbox/webhooks/{id}/enable'],
-  ['PUT', '/_sandbox/webhooks/{id}/chaos'],
-  ['DELETE', '/_sandbox/webhooks/{id}/chaos'],
-  ['GET', '/_sandbox/tokens'],
-  ['GET', '/_sandbox/webhooks'],
-  ['GET', '/_sandbox/receipts'],
-  ['GET', '/_sandbox/receipts/export'],
-  ['POST', '/_sandbox/fixtures'],
-  ['GET', '/_sandbox/fixtures'],
-  ['GET', '/_sandbox/books'],
-  ['GET', '/_sandbox/faults'],
-  ['POST', '/_sandbox/faults'],
-  ['DELETE', '/_sandbox/faults'],
-  ['DELETE', '/_sandbox/faults/{id}'],
-] as const;
+/** The methods and paths of a contract (`@fflkit/types`' JSON copy), under `prefix`, with each operation's id. */
+function contractRoutes(document: string, prefix: string): Array<readonly [string, string, string]> {
+  const { paths } = JSON.parse(
+    readFileSync(new URL(`../../packages/types/contract/${document}`, import.meta.url), 'utf8'),
+  ) as {
+    paths: Record<string, Record<string, { operationId?: string }>>;
+  };
+  return Object.entries(paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+      .map(([method, operation]) => [method.toUpperCase(), `${prefix}${path}`, operation.operationId ?? ''] as const),
+  );
+}
+
+/**
+ * The routes of the contracts that the core answers: every one but those the sandbox's server
+ * answers itself (health, the event stream, the MCP endpoint, the receiver check), read from the
+ * contracts so that a route added there is fuzzed at once.
+ */
+const SERVER_ANSWERED = [
+  'GET /_sandbox/health',
+  'GET /_sandbox/events',
+  'POST /_sandbox/mcp',
+  'DELETE /_sandbox/mcp',
+  'POST /_sandbox/receiver-check',
+];
+const SERVICE_ROUTES = contractRoutes('openapi.json', '/rest/v1');
+const ROUTES = [...SERVICE_ROUTES, ...contractRoutes('sandbox.json', '')]
+  .filter(([method, path]) => !SERVER_ANSWERED.includes(`${method} ${path}`))
+  .map(([method, path]) => [method, path] as const);
 
 /** The operations of the service API, which fault rules name. */
-const OPERATIONS = [
-  'listReceipts',
-  'createReceipt',
-  'getReceipt',
-  'updateReceipt',
-  'deleteReceipt',
-  'disposeReceipt',
-  'listBooks',
-  'listInventory',
-  'searchReceipts',
-  'listWebhooks',
-  'createWebhook',
-  'deleteWebhook',
-];
+const OPERATIONS = SERVICE_ROUTES.map(([, , operationId]) => operationId);
 
 /** A valid fault rule: any match, any action, fired every time, a few times, or by a seeded draw. */
 const faultRule = fc

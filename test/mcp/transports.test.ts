@@ -36,6 +36,8 @@ describe('fflkit-mcp over stdio', { timeout: 30_000 }, () => {
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain('create_receipt');
     expect(names).toContain('advance_clock');
+    // @fflkit/sandbox is installed beside it in the workspace, as in any project that has the sandbox.
+    expect(names).toContain('probe_conformance');
     const page = answerOf<{ meta: { per_page: number } }>(
       await client.callTool({ name: 'list_receipts', arguments: { per_page: 25 } }),
     );
@@ -43,7 +45,7 @@ describe('fflkit-mcp over stdio', { timeout: 30_000 }, () => {
     // A line on stdout that is not a JSON-RPC message is an error of the client's transport.
     expect(errors).toEqual([]);
     expect(stderr.join('')).toMatch(
-      /^fflkit-mcp \S+: the tools of http:\/\/127\.0\.0\.1:\d+\/rest\/v1 over stdio, with the token given\n$/,
+      /^fflkit-mcp \S+: the tools of http:\/\/127\.0\.0\.1:\d+\/rest\/v1 over stdio, with the token given, probe_conformance from @fflkit\/sandbox\n$/,
     );
     expect(stderr.join('')).not.toContain(token);
   });

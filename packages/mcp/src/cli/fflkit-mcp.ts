@@ -1,7 +1,9 @@
+import { createRequire } from 'node:module';
 import { parseArgs } from 'node:util';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createLogbookMcpServer } from '../server/logbook-mcp-server';
 import { MCP_VERSION, readBaseUrl } from '../server/session';
+import { type ConformanceProbe, conformanceTool } from '../tools/conformance-tool';
 
 // `fflkit-mcp`: the server over stdio, as coding agents start it. Standard output carries the
 // protocol and nothing else; the one line of its own it writes goes to standard error, and never
@@ -10,7 +12,8 @@ import { MCP_VERSION, readBaseUrl } from '../server/session';
 const USAGE = `Usage: fflkit-mcp --base-url <url> [--token <token>] [--allow-writes]
 
 The MCP server of the Logbook Service over stdio: one tool per operation of FFLKit's contract,
-and, when the base URL is an FFLKit sandbox, one per control call of the sandbox.
+and, when the base URL is an FFLKit sandbox, one per control call of the sandbox; with
+@fflkit/sandbox installed beside it, probe_conformance too.
 
   --base-url <url>   The service's address ending in /rest/v1, or a sandbox's origin
                      (FFLKIT_BASE_URL), such as http://127.0.0.1:4010/rest/v1
@@ -81,7 +84,13 @@ export async function main(args: readonly string[], io: CliIo = processIo()): Pr
     return 2;
   }
   const token = values.token ?? nonEmpty(io.env['FFLKIT_TOKEN']);
-  const server = createLogbookMcpServer({ baseUrl, token, allowWrites: values['allow-writes'] });
+  const probe = installedProbe();
+  const server = createLogbookMcpServer({
+    baseUrl,
+    token,
+    allowWrites: values['allow-writes'],
+    ...(probe !== undefined && { extraTools: [conformanceTool(probe)] }),
+  });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     transport.onclose = resolve;
@@ -89,10 +98,30 @@ export async function main(args: readonly string[], io: CliIo = processIo()): Pr
   });
   await server.connect(transport);
   io.stderr(
-    `fflkit-mcp ${MCP_VERSION}: the tools of ${apiUrl} over stdio, ${token === undefined ? 'without a token' : 'with the token given'}${values['allow-writes'] === true ? ', writes allowed' : ''}\n`,
+    `fflkit-mcp ${MCP_VERSION}: the tools of ${apiUrl} over stdio, ${token === undefined ? 'without a token' : 'with the token given'}${values['allow-writes'] === true ? ', writes allowed' : ''}${probe === undefined ? '' : ', probe_conformance from @fflkit/sandbox'}\n`,
   );
   await closed;
   return 0;
+}
+
+/**
+ * The drift guard's probe, `runConformance` of `@fflkit/sandbox`, when that package is installed
+ * beside this one (as it is wherever the sandbox is: it depends on this package). This package
+ * cannot depend on the sandbox in turn, so the probe is found at run time: resolved at start,
+ * loaded at its first call, so that a start does not load the sandbox; `undefined` where it is
+ * not installed.
+ */
+function installedProbe(): ConformanceProbe | undefined {
+  const specifier = '@fflkit/sandbox';
+  try {
+    createRequire(import.meta.url).resolve(specifier);
+  } catch {
+    return undefined;
+  }
+  return async (options) => {
+    const sandbox = (await import(specifier)) as { runConformance: ConformanceProbe };
+    return sandbox.runConformance(options);
+  };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

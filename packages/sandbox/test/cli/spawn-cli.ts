@@ -2,6 +2,12 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { inject } from 'vitest';
 
+/**
+ * How long a test under vitest's 5 s per test waits for a line (`waitFor`'s `withinMs`), so that a
+ * missing line fails it by naming the line rather than by the test timing out.
+ */
+export const WAIT_FOR_MS = 4_500;
+
 /** A running CLI process with its output so far. */
 export interface CliProcess {
   readonly child: ChildProcessByStdio<null, Readable, Readable>;
@@ -9,8 +15,12 @@ export interface CliProcess {
   stdout(): string;
   /** Everything printed on stderr so far. */
   stderr(): string;
-  /** Resolves with the first match of `pattern` on stdout (or stderr), as soon as it is printed. */
-  waitFor(pattern: RegExp, stream?: 'stdout' | 'stderr'): Promise<RegExpMatchArray>;
+  /**
+   * Resolves with the first match of `pattern` on stdout (or stderr), as soon as it is printed;
+   * rejects, with what was printed, when the process ends first or `withinMs` pass (no limit by
+   * default: tests with long time-outs wait on slow steps; see {@link WAIT_FOR_MS}).
+   */
+  waitFor(pattern: RegExp, stream?: 'stdout' | 'stderr', withinMs?: number): Promise<RegExpMatchArray>;
   /** Resolves when the process ends. */
   readonly exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -42,18 +52,27 @@ export function spawnCli(args: readonly string[], cwd: string, env: NodeJS.Proce
       resolve({ code, signal });
     });
   });
-  const waitFor = (pattern: RegExp, stream: 'stdout' | 'stderr' = 'stdout') =>
+  const waitFor = (pattern: RegExp, stream: 'stdout' | 'stderr' = 'stdout', withinMs = Number.POSITIVE_INFINITY) =>
     new Promise<RegExpMatchArray>((resolve, reject) => {
+      const fail = (why: string) => {
+        listeners.delete(check);
+        clearTimeout(timer);
+        reject(new Error(`The CLI ${why} ${pattern} on ${stream}.\nstdout: ${out}\nstderr: ${err}`));
+      };
       const check = () => {
         const match = (stream === 'stdout' ? out : err).match(pattern);
         if (match !== null) {
           listeners.delete(check);
+          clearTimeout(timer);
           resolve(match);
         } else if (child.exitCode !== null || child.signalCode !== null) {
-          listeners.delete(check);
-          reject(new Error(`The CLI ended before printing ${pattern}.\nstdout: ${out}\nstderr: ${err}`));
+          fail('ended before printing');
         }
       };
+      const timer =
+        withinMs === Number.POSITIVE_INFINITY
+          ? undefined
+          : setTimeout(() => fail(`printed, within ${withinMs} ms, no match of`), withinMs);
       listeners.add(check);
       check();
     });

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/index';
 import { startReceiver } from '../support/local-receiver';
 import { receiptBody } from '../support/receipt-body';
-import { killIfRunning, spawnCli, type CliProcess } from './spawn-cli';
+import { type CliProcess, killIfRunning, spawnCli, WAIT_FOR_MS } from './spawn-cli';
 
 // `fflkit-sandbox tail`, spawned against a real sandbox: what it prints, and how it ends.
 
@@ -29,10 +29,14 @@ async function sandboxOn(options: Parameters<typeof startSandbox>[0] = {}): Prom
   return sandbox;
 }
 
+/** A tail whose every wait for a line ends within {@link WAIT_FOR_MS}, naming the line it lacked. */
 function tail(args: readonly string[]): CliProcess {
   const process = spawnCli(['tail', ...args], dir);
   running.push(process);
-  return process;
+  return {
+    ...process,
+    waitFor: (pattern, stream, withinMs = WAIT_FOR_MS) => process.waitFor(pattern, stream, withinMs),
+  };
 }
 
 /** A tail that follows: its first line is on stderr once the token was accepted. */
