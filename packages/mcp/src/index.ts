@@ -7,6 +7,7 @@ export type { StreamableHttpHandler, StreamableHttpHandlerOptions } from './serv
 // The tools, for callers that add their own.
 export { OPERATIONS_WITHOUT_TOOLS } from './tools/tool-catalog';
 export { conformanceTool } from './tools/conformance-tool';
+export type { JsonObject } from './contract/contract';
 export type { ConformanceProbe, ConformanceProbeOptions, ConformanceProbeReport } from './tools/conformance-tool';
 export { ToolCallError } from './tools/tool';
 export type {

@@ -43,6 +43,7 @@ export type {
 // contract, naming the choice each violation contradicts.
 export { startDriftProxy } from './start-drift-proxy';
 export type { DriftProxy, DriftState } from './drift-proxy/drift-proxy';
+export type { RecordedFixtures } from './drift-proxy/fixtures-recorder';
 export type { DriftProxyOptions } from './drift-proxy/proxy-options';
 export type { DriftReport, ReportedViolation, Violation } from './contract-check/violations';
 export type { ChoiceProbe, ContractChoice } from './contract-check/choices';
