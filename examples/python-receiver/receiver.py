@@ -31,6 +31,9 @@ SECRET_PREFIX = "whsec_"
 SIGNATURE = re.compile(r"sha256=[0-9a-f]{64}")
 RECEIPT_EVENTS = {"receipt.created", "receipt.updated", "receipt.disposed", "receipt.deleted"}
 MAX_BODY_BYTES = 1024 * 1024
+# A body over MAX_BODY_BYTES is read and dropped, never kept, up to this, so that its sender reads
+# the 413 instead of a connection broken while it still writes; past this, the connection closes.
+DISCARD_BYTES = 16 * 1024 * 1024
 # A claim whose request died (a crash mid-delivery) is given up after this: the service's next
 # retry processes the delivery. Far longer than the 5 seconds the service waits for an answer.
 CLAIM_LEASE_SECONDS = 300
@@ -180,7 +183,11 @@ def make_request_handler(secret, store, path="/webhooks"):
             if not re.fullmatch(r"[0-9]{1,10}", length):
                 return self.send_json(*answer(400, "unreadable_body", "The request has no Content-Length."))
             if int(length) > MAX_BODY_BYTES:
-                self.close_connection = True  # the body is not read
+                self.close_connection = True
+                if int(length) <= DISCARD_BYTES:
+                    remaining = int(length)
+                    while remaining > 0 and (chunk := self.rfile.read(min(remaining, 65536))):
+                        remaining -= len(chunk)
                 return self.send_json(*answer(413, "body_too_large", f"The body is larger than {MAX_BODY_BYTES} bytes."))
             body = self.rfile.read(int(length))
             if len(body) < int(length):
