@@ -13,7 +13,7 @@ import { answerOf, httpClient, inMemoryClient, textsOf } from './mcp-clients';
 // The drift guard's conformance probe as the tool probe_conformance: against a started sandbox
 // every choice it probes is confirmed; against the sandbox behind a transform that breaks the
 // contract, the breaks are contradicted; the sandbox's own /_sandbox/mcp has the tool. The
-// probe's waits (a 429 waited out, a receipt read again) move the account's clock, so that
+// probe's waits (a receipt read again after a delay) move the account's clock, so that
 // nothing sleeps.
 
 const TOKEN = 'sbx_mcpconformance0000000000000001';

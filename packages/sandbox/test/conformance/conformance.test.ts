@@ -7,8 +7,9 @@ import { DRIFTS, type DriftingUpstream, startDriftingUpstream } from '../support
 
 // The conformance probe against the sandbox, which keeps every choice it can be probed for, and
 // against the sandbox behind a transform that breaks the contract, each break contradicted. The
-// run's waits (a 429 waited out, a receipt read again) move the account's clock instead of the
-// wall clock, so that nothing sleeps.
+// run's waits (a receipt read again after a delay) move the account's clock instead of the wall
+// clock, so that nothing sleeps. The rate limit counts real time, which the clock does not move:
+// the run stays within the account's 60 requests a minute, as it would have to against a service.
 
 const TOKEN = 'sbx_conformance000000000000000001';
 const READ_TOKEN = 'sbx_conformanceread00000000000001';
@@ -48,7 +49,7 @@ afterEach(async () => {
   await sandbox?.stop();
 });
 
-/** Moves the account's clock, in which the sandbox counts its rate-limit windows, instead of waiting. */
+/** Moves the account's clock instead of waiting (the rate limit, which counts real time, stays as it is). */
 async function advance(ms: number): Promise<void> {
   await fetch(`${sandbox.url}/_sandbox/clock/advance`, {
     method: 'POST',
