@@ -8,8 +8,7 @@ import { DRIFTS, type DriftingUpstream, startDriftingUpstream } from '../support
 // The conformance probe against the sandbox, which keeps every choice it can be probed for, and
 // against the sandbox behind a transform that breaks the contract, each break contradicted. The
 // run's waits (a receipt read again after a delay) move the account's clock instead of the wall
-// clock, so that nothing sleeps. The rate limit counts real time, which the clock does not move:
-// the run stays within the account's 60 requests a minute, as it would have to against a service.
+// clock, so that nothing sleeps. The rate limit counts real time, which the clock does not move.
 
 const TOKEN = 'sbx_conformance000000000000000001';
 const READ_TOKEN = 'sbx_conformanceread00000000000001';
