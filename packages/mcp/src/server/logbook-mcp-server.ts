@@ -29,7 +29,10 @@ export interface LogbookMcpServerOptions {
   baseUrl: string;
   /** The token the session starts with; without one, only `create_account` and `load_fixtures` work until an account is made. */
   token?: string | undefined;
-  /** The `fetch` every request is sent with; the global one by default. */
+  /**
+   * The `fetch` every request is sent with; by default Node's HTTP client sends the session's
+   * requests, and the global `fetch` those of a tool that reaches another address.
+   */
   fetch?: typeof fetch | undefined;
   /** Lists the tools that write even when the base URL is not a sandbox (`--allow-writes`). */
   allowWrites?: boolean | undefined;
@@ -75,7 +78,7 @@ export function createLogbookMcpServer(options: LogbookMcpServerOptions): Server
   const session = new LogbookSession({
     baseUrl: readBaseUrl(options.baseUrl),
     token: options.token,
-    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    fetch: options.fetch,
     sandbox: options.sandbox,
     timeoutMs: options.timeoutMs,
     allowWrites: options.allowWrites,

@@ -1,5 +1,6 @@
 import { type ApiAnswer, type ApiRequest, ToolCallError, type ToolContext } from '../tools/tool';
 import { CredentialScrubber } from './credential-scrubber';
+import { type HttpSender, sendOverNodeHttp } from './node-http-sender';
 
 // One MCP session's view of the server it drives: the base URL, the token it acts with (which
 // `create_account` changes), the `fetch` it sends with, whether the base URL is a sandbox, and
@@ -55,7 +56,8 @@ export function readBaseUrl(given: string): BaseUrl {
 export interface SessionOptions {
   readonly baseUrl: BaseUrl;
   readonly token: string | undefined;
-  readonly fetch: typeof fetch;
+  /** What requests are sent with; Node's HTTP client when absent (the global `fetch` then serves the tools that reach elsewhere). */
+  readonly fetch?: typeof fetch | undefined;
   /** Whether the base URL is known to be a sandbox; `undefined` asks its `/_sandbox/health`. */
   readonly sandbox: boolean | undefined;
   readonly timeoutMs: number | undefined;
@@ -69,13 +71,15 @@ export class LogbookSession implements ToolContext {
   readonly fetch: typeof fetch;
   readonly apiUrl: string;
   readonly #root: string;
+  readonly #send: HttpSender;
   readonly #timeoutMs: number;
   readonly #allowWrites: boolean;
   #token: string | undefined;
   #sandbox: boolean | undefined;
 
   constructor(options: SessionOptions) {
-    this.fetch = options.fetch;
+    this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    this.#send = options.fetch === undefined ? sendOverNodeHttp : senderOver(options.fetch);
     this.apiUrl = options.baseUrl.apiUrl;
     this.#root = options.baseUrl.root;
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -116,10 +120,15 @@ export class LogbookSession implements ToolContext {
     if (this.#sandbox === true) return true;
     if (this.#sandbox === false) return false;
     try {
-      const answer = await this.#fetch(`${this.#root}/_sandbox/health`, { headers: { accept: 'application/json' } });
+      const answer = await this.#send({
+        method: 'GET',
+        url: `${this.#root}/_sandbox/health`,
+        headers: { accept: 'application/json' },
+        timeoutMs: this.#timeoutMs,
+      });
       const body =
         answer.status === 200
-          ? ((await answer.json()) as { data?: { status?: unknown; version?: unknown } })
+          ? (JSON.parse(answer.text) as { data?: { status?: unknown; version?: unknown } })
           : undefined;
       const healthy = body?.data?.status === 'ok' && typeof body.data.version === 'string';
       if (healthy) this.#sandbox = true;
@@ -142,25 +151,34 @@ export class LogbookSession implements ToolContext {
     if (request.body !== undefined) headers['content-type'] = 'application/json';
     const query = new URLSearchParams(request.query as [string, string][] | undefined).toString();
     const url = `${this.#root}${request.path}${query === '' ? '' : `?${query}`}`;
-    let response: Response;
     try {
-      response = await this.#fetch(url, {
+      return await this.#send({
         method: request.method,
+        url,
         headers,
-        ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
+        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        timeoutMs: this.#timeoutMs,
       });
     } catch (error) {
       throw new ToolCallError(
         `${request.method} ${request.path} got no answer from ${this.#root} (${reasonOf(error)}): check that the server runs there; a sandbox prints its address when it starts.`,
       );
     }
-    return { status: response.status, headers: response.headers, text: await response.text() };
   }
+}
 
-  /** `fetch` with the session's time-out, never following a redirect (which would carry the token elsewhere). */
-  #fetch(url: string, init: RequestInit): Promise<Response> {
-    return this.fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(this.#timeoutMs) });
-  }
+/** Sends with a given `fetch`, with the request's time-out, never following a redirect (which would carry the token elsewhere). */
+function senderOver(send: typeof fetch): HttpSender {
+  return async (request) => {
+    const response = await send(request.url, {
+      method: request.method,
+      headers: request.headers,
+      ...(request.body !== undefined && { body: request.body }),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(request.timeoutMs),
+    });
+    return { status: response.status, headers: response.headers, text: await response.text() };
+  };
 }
 
 function reasonOf(error: unknown): string {

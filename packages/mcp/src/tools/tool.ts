@@ -36,7 +36,8 @@ export interface ApiRequest {
 /** The answer to an {@link ApiRequest}. */
 export interface ApiAnswer {
   readonly status: number;
-  readonly headers: Headers;
+  /** The answer's headers, read as `Headers.get` reads them. */
+  readonly headers: Pick<Headers, 'get'>;
   /** The body as text (`''` when there is none). */
   readonly text: string;
 }
