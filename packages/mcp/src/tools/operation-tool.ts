@@ -43,7 +43,9 @@ export function operationTool(operation: ContractOperation, afterSuccess?: After
     async call(args, context) {
       const request = requestOf(operation, body, args);
       const answer = await context.send(request);
-      const parsed = answer.status >= 200 && answer.status < 300 ? parseJson(answer.text) : undefined;
+      // Only an answer that may hold a credential, or that a note reads, is parsed: a page is relayed as text.
+      const read = credentials.length > 0 || afterSuccess !== undefined;
+      const parsed = read && answer.status >= 200 && answer.status < 300 ? parseJson(answer.text) : undefined;
       const created = credentials.flatMap((field) => {
         const value = (parsed as Record<string, unknown> | undefined)?.[field];
         return typeof value === 'string' ? [value] : [];
