@@ -61,6 +61,14 @@ export class ExchangeChecker {
     this.#visibility = options.readAfterWrite === false ? undefined : new ReadAfterWrite();
   }
 
+  /**
+   * Who sent a request, told apart by a keyed hash of its `Authorization`: the same caller
+   * gets the same name while this checker lives, and no token is kept.
+   */
+  callerOf(authorization: string): string {
+    return createHmac('sha256', this.#key).update(authorization).digest('base64');
+  }
+
   /** Compiles every schema an exchange can meet, so that the first checks wait on nothing. */
   prepare(): void {
     this.#schemas.prepare(
@@ -282,7 +290,7 @@ export class ExchangeChecker {
     const authorization = header(exchange.requestHeaders, 'authorization');
     if (authorization === undefined || this.#visibility === undefined) return [];
     return this.#visibility.observe({
-      caller: createHmac('sha256', this.#key).update(authorization).digest('base64'),
+      caller: this.callerOf(authorization),
       operation: operation.id,
       method: exchange.method.toUpperCase(),
       path: operation.template,

@@ -1,4 +1,3 @@
-import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { findChoice } from '../contract-check/choices';
@@ -15,7 +14,7 @@ import { agentFor, answerJson, type Relayed, relay, type RelayTarget } from './r
 // every request and answer unchanged and checks each exchange against the contract once its
 // answer has reached the caller; with a receiver to relay to, it also takes the service's
 // webhook deliveries, checks them and relays them unchanged. The caller's token passes through
-// as it came: it is neither kept nor written anywhere (callers are told apart by a keyed hash).
+// as it came: it is neither kept nor written anywhere (the exchange checker tells callers apart by a keyed hash).
 
 /** A running drift proxy. */
 export interface DriftProxy {
@@ -65,7 +64,6 @@ export async function serveDriftProxy(options: DriftProxyOptions, web: DriftProx
   deliveries.prepare();
   const log = new ViolationLog(options.onViolation);
   const recorder = options.record === true ? new FixturesRecorder() : undefined;
-  const callerKey = randomBytes(32);
   const upstreamAgent = agentFor(upstream);
   const receiverAgent = receiver === undefined ? undefined : agentFor(receiver);
   const state = (): DriftState => {
@@ -97,8 +95,7 @@ export async function serveDriftProxy(options: DriftProxyOptions, web: DriftProx
       return;
     }
     const id = /^\d+$/.test(found.params['id'] ?? '') ? Number(found.params['id']) : undefined;
-    const caller = createHmac('sha256', callerKey).update(authorization).digest('base64');
-    recorder.observe(caller, found.operation.id, id, relayed.status, body);
+    recorder.observe(exchanges.callerOf(authorization), found.operation.id, id, relayed.status, body);
   };
   const onDelivery = (relayed: Relayed): void => {
     if (relayed.requestBody !== undefined) {
