@@ -1,8 +1,8 @@
 import { conformanceTool } from '@fflkit/mcp';
 import { type RunningSandbox, runConformance, startSandbox } from '@fflkit/sandbox';
-import type { SandboxFixtures } from '@fflkit/types';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { conformanceAccount } from '../../packages/sandbox/test/support/conformance-account';
 import {
   DRIFTS,
   type DriftingUpstream,
@@ -18,28 +18,7 @@ import { answerOf, httpClient, inMemoryClient, textsOf } from './mcp-clients';
 
 const TOKEN = 'sbx_mcpconformance0000000000000001';
 const READ_TOKEN = 'sbx_mcpconformanceread00000000001';
-const FIXTURES: SandboxFixtures = {
-  accounts: [
-    {
-      name: 'Conformance over MCP',
-      books: ['Range'],
-      tokens: [{ token: TOKEN }, { token: READ_TOKEN, permissions: ['read'] }],
-      receipts: [
-        {
-          book: 'Range',
-          serial_number: 'MCPC000001',
-          manufacturer: 'Example Arms Co.',
-          model: 'EX-9 Compact',
-          type: 'Pistol',
-          caliber: '9mm Luger',
-          received_from: 'Example Firearms Wholesale LLC',
-          ffl_license: '9-99-999-01-6A-00001',
-          receipt_date: '2025-03-14',
-        },
-      ],
-    },
-  ],
-};
+const FIXTURES = conformanceAccount('Conformance over MCP', TOKEN, READ_TOKEN);
 
 interface Report {
   service: string;

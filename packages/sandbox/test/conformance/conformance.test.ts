@@ -1,8 +1,7 @@
-import { dispositionBody, numberedReceiptBody } from '@fflkit/test-fixtures';
-import type { SandboxFixtures } from '@fflkit/types';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONTRACT_CHOICES } from '../../src/contract-check/choices';
 import { type RunningSandbox, runConformance, startSandbox } from '../../src/index';
+import { conformanceAccount } from '../support/conformance-account';
 import { DRIFTS, type DriftingUpstream, startDriftingUpstream } from '../support/drifting-upstream';
 
 // The conformance probe against the sandbox, which keeps every choice it can be probed for, and
@@ -13,31 +12,7 @@ import { DRIFTS, type DriftingUpstream, startDriftingUpstream } from '../support
 const TOKEN = 'sbx_conformance000000000000000001';
 const READ_TOKEN = 'sbx_conformanceread00000000000001';
 
-/** An account with the token of a run, a read-only one, and receipts with documents and E4473 data. */
-const FIXTURES: SandboxFixtures = {
-  accounts: [
-    {
-      name: 'Conformance',
-      books: ['Range'],
-      tokens: [{ token: TOKEN }, { token: READ_TOKEN, permissions: ['read'] }],
-      receipts: [
-        {
-          ...numberedReceiptBody(1, { receipt_date: '2025-03-14' }),
-          disposition: dispositionBody({ disposition_date: '2025-04-02' }),
-          documents: [{ name: 'bill-of-sale.pdf', mime_type: 'application/pdf', size: 48_213 }],
-          e4473: {
-            form_4473_serial: '2025-000123',
-            transferee_name: 'John Q. Example',
-            nics_transaction_number: '100EXAMPLE01',
-            nics_result: 'proceed',
-            completed_at: '2025-04-02T16:10:00Z',
-          },
-        },
-        numberedReceiptBody(2, { receipt_date: '2025-03-15' }),
-      ],
-    },
-  ],
-};
+const FIXTURES = conformanceAccount('Conformance', TOKEN, READ_TOKEN);
 
 let sandbox: RunningSandbox;
 let upstream: DriftingUpstream | undefined;
