@@ -31,7 +31,7 @@ async function serve(handle: (request: IncomingMessage, response: ServerResponse
 
 describe('sendOverNodeHttp(request)', () => {
   it('sends the method, headers and body, and reads the status, headers and the whole body as UTF-8', async () => {
-    let received: { method?: string; type?: string; body?: string } = {};
+    let received: { method?: string | undefined; type?: string | undefined; body?: string } = {};
     const { origin } = await serve((request, response, body) => {
       received = { method: request.method, type: request.headers['content-type'], body };
       response.setHeader('set-cookie', ['a=1', 'b=2']);
