@@ -73,7 +73,7 @@ export async function run({ scratchDir, reseed }) {
       '',
       '',
       mb(figures.openRss),
-      'spawn to the first authenticated 200',
+      `spawn to the first authenticated 200, ${num(server.cpuMs())} ms of CPU (less swayed by other work on the machine)`,
     ]);
 
     progress(`${num(RECEIPTS)} receipts: POST /receipts for ${POST_SECONDS} s`);
