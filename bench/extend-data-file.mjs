@@ -17,7 +17,16 @@ const BATCH = 10_000;
  * Throws a `TypeError` when the file is not in the layout this relies on, so that the caller
  * can seed through the API instead.
  */
-export async function extendDataFile(file, { templateId, count }) {
+export function extendDataFile(file, { templateId, count }) {
+  return extendAccounts(file, [{ templateId, count }]);
+}
+
+/**
+ * {@link extendDataFile} for many accounts at once, each `{ templateId, count }` naming one
+ * receipt of its own account (made with serial number 1) to grow that account to `count`. The
+ * copies take ids after the file's sequences, in the order given, so every list stays sorted by id.
+ */
+export async function extendAccounts(file, templates) {
   // The journal beside the data file continues the snapshot's version: a snapshot rewritten
   // under it would be out of step. A sandbox stopped cleanly leaves none.
   const journal = await journalBytes(file);
@@ -41,48 +50,68 @@ export async function extendDataFile(file, { templateId, count }) {
   ) {
     throw new TypeError(`${file} is not a data file of format 1 or 2 with receipts, audit and sequences`);
   }
-  const template = receipts.find((receipt) => receipt.id === templateId);
-  const trail = audit.filter((entry) => entry.receipt_id === templateId);
   const serial = numberedReceiptBody(1).serial_number;
-  if (template?.serial_number !== serial || typeof template.record !== 'number' || trail.length === 0) {
-    throw new TypeError(
-      `${file} holds no receipt ${templateId} with serial ${serial}, a record number and an audit trail`,
-    );
-  }
-
-  // Each copy is the template's text with its id, record number and serial number (in the
-  // audit entries' `changes` too) put in, as a list of text parts and the values between them.
-  const receiptText = textTemplate({ ...template, id: ID, record: RECORD }, serial);
-  const trailTexts = trail.map((entry) => textTemplate({ ...entry, id: AUDIT_ID, receipt_id: ID }, serial));
-  const firstReceipt = sequences.receipt + 1;
-  const firstAudit = sequences.audit + 1;
+  const receiptsById = new Map(receipts.map((receipt) => [receipt.id, receipt]));
+  const trails = new Map();
+  for (const entry of audit) trails.set(entry.receipt_id, [...(trails.get(entry.receipt_id) ?? []), entry]);
+  // Each copy is its template's text with its id, record number and serial number (in the audit
+  // entries' `changes` too) put in, as a list of text parts and the values between them.
+  let nextReceipt = sequences.receipt + 1;
+  let nextAudit = sequences.audit + 1;
+  const plans = templates.map(({ templateId, count }) => {
+    const template = receiptsById.get(templateId);
+    const trail = trails.get(templateId) ?? [];
+    if (template?.serial_number !== serial || typeof template.record !== 'number' || trail.length === 0) {
+      throw new TypeError(
+        `${file} holds no receipt ${templateId} with serial ${serial}, a record number and an audit trail`,
+      );
+    }
+    const plan = {
+      template,
+      count,
+      firstReceipt: nextReceipt,
+      firstAudit: nextAudit,
+      receiptText: textTemplate({ ...template, id: ID, record: RECORD }, serial),
+      trailTexts: trail.map((entry) => textTemplate({ ...entry, id: AUDIT_ID, receipt_id: ID }, serial)),
+    };
+    nextReceipt += count - 1;
+    nextAudit += (count - 1) * trail.length;
+    return plan;
+  });
   const copies = {
     receipts: function* () {
-      for (let n = 2; n <= count; n++) {
-        yield receiptText({
-          [ID]: firstReceipt + n - 2,
-          [RECORD]: template.record + n - 1,
-          [SERIAL]: numberedReceiptBody(n).serial_number,
-        });
+      for (const { template, count, firstReceipt, receiptText } of plans) {
+        for (let n = 2; n <= count; n++) {
+          yield receiptText({
+            [ID]: firstReceipt + n - 2,
+            [RECORD]: template.record + n - 1,
+            [SERIAL]: numberedReceiptBody(n).serial_number,
+          });
+        }
       }
     },
     audit: function* () {
-      for (let n = 2; n <= count; n++) {
-        const values = { [ID]: firstReceipt + n - 2, [SERIAL]: numberedReceiptBody(n).serial_number };
-        for (const [at, text] of trailTexts.entries())
-          yield text({ ...values, [AUDIT_ID]: firstAudit + (n - 2) * trail.length + at });
+      for (const { count, firstReceipt, firstAudit, trailTexts } of plans) {
+        for (let n = 2; n <= count; n++) {
+          const values = { [ID]: firstReceipt + n - 2, [SERIAL]: numberedReceiptBody(n).serial_number };
+          for (const [at, text] of trailTexts.entries())
+            yield text({ ...values, [AUDIT_ID]: firstAudit + (n - 2) * trailTexts.length + at });
+        }
       }
     },
   };
-  sequences.receipt += count - 1;
-  sequences.audit += (count - 1) * trail.length;
+  const added = plans.reduce((sum, { count }) => sum + count - 1, 0);
+  sequences.receipt = nextReceipt - 1;
+  sequences.audit = nextAudit - 1;
   // Books keep the last record number they gave, which the copies move on.
+  const lastRecords = new Map(
+    plans.map(({ template, count }) => [`${template.user_id}:${template.book}`, template.record + count - 1]),
+  );
   for (const book of snapshot.books ?? []) {
-    if (book.account_id === template.user_id && book.name === template.book && 'last_record' in book) {
-      book.last_record = template.record + count - 1;
-    }
+    const last = lastRecords.get(`${book.account_id}:${book.name}`);
+    if (last !== undefined && 'last_record' in book) book.last_record = last;
   }
-  if (typeof snapshot.version === 'number') snapshot.version += count - 1;
+  if (typeof snapshot.version === 'number') snapshot.version += added;
   await writeSnapshot(file, snapshot, copies);
 }
 

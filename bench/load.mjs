@@ -10,7 +10,9 @@ import autocannon from 'autocannon';
  * charged for the idle end of the window.
  *
  * `makeBody(n)` gives each request its own JSON body (n = 0, 1, 2, ...); `body` sends one body
- * for every request. With `amount`, the load stops after that many answers or at `maxSeconds`
+ * for every request. `makeRequest(n)` gives each request its own `{ path, headers, body }` (each
+ * optional; `path` in place of the url's, `headers` added to `headers`), to spread a load over
+ * many accounts or pages. With `amount`, the load stops after that many answers or at `maxSeconds`
  * (default 300), whichever comes first; otherwise it runs `seconds`.
  */
 export function runLoad({
@@ -19,6 +21,7 @@ export function runLoad({
   headers = {},
   body,
   makeBody,
+  makeRequest,
   connections = 10,
   seconds = 5,
   amount,
@@ -26,7 +29,8 @@ export function runLoad({
   timeoutSeconds = 30,
   onProgress,
 }) {
-  const bodyHeaders = body !== undefined || makeBody ? { 'content-type': 'application/json' } : {};
+  const bodyHeaders =
+    body !== undefined || makeBody || (makeRequest && method !== 'GET') ? { 'content-type': 'application/json' } : {};
   let next = 0;
   const options = {
     url,
@@ -42,6 +46,24 @@ export function runLoad({
             {
               method,
               setupRequest: (request) => ({ ...request, body: JSON.stringify(makeBody(next++)) }),
+            },
+          ],
+        }
+      : {}),
+    ...(makeRequest
+      ? {
+          requests: [
+            {
+              method,
+              setupRequest: (request) => {
+                const made = makeRequest(next++);
+                return {
+                  ...request,
+                  ...(made.path === undefined ? {} : { path: made.path }),
+                  headers: { ...request.headers, ...made.headers },
+                  ...(made.body === undefined ? {} : { body: JSON.stringify(made.body) }),
+                };
+              },
             },
           ],
         }

@@ -13,6 +13,7 @@ const BENCHMARKS = {
   reads: () => import('./reads.mjs'),
   writes: () => import('./writes.mjs'),
   million: () => import('./million.mjs'),
+  capacity: () => import('./capacity.mjs'),
   webhooks: () => import('./webhooks.mjs'),
   verifier: () => import('./verifier.mjs'),
   'sdk-size': () => import('./sdk-size.mjs'),

@@ -13,7 +13,7 @@ import { requestJson } from './http-request.mjs';
 import { progress } from './report.mjs';
 import { SANDBOX_CLI, authorization, receiptCount, seedReceipts, startSandbox } from './sandbox-server.mjs';
 
-const CACHE_DIR = fileURLToPath(new URL('.cache/', import.meta.url));
+export const CACHE_DIR = fileURLToPath(new URL('.cache/', import.meta.url));
 const BUILDS = [dirname(SANDBOX_CLI), fileURLToPath(new URL('../packages/sandbox-core/dist', import.meta.url))];
 /** Bumped when the seeded receipts or the way of seeding change. */
 const SEED_VERSION = 3;
@@ -109,8 +109,8 @@ async function startVerified({ dataFile, token, count, env }) {
   return null;
 }
 
-/** Identifies the sandbox build by the names, sizes and times of its dist files. */
-async function buildKey(count) {
+/** Identifies the sandbox build by the names, sizes and times of its dist files, and what is seeded. */
+export async function buildKey(count) {
   const hash = createHash('sha256').update(`${SEED_VERSION}:${count}`);
   for (const dir of BUILDS) {
     const files = await readdir(dir, { recursive: true }).catch(() => []);

@@ -136,6 +136,13 @@ export function spawnServer(label, args, { env = {}, cwd, command = process.exec
       return Number.isFinite(kb) ? kb * 1024 : null;
     },
 
+    /** Resident set size of the server process now (VmRSS), in bytes. */
+    rssBytes() {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kb = Number(status.match(/^VmRSS:\s+(\d+) kB/m)?.[1]);
+      return Number.isFinite(kb) ? kb * 1024 : null;
+    },
+
     /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
     async stop(graceMs = 5_000) {
       if (exit) return exit;

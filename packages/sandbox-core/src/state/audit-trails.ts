@@ -10,7 +10,7 @@ import { type AuditRecord, deepFreeze, RECEIPT_FIELDS } from './records';
 // request's order) is held instead as a `CreationEntry`, a reference to that version of the
 // receipt (about 60 bytes), and gives its record back when asked. Receipt versions are immutable,
 // so the record it gives back never changes. A trail of one entry is held without a list. The
-// peak RSS targets of the million benchmark (at most 1.5 GB for a million receipts) and of the
+// peak RSS targets of the million benchmark (at most 1 GB for a million receipts) and of the
 // writes benchmark (under 400 MB at 100,000) rest on it.
 
 /** The members of an audit record, in the order the core writes them (see appendAudit). */

@@ -10,7 +10,7 @@ import type { AuditRecord } from './records';
 // moments) are held once, one record at a time. Most entries `created` are not even parsed: the
 // text their receipt implies is compared with theirs (`CreationTexts`), in a sixth of the time
 // of parsing it. A data file of a million receipts then opens within the million
-// benchmark's targets (at most 5 s, peak RSS at most 1.5 GB). It relies on a snapshot listing
+// benchmark's targets (at most 3 s, peak RSS at most 1 GB). It relies on a snapshot listing
 // receipts before the audit entries that name them, as `snapshotStore` lists them; an entry met
 // before its receipt is only kept whole.
 
