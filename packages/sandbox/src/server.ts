@@ -45,6 +45,12 @@ export interface SandboxServerOptions extends GuardOptions {
    * assets; without one, `/` answers 404 saying how to build it.
    */
   consoleFiles?: ConsoleSource | undefined;
+  /**
+   * The HTTP server that Hapi serves; by default a new `node:http` server. The single
+   * executable's warm-up gives a stand-in, so that its startup snapshot holds the code of making
+   * the server without loading `node:http`, which a snapshot cannot hold.
+   */
+  listener?: HttpServer | undefined;
 }
 
 /**
@@ -59,7 +65,7 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
   // Hapi serves a listener of ours, which starts listening once Hapi has started: given `host`,
   // Hapi would check it against a regular expression of every IP address form, whose first use
   // alone costs each start about 10 ms (the cold-start benchmark).
-  const listener = createServer(LISTENER_OPTIONS);
+  const listener = options.listener ?? createServer(LISTENER_OPTIONS);
   const server = hapiServer({
     listener,
     autoListen: false,

@@ -8,7 +8,7 @@ import { Script } from 'node:vm';
 
 // V8's compile cache for the CLI's program, and where it is kept.
 //
-// Performance: the cold-start benchmark's target (at most 0.75x json-server's start, with the
+// Performance: the cold-start benchmark's target (at most 0.9x json-server's start, with the
 // cache) relies on the launcher saving the cache only once the sandbox serves, when the whole
 // start-up has been compiled, and on the CLI's program being one CommonJS file, so that one
 // cache covers it (see tsup.cli.config.ts).

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { connectSandbox } from '../control-client';
-import { fixturesFormatOf, formatFixtures } from '@fflkit/sandbox-core/fixtures-file';
 import { writeFixturesFile } from '../fixtures-file';
 import { textOf } from './options';
 import { describeFailure, sandboxAddress, type Subcommand, TOKEN_OPTION, URL_OPTION } from './subcommand';
@@ -37,6 +36,8 @@ Written to standard output as JSON, or to the --out file: YAML when its name end
       err(`fflkit-sandbox export: ${describeFailure(error, origin)}\n`);
       return 1;
     }
+    // The YAML writer loads only here, off the sandbox's start path (the cold-start benchmark).
+    const { fixturesFormatOf, formatFixtures } = await import('@fflkit/sandbox-core/fixtures-file');
     if (target === undefined) {
       out(formatFixtures(fixtures, 'json'));
       return 0;

@@ -1,6 +1,5 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { fixturesFormatOf, formatFixtures } from '@fflkit/sandbox-core/fixtures-file';
 import type { DriftProxy } from '../drift-proxy/drift-proxy';
 import { writeFixturesFile } from '../fixtures-file';
 import { CliUsageError, listOf, textOf, wholeNumberOf } from './options';
@@ -171,6 +170,7 @@ start.
       const path = resolve(cwd, record.value);
       try {
         const { fixtures, left } = await proxy.recorded();
+        const { fixturesFormatOf, formatFixtures } = await import('@fflkit/sandbox-core/fixtures-file');
         await writeFixturesFile(path, formatFixtures(fixtures, fixturesFormatOf(path) ?? 'json'));
         const receipts = fixtures.accounts.reduce((sum, account) => sum + (account.receipts?.length ?? 0), 0);
         out(`Recorded ${fixtures.accounts.length} accounts and ${receipts} receipts in ${path}\n`);

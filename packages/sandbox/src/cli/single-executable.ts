@@ -1,8 +1,12 @@
+import { EventEmitter } from 'node:events';
+import type { Server as HttpServer } from 'node:http';
 import { startupSnapshot } from 'node:v8';
 import { createSandboxCore } from '@fflkit/sandbox-core';
 import { nodeSha256Hex } from '@fflkit/sandbox-core/node-crypto';
+import { MemoryStorage } from '../persistence/memory-storage';
 import * as persisterModule from '../persistence/persister';
 import * as sandboxModule from '../sandbox';
+import { createSandboxServer } from '../server';
 import { parseCliArguments } from './arguments';
 import { formatStartBanner, runCli } from './run-cli';
 
@@ -28,7 +32,8 @@ const WARM_UP_TIME = Date.UTC(2025, 2, 14, 15);
 /**
  * Runs what every start runs but needs neither the network nor the machine: reading a command
  * line, a core in memory that makes an account and answers its first request (joi's validation
- * and the service's routing), and the banner. The core's random bytes are zeros and its clock is
+ * and the service's routing), the Hapi server over it with its routes (Hapi's validation of its
+ * options and routes, on a stand-in for the HTTP server, never listening), and the banner. The core's random bytes are zeros and its clock is
  * fixed, so the snapshot holds no entropy and no time of the build; the core is dropped after.
  */
 async function warmUp(): Promise<void> {
@@ -41,6 +46,11 @@ async function warmUp(): Promise<void> {
   const { token } = core.createAccount();
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   await core.handle({ method: 'GET', path: '/rest/v1/books', query: '', headers });
+  createSandboxServer({
+    core,
+    persister: new persisterModule.CorePersister(core, new MemoryStorage()),
+    listener: new EventEmitter() as HttpServer,
+  });
   formatStartBanner({ origin: 'http://127.0.0.1:4010', data: '/sandbox.json', token });
 }
 
