@@ -190,6 +190,28 @@ async function main() {
       );
     }
 
+    // The MCP endpoint's server is loaded at its first call: it must be inside the executable.
+    const mcp = await fetch(`${origin}/_sandbox/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'check-binary', version: '1' } },
+      }),
+    });
+    const mcpText = await mcp.text();
+    check(
+      'POST /_sandbox/mcp initializes an MCP session',
+      mcp.status === 200 && mcpText.includes('"serverInfo"') && mcpText.includes('"fflkit"'),
+      `${mcp.status} ${mcpText.slice(0, 300)}`,
+    );
+
     const exported = join(runDir, 'exported.yaml');
     const exportRun = await runAsync(['export', '--token', token, '--url', origin, '--out', exported]);
     check(

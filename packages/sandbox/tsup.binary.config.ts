@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Options } from 'tsup';
-import { cliProgramOptions } from './tsup.cli.config';
+import { cliProgramOptions, loadMcpApart, mcpVersionDefine } from './tsup.cli.config';
 
 type EsbuildPlugin = NonNullable<Options['esbuildPlugins']>[number];
 
@@ -66,5 +66,14 @@ export default defineConfig({
   // rest: without its whitespace and comments it is a third smaller. Names are kept, for stacks.
   minifyWhitespace: true,
   minifySyntax: true,
-  esbuildPlugins: [...(cliProgramOptions.esbuildPlugins ?? []), deferUnsnapshottable],
+  // One file holds it all: the MCP endpoint's server, a file beside the npm CLI's program, is
+  // inside the executable, still evaluated only at the endpoint's first call.
+  esbuildPlugins: [
+    ...(cliProgramOptions.esbuildPlugins ?? []).filter((plugin) => plugin !== loadMcpApart),
+    deferUnsnapshottable,
+  ],
+  esbuildOptions(options, context) {
+    cliProgramOptions.esbuildOptions?.(options, context);
+    options.define = { ...options.define, ...mcpVersionDefine };
+  },
 });

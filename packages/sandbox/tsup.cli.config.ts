@@ -25,7 +25,7 @@ const UNUSED_MODULES: Record<string, string> = {
  */
 const MCP_BUNDLE = './cli-mcp.cjs';
 
-const loadMcpApart: EsbuildPlugin = {
+export const loadMcpApart: EsbuildPlugin = {
   name: 'load-mcp-apart',
   setup(build) {
     build.onResolve({ filter: /^\.\/mcp-handler$/ }, () => ({ path: MCP_BUNDLE, external: true }));
@@ -96,7 +96,7 @@ export const cliProgramOptions: Options = {
 };
 
 /** The version of `@fflkit/mcp` bundled in `cli-mcp.cjs`, which its server reports, as its own build defines it. */
-const mcpVersionDefine: Record<string, string> = {
+export const mcpVersionDefine: Record<string, string> = {
   __FFLKIT_MCP_VERSION__: JSON.stringify(
     (
       JSON.parse(readFileSync(createRequire(import.meta.url).resolve('@fflkit/mcp/package.json'), 'utf8')) as {
