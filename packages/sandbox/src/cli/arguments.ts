@@ -193,10 +193,12 @@ export type CliCommand =
  * the command concerned.
  */
 export function parseCliArguments(
-  args: readonly string[],
+  given: readonly string[],
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
 ): CliCommand {
+  // `pnpm start -- --port 4020` and `npm start -- ...` pass their separator on: it ends nothing here.
+  const args = given[0] === '--' ? given.slice(1) : given;
   const [first, ...rest] = args;
   if (first !== undefined && !first.startsWith('-')) {
     const command = SUBCOMMANDS.find((candidate) => candidate.name === first);

@@ -205,6 +205,12 @@ describe('parseCliArguments(args, env, cwd)', () => {
     expect(() => parse(args, env)).toThrow(message);
   });
 
+  it('passes over the separator that `pnpm start -- ...` and `npm start -- ...` put first, and no other', () => {
+    expect(parse(['--', '--port', '4020'])).toEqual({ ...defaults, port: 4020 });
+    expect(parse(['--', 'tail', '--url', 'http://127.0.0.1:5000']).kind).toBe('subcommand');
+    expect(() => parse(['--port', '4020', '--', '--memory'])).toThrow("Unexpected argument '--memory'");
+  });
+
   it('reads a subcommand by its name, with its options from flags and variables', () => {
     const command = parse(['trigger', 'receipt.created', '--url', 'http://127.0.0.1:5000'], {
       FFLKIT_SANDBOX_TOKEN: 'sbx_env',
