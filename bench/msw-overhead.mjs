@@ -7,6 +7,8 @@
 // starting with another variant, after a warm-up round; each figure is the median of the rounds.
 // Time is the process's CPU time (every thread, the garbage collector's included), which other
 // work on a shared machine does not inflate as it does wall time; wall time is shown beside it.
+// Create is also measured in accounts of 100 and of 10,000 receipts, beside the same static
+// handler: a create that costs more in the larger account does work in proportion to the account.
 // Target (shared/DESIGN.md): the mock at most 1.25x the static handler, for both calls.
 import { numberedReceiptBody } from '@fflkit/test-fixtures';
 import { existsSync, readFileSync } from 'node:fs';
@@ -26,6 +28,14 @@ const PAGE = 25;
 const CALLS = 400;
 const ROUNDS = 15;
 const TARGET_RATIO = 1.25;
+/**
+ * The account sizes at which create is measured apart, each in an account of its own: the small
+ * one is emptied and seeded again before each of its rounds, so that its creates run at 100 to
+ * 100 + CALLS receipts; the large one grows by CALLS per round. A create that costs more in the
+ * large account does work in proportion to the account somewhere on its path.
+ */
+const SMALL_ACCOUNT = 100;
+const LARGE_ACCOUNT = 10_000;
 
 export async function run() {
   printHeading(
@@ -59,6 +69,8 @@ export async function run() {
     const logbook = new LogbookClient({ baseUrl: BASE_URL, token, rateLimit: false, maxRetries: 0 });
     for (let n = 1; n <= PAGE; n += 1) await logbook.receipts.create(numberedReceiptBody(n));
     const created = numberedReceiptBody(PAGE + 1);
+    const small = await sizedAccount(mock, LogbookClient, SMALL_ACCOUNT);
+    const large = await sizedAccount(mock, LogbookClient, LARGE_ACCOUNT);
 
     // The bytes the static handlers answer with: the mock's own answers to the same calls.
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -95,6 +107,21 @@ export async function run() {
         run: () => logbook.receipts.create(created),
         reference: true,
       },
+      {
+        call: 'create',
+        name: `@fflkit/msw, account of ${num(SMALL_ACCOUNT)}`,
+        handlers: mock.handlers,
+        before: small.refill,
+        run: () => small.logbook.receipts.create(created),
+        sized: small,
+      },
+      {
+        call: 'create',
+        name: `@fflkit/msw, account of ${num(LARGE_ACCOUNT)}`,
+        handlers: mock.handlers,
+        run: () => large.logbook.receipts.create(created),
+        sized: large,
+      },
     ];
     // Each answer is checked once per variant, so that a variant that stopped answering like the
     // mock cannot pass for a fast one.
@@ -116,6 +143,7 @@ export async function run() {
       const order = variants.map((_, index) => variants[(index + round) % variants.length]);
       for (const variant of order) {
         server.resetHandlers(...variant.handlers);
+        await variant.before?.();
         const { cpu, wall } = await timeCalls(variant.run);
         // Round 0 warms the JIT up; it is not counted.
         if (round > 0) {
@@ -129,7 +157,7 @@ export async function run() {
     const targets = [];
     const notes = [];
     for (const call of ['list', 'create']) {
-      const [ours, bare, reading] = variants.filter((variant) => variant.call === call);
+      const [ours, bare, reading] = variants.filter((variant) => variant.call === call && variant.sized === undefined);
       const ratio = median(ours.samples) / median(bare.samples);
       // The ratio within each round (the two variants ran side by side): its spread shows the noise.
       const perRound = ours.samples.map((sample, index) => sample / bare.samples[index]);
@@ -163,6 +191,40 @@ export async function run() {
         target(`${call}: mock within ${TARGET_RATIO}x of a static handler`, ratio, '<=', TARGET_RATIO, { show: times }),
       );
     }
+    // Create by the size of the account, each beside the static handler of the same rounds.
+    const staticCreateVariant = variants.find(
+      (variant) => variant.call === 'create' && variant.name === 'static MSW handler',
+    );
+    const sizedVariants = variants.filter((variant) => variant.sized !== undefined);
+    for (const variant of sizedVariants) {
+      const perRound = variant.samples.map((sample, index) => sample / staticCreateVariant.samples[index]);
+      rows.push([
+        `create: ${variant.name}`,
+        num(median(variant.samples), 1),
+        `${num(quantile(variant.samples, 0.25), 0)}-${num(quantile(variant.samples, 0.75), 0)}`,
+        num(median(variant.wall), 1),
+        times(median(variant.samples) / median(staticCreateVariant.samples)),
+        `${times(quantile(perRound, 0.25))}-${times(quantile(perRound, 0.75))}`,
+        times(median(variant.wall) / median(staticCreateVariant.wall)),
+      ]);
+    }
+    const [smallVariant, largeVariant] = sizedVariants;
+    const largeSize = await large.size();
+    const growth = median(largeVariant.samples) / median(smallVariant.samples);
+    notes.push(
+      `create by account size: ${num(median(smallVariant.samples), 1)} us at ${num(SMALL_ACCOUNT)}-${num(SMALL_ACCOUNT + CALLS)} receipts, ` +
+        `${num(median(largeVariant.samples), 1)} us at ${num(LARGE_ACCOUNT)}-${num(largeSize)} receipts (${times(growth)}): ` +
+        'a ratio well above 1x means work in proportion to the account on the write path.',
+    );
+    targets.push(
+      target(
+        `create in an account of ${num(LARGE_ACCOUNT)}: within ${TARGET_RATIO}x of a static handler`,
+        median(largeVariant.samples) / median(staticCreateVariant.samples),
+        '<=',
+        TARGET_RATIO,
+        { show: times },
+      ),
+    );
     printTable(
       [
         'variant',
@@ -190,6 +252,32 @@ export async function run() {
   } finally {
     server.close();
   }
+}
+
+/**
+ * An account of its own holding `size` receipts, with an SDK client for it; `refill()` empties it
+ * (`POST /_sandbox/reset`) and seeds it again, and `size()` says how many it holds now.
+ */
+async function sizedAccount(mock, LogbookClient, size) {
+  const { token } = mock.createAccount();
+  const logbook = new LogbookClient({ baseUrl: BASE_URL, token, rateLimit: false, maxRetries: 0 });
+  const origin = new URL(BASE_URL).origin;
+  const seed = async () => {
+    for (let n = 1; n <= size; n += 1) await logbook.receipts.create(numberedReceiptBody(n));
+  };
+  await seed();
+  return {
+    logbook,
+    async refill() {
+      const reset = await fetch(`${origin}/_sandbox/reset`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      if (reset.status !== 204) throw new Error(`POST /_sandbox/reset answered ${reset.status}`);
+      await seed();
+    },
+    size: async () => (await logbook.receipts.list({ per_page: 1 })).meta.total,
+  };
 }
 
 /** msw's ESM entries, from the msw that @fflkit/msw itself imports, by its exports map. */

@@ -272,12 +272,17 @@ export class CoreStore {
   }
 
   /**
-   * Appends an answered request to the account's log, drops the oldest entries while the log
-   * holds more than `limits` (the newest always stays), and tells the followers. The log is
-   * diagnostics: never persisted, never versioned, never taken back.
+   * Appends an answered request to the account's log, the record `entry` makes with the next id,
+   * drops the oldest entries while the log holds more than `limits` (the newest always stays),
+   * and tells the followers. The log is diagnostics: never persisted, never versioned, never
+   * taken back.
    */
-  logRequest(account: AccountState, entry: Omit<RequestLogRecord, 'id'>, limits: RequestLogLimits): RequestLogRecord {
-    const record: RequestLogRecord = Object.freeze({ id: (this.lastRequestId += 1), ...entry });
+  logRequest(
+    account: AccountState,
+    entry: (id: number) => RequestLogRecord,
+    limits: RequestLogLimits,
+  ): RequestLogRecord {
+    const record = Object.freeze(entry((this.lastRequestId += 1)));
     const { requests, requestLog } = account;
     requests.push(record);
     requestLog.bytes += record.size;

@@ -275,11 +275,13 @@ export type LazySchema = () => ObjectSchema;
 
 /**
  * Defers building a joi schema to its first use, so that loading the core (and starting the
- * sandbox) builds no schema that the first requests do not need.
+ * sandbox) builds no schema that the first requests do not need. The schema carries the options
+ * of {@link validateFields} as its own preferences: joi merges options given to `validate()` with
+ * its defaults on every call, but a schema's own once (the create benchmarks).
  */
 export function lazySchema(build: () => ObjectSchema): LazySchema {
   let schema: ObjectSchema | undefined;
-  return () => (schema ??= build());
+  return () => (schema ??= build().prefs(JOI_OPTIONS));
 }
 
 const JOI_OPTIONS = { abortEarly: false, allowUnknown: true, convert: true } as const;
@@ -295,7 +297,7 @@ export function validateFields(
   errors: FieldErrors,
   requiredFields: ReadonlySet<string>,
 ): Record<string, unknown> {
-  const result = schema().validate(input, JOI_OPTIONS);
+  const result = schema().validate(input);
   const value = (result.value ?? {}) as Record<string, unknown>;
   for (const detail of result.error?.details ?? []) {
     errors.addFirst(detail.path.join('.'), messageOf(detail, requiredFields));

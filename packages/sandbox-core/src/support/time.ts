@@ -14,14 +14,28 @@ export function formatTimestamp(ms: number): string {
 
 /** A moment keeping its milliseconds when it has any, such as `2025-04-02T16:10:00.500Z`. */
 export function formatInstant(ms: number): string {
-  const text = new Date(ms).toISOString();
-  return text.endsWith('.000Z') ? `${text.slice(0, -5)}Z` : text;
+  // One request formats the same moment several times (a record's times, its audit entry, its
+  // event), and the next request mostly the same second: the last text is kept.
+  if (ms === lastInstant.ms) return lastInstant.text;
+  const iso = new Date(ms).toISOString();
+  const text = iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
+  lastInstant = { ms, text };
+  return text;
 }
+
+let lastInstant = { ms: Number.NaN, text: '' };
 
 /** The UTC calendar date of a moment, `YYYY-MM-DD`: "today" for date validation. */
 export function utcDate(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  const day = Math.floor(ms / DAY_MS);
+  if (day === lastDate.day) return lastDate.text;
+  const text = new Date(ms).toISOString().slice(0, 10);
+  lastDate = { day, text };
+  return text;
 }
+
+const DAY_MS = 86_400_000;
+let lastDate = { day: Number.NaN, text: '' };
 
 /** An account's clock: the wall clock moved by the account's offset. */
 export function accountNow(wallMs: number, account: { readonly offset_seconds: number }): number {

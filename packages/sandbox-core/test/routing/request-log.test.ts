@@ -1,4 +1,5 @@
 import { MAX_LOGGED_BODY_WEIGHT } from '../../src/routing/request-log';
+import { createSandboxCore } from '../../src/core';
 import { describe, expect, it } from 'vitest';
 import { dataOf, errorsOf, receiptBody, withAccount } from '../harness/harness';
 
@@ -281,5 +282,40 @@ describe('the request log weighs headers', () => {
     const log = (await control('GET', '/requests')).body as { data: unknown[]; dropped: number };
     expect(log.data.length).toBeLessThan(30);
     expect(log.dropped).toBe(40 - log.data.length);
+  });
+});
+
+describe('the request log keeps the headers a client sends again once', () => {
+  it('shares one redacted copy between requests with the same headers, and copies anew when any changes', async () => {
+    const core = createSandboxCore({ now: () => Date.UTC(2025, 2, 14, 15, 4, 5), rateLimit: 0 });
+    const { token } = core.createAccount();
+    // One headers object, changed between requests as a test reusing it may do.
+    const headers: Record<string, string | undefined> = { authorization: `Bearer ${token}`, 'x-trace': 'a' };
+    const get = () => core.handle({ method: 'GET', path: '/rest/v1/books', query: '', headers });
+    await get();
+    await get();
+    headers['x-trace'] = 'b';
+    await get();
+    headers['x-new'] = '1';
+    await get();
+    delete headers['x-new'];
+    await get();
+    const answer = await core.handle({
+      method: 'GET',
+      path: '/_sandbox/requests',
+      query: '',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    const entries = [...(answer.body as { data: Array<{ headers: Record<string, string> }> }).data].reverse();
+    expect(entries.map((entry) => entry.headers)).toEqual([
+      { authorization: 'Bearer [redacted]', 'x-trace': 'a' },
+      { authorization: 'Bearer [redacted]', 'x-trace': 'a' },
+      { authorization: 'Bearer [redacted]', 'x-trace': 'b' },
+      { authorization: 'Bearer [redacted]', 'x-trace': 'b', 'x-new': '1' },
+      { authorization: 'Bearer [redacted]', 'x-trace': 'b' },
+    ]);
+    expect(entries[1]!.headers).toBe(entries[0]!.headers);
+    expect(entries[2]!.headers).not.toBe(entries[1]!.headers);
+    expect(Object.isFrozen(entries[0]!.headers)).toBe(true);
   });
 });
