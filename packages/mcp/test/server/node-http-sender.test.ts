@@ -91,6 +91,26 @@ describe('sendOverNodeHttp(request)', () => {
       sendOverNodeHttp({ method: 'GET', url: `${origin}/`, headers: {}, timeoutMs: 50 }),
     ).rejects.toMatchObject({ name: 'TimeoutError' });
   });
+
+  it('rejects with a TimeoutError when the body stops coming, though the answer began', async () => {
+    const { origin } = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      response.write('{"data":');
+    });
+    await expect(
+      sendOverNodeHttp({ method: 'GET', url: `${origin}/`, headers: {}, timeoutMs: 100 }),
+    ).rejects.toMatchObject({ name: 'TimeoutError' });
+  });
+
+  it('rejects, never resolving with half a body, when the connection closes before the body ends', async () => {
+    const { origin } = await serve((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      response.write('{"data":', () => response.socket?.destroy());
+    });
+    await expect(
+      sendOverNodeHttp({ method: 'GET', url: `${origin}/`, headers: {}, timeoutMs: 5_000 }),
+    ).rejects.toMatchObject({ cause: { code: 'ECONNRESET' } });
+  });
 });
 
 describe('a session without a fetch', () => {
