@@ -18,13 +18,15 @@ const UNUSED_MODULES: Record<string, string> = {
   'mime-db/db.json': '{}',
 };
 
+/** The file beside the CLI's program that holds the MCP endpoint's server. */
+const MCP_BUNDLE = './cli-mcp.cjs';
+
 /**
  * The MCP endpoint's server (src/mcp-handler.ts, with `@fflkit/mcp` and the MCP SDK) is bundled
  * apart, as `cli-mcp.cjs`: the program requires it only when `/_sandbox/mcp` is first called, so
- * a start neither reads nor compiles it (the cold-start benchmark).
+ * a start neither reads nor compiles it (the cold-start benchmark). The single executable, one
+ * file, leaves this plugin out.
  */
-const MCP_BUNDLE = './cli-mcp.cjs';
-
 export const loadMcpApart: EsbuildPlugin = {
   name: 'load-mcp-apart',
   setup(build) {
