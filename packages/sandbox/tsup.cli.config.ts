@@ -46,6 +46,40 @@ const dropUnusedModules: EsbuildPlugin = {
   },
 };
 
+/**
+ * joi in the CLI's program, evaluated at its first use rather than at start: joi builds its types
+ * at its top level (about a quarter of a start's own JavaScript), while a start and its first
+ * authenticated read validate nothing with it (sandbox-core builds each schema at its first use,
+ * see `lazySchema`). Every `import Joi from 'joi'` gets this stand-in, whose properties are
+ * joi's own, its functions bound to joi (joi's root functions read `this`). Type-only imports
+ * leave nothing in the bundle.
+ */
+const loadJoiAtFirstUse: EsbuildPlugin = {
+  name: 'load-joi-at-first-use',
+  setup(build) {
+    build.onResolve({ filter: /^joi$/ }, ({ path, namespace, resolveDir }) =>
+      // The stand-in's own require of joi resolves as usual.
+      namespace === 'lazy-joi' ? undefined : { path, namespace: 'lazy-joi', pluginData: resolveDir },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-joi' }, ({ pluginData }) => ({
+      loader: 'js',
+      resolveDir: pluginData as string,
+      contents: `let joi;
+const bound = new Map();
+export default new Proxy({}, {
+  get(_target, key) {
+    joi ??= require('joi');
+    const value = joi[key];
+    if (typeof value !== 'function') return value;
+    let fn = bound.get(key);
+    if (fn === undefined) bound.set(key, (fn = value.bind(joi)));
+    return fn;
+  },
+});`,
+    }));
+  },
+};
+
 /** A path of this package, absolute so that the test setup can build from any folder. */
 const packagePath = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 
@@ -88,7 +122,10 @@ export const cliProgramOptions: Options = {
   // `import.meta.url` from the bundle's file name: the console is found beside it, in dist/console/.
   shims: true,
   noExternal: [/./],
-  esbuildPlugins: [dropUnusedModules, loadMcpApart],
+  // Each start reads, hashes and decodes the program, and without a cache V8 scans all of it:
+  // without whitespace and comments it is a third smaller. Names are kept, for stacks.
+  minifyWhitespace: true,
+  esbuildPlugins: [dropUnusedModules, loadJoiAtFirstUse, loadMcpApart],
   esbuildOptions(options, context) {
     shared.esbuildOptions?.(options, context);
     // The program runs in a vm.Script (compile-cache.ts), where `import()` has no loader: the
