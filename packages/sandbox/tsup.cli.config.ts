@@ -159,13 +159,14 @@ export const cliMcpOptions: Options = {
 };
 
 /**
- * The CLI's executable (`dist/cli.js`, the package's `bin`): a small launcher that runs the
- * program with the code V8 compiled for it in an earlier start (see src/cli/compile-cache.ts).
+ * The CLI's executable (`dist/cli.cjs`, which the package's `bin` requires): a small launcher
+ * that runs the program with the code V8 compiled for it in an earlier start (see
+ * src/cli/compile-cache.ts). CommonJS, so that a start never sets up Node's ES module loader.
  */
 export const cliLauncherOptions: Options = {
   ...shared,
   entry: { cli: packagePath('src/cli/launcher.ts') },
-  format: ['esm'],
+  format: ['cjs'],
 };
 
 /** The drift guard's tools, which src/cli/drift-tools.ts gathers for their subcommands. */
