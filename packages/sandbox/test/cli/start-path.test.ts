@@ -105,7 +105,7 @@ function firstMatch(stream: NodeJS.ReadableStream, pattern: RegExp): Promise<Reg
 }
 
 describe("the sandbox's start in the CLI's bundle", () => {
-  it('evaluates joi at the first request that checks input, neither at the start nor at its first authenticated read', async () => {
+  it('evaluates joi and loads node:https at their first use, neither at the start nor at its first authenticated read', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'fflkit-start-path-'));
     const program = join(dir, 'program.cjs');
     const marker = join(dir, 'joi-evaluated');
@@ -123,13 +123,16 @@ describe("the sandbox's start in the CLI's bundle", () => {
       plugins: [markJoiEvaluation(marker), ...(cliProgramOptions.esbuildPlugins ?? [])],
     });
     const args = ['--memory', '--host', '127.0.0.1', '--port', '0', '--quiet'];
-    const child = spawn(
-      process.execPath,
-      ['-e', `require(${JSON.stringify(program)}).runCli(${JSON.stringify(args)})`],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
+    // The program, answering each message with which of `node:http` and `node:https` (TLS) Node
+    // has loaded.
+    const driver = `require(${JSON.stringify(program)}).runCli(${JSON.stringify(args)});
+process.on('message', () => process.send(['http', 'https'].filter((name) => process.moduleLoadList.includes('NativeModule ' + name))));`;
+    const child = spawn(process.execPath, ['-e', driver], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    const loaded = (): Promise<unknown> =>
+      new Promise((resolve) => {
+        child.once('message', resolve);
+        child.send('loaded?');
+      });
     try {
       const [, api, token] = await firstMatch(
         child.stdout,
@@ -139,6 +142,7 @@ describe("the sandbox's start in the CLI's bundle", () => {
       const read = await fetch(`${api}/books`, { headers: { authorization } });
       expect(read.status).toBe(200);
       expect(existsSync(marker)).toBe(false);
+      expect(await loaded()).toEqual(['http']);
       // A create checks its input with joi: the marker shows when joi is evaluated.
       const create = await fetch(`${api}/receipts`, {
         method: 'POST',
