@@ -135,7 +135,8 @@ process.on('message', () => process.send(['http', 'https'].filter((name) => proc
       });
     try {
       const [, api, token] = await firstMatch(
-        child.stdout,
+        // Piped, as spawned.
+        child.stdout as NodeJS.ReadableStream,
         /(http:\/\/127\.0\.0\.1:\d+\/rest\/v1)[\s\S]*?(sbx_[\w-]+)/,
       );
       const authorization = `Bearer ${token}`;
