@@ -95,7 +95,7 @@ export async function run({ scratchDir }) {
       },
       {
         name: 'sandbox CLI',
-        how: 'node dist/cli.js, a new data file, with the compile cache of earlier starts',
+        how: 'node dist/cli.cjs, a new data file, with the compile cache of earlier starts',
         start: (round) =>
           startSandbox({
             dataFile: join(scratchDir, `image-cli-${round}.json`),
@@ -131,7 +131,7 @@ export async function run({ scratchDir }) {
         server.failure ? `FAILED: ${server.failure.split('\n')[0]}` : server.how,
       ]),
     );
-    const bundle = statSync(join(DIST, 'cli-program.cjs')).size + statSync(join(DIST, 'cli.js')).size;
+    const bundle = statSync(join(DIST, 'cli-program.cjs')).size + statSync(join(DIST, 'cli.cjs')).size;
     printTable(
       ['what', 'MB', 'note'],
       [
@@ -144,7 +144,7 @@ export async function run({ scratchDir }) {
         [
           'sandbox CLI',
           num(bundle / 1e6, 1),
-          'dist/cli.js and cli-program.cjs, with every dependency; Node not counted',
+          'dist/cli.cjs and cli-program.cjs, with every dependency; Node not counted',
         ],
       ],
     );

@@ -31,7 +31,7 @@ export async function run() {
       `median of ${ROUNDS} interleaved rounds after a warm-up round (milliseconds of wall time per call).`,
   );
   const missing = [MCP_ENTRY, SDK_ENTRY].filter((file) => !existsSync(file));
-  if (!sandboxBuilt()) missing.push('packages/sandbox/dist/cli.js');
+  if (!sandboxBuilt()) missing.push('packages/sandbox/dist/cli.cjs');
   if (missing.length > 0) {
     printNote(`not built: ${missing.join(', ')} (pnpm build).`);
     printTargets([

@@ -62,7 +62,7 @@ console.log(
     .join(', ')} (1, 5, 15 min)`,
 );
 console.log(
-  `Sandbox: ${sandboxBuilt() ? SANDBOX_CLI : 'not built (packages/sandbox/dist/cli.js missing): its rows are skipped'}`,
+  `Sandbox: ${sandboxBuilt() ? SANDBOX_CLI : 'not built (packages/sandbox/dist/cli.cjs missing): its rows are skipped'}`,
 );
 
 try {

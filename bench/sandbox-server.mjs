@@ -1,4 +1,4 @@
-// Starts the FFLKit sandbox CLI (packages/sandbox/dist/cli.js, or the file named by
+// Starts the FFLKit sandbox CLI (packages/sandbox/dist/cli.cjs, or the file named by
 // FFLKIT_SANDBOX_CLI) and seeds receipts through its API. Until the package is built,
 // `sandboxBuilt()` is false and the benchmarks print "not built" for it.
 import { numberedReceiptBody } from '@fflkit/test-fixtures';
@@ -12,7 +12,7 @@ import { freePort, spawnServer } from './spawn-server.mjs';
 
 export const SANDBOX_CLI = process.env.FFLKIT_SANDBOX_CLI
   ? resolve(process.env.FFLKIT_SANDBOX_CLI)
-  : fileURLToPath(new URL('../packages/sandbox/dist/cli.js', import.meta.url));
+  : fileURLToPath(new URL('../packages/sandbox/dist/cli.cjs', import.meta.url));
 
 /** The token the CLI prints for the account it makes on a fresh data file. */
 const TOKEN_PATTERN = /\bsbx_[A-Za-z0-9_-]+/;

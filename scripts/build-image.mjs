@@ -37,12 +37,12 @@ export function defaultTags() {
 
 /**
  * Fills `context` with what the Containerfile copies: `rootfs/` (Node from `node` with its
- * libraries, the system files, and the sandbox in /app: the launcher as cli.mjs, the bundled
+ * libraries, the system files, and the sandbox in /app: the launcher, the bundled
  * program, the console, the health check, the compile cache) and an empty `data/`.
  * Resolves once the compile cache is made.
  */
 export async function assembleContext(context, { node = process.execPath } = {}) {
-  for (const file of ['cli.js', 'cli-program.cjs', 'console/index.html']) {
+  for (const file of ['cli.cjs', 'cli-program.cjs', 'console/index.html']) {
     if (!existsSync(join(distDir, file))) {
       throw new Error(`build-image: packages/sandbox/dist/${file} is missing: run pnpm build:image, which builds it`);
     }
@@ -50,8 +50,7 @@ export async function assembleContext(context, { node = process.execPath } = {})
   const rootfs = join(context, 'rootfs');
   copyExecutable(rootfs, node, IMAGE_NODE);
   writeSystemFiles(rootfs, IMAGE_USER);
-  // The launcher is an ES module; named .mjs, it needs no package.json to say so.
-  copyFile(rootfs, join(distDir, 'cli.js'), '/app/cli.mjs');
+  copyFile(rootfs, join(distDir, 'cli.cjs'), '/app/cli.cjs');
   copyFile(rootfs, join(distDir, 'cli-program.cjs'), '/app/cli-program.cjs');
   cpSync(join(distDir, 'console'), join(rootfs, 'app/console'), { recursive: true });
   copyFile(rootfs, join(containerDir, 'health-check.mjs'), '/app/health-check.mjs');
@@ -72,7 +71,7 @@ async function makeCompileCache(node, app) {
   const env = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('FFLKIT_SANDBOX_') && name !== 'NODE_OPTIONS'),
   );
-  const child = spawn(node, [join(app, 'cli.mjs'), '--memory', '--host', '127.0.0.1', '--port', '0', '--quiet'], {
+  const child = spawn(node, [join(app, 'cli.cjs'), '--memory', '--host', '127.0.0.1', '--port', '0', '--quiet'], {
     env: { ...env, FFLKIT_SANDBOX_COMPILE_CACHE: cacheDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

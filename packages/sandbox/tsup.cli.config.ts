@@ -46,6 +46,93 @@ const dropUnusedModules: EsbuildPlugin = {
   },
 };
 
+/**
+ * joi in the CLI's program, evaluated at its first use rather than at start: joi builds its types
+ * at its top level (about a quarter of a start's own JavaScript), while a start and its first
+ * authenticated read validate nothing with it (sandbox-core builds each schema at its first use,
+ * see `lazySchema`). Every `import Joi from 'joi'` gets this stand-in, whose properties are
+ * joi's own, its functions bound to joi (joi's root functions read `this`). Type-only imports
+ * leave nothing in the bundle.
+ */
+const loadJoiAtFirstUse: EsbuildPlugin = {
+  name: 'load-joi-at-first-use',
+  setup(build) {
+    build.onResolve({ filter: /^joi$/ }, ({ path, namespace, resolveDir }) =>
+      // The stand-in's own require of joi resolves as usual.
+      namespace === 'lazy-joi' ? undefined : { path, namespace: 'lazy-joi', pluginData: resolveDir },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'lazy-joi' }, ({ pluginData }) => ({
+      loader: 'js',
+      resolveDir: pluginData as string,
+      contents: `let joi;
+const bound = new Map();
+export default new Proxy({}, {
+  get(_target, key) {
+    joi ??= require('joi');
+    const value = joi[key];
+    if (typeof value !== 'function') return value;
+    let fn = bound.get(key);
+    if (fn === undefined) bound.set(key, (fn = value.bind(joi)));
+    return fn;
+  },
+});`,
+    }));
+  },
+};
+
+/**
+ * The stand-in of a deferred module: a proxy that loads the module at the first property read
+ * or write. Its keys are known without loading it (the names a Node module exports, as the Node
+ * running this build lists them), because the bundler's ESM interop copies them at import. A
+ * Node module is loaded with `process.getBuiltinModule` where Node has it (a startup snapshot's
+ * program has no `require`), else with `require`.
+ */
+function standIn(path: string): string {
+  const builtin = path.startsWith('@') ? undefined : `node:${path.replace(/^node:/, '')}`;
+  const keys = builtin === undefined ? [] : Object.keys(createRequire(import.meta.url)(builtin) as object);
+  const load =
+    builtin === undefined
+      ? `require(${JSON.stringify(path)})`
+      : `process.getBuiltinModule?.(${JSON.stringify(builtin)}) ?? require(${JSON.stringify(builtin)})`;
+  return `const keys = ${JSON.stringify(keys)};
+let loaded;
+const load = () => (loaded ??= ${load});
+module.exports = new Proxy({}, {
+  get: (_target, key) => load()[key],
+  set: (_target, key, value) => Reflect.set(load(), key, value),
+  has: (_target, key) => key in load(),
+  ownKeys: () => keys,
+  getOwnPropertyDescriptor: (_target, key) =>
+    keys.includes(key) ? { configurable: true, enumerable: true, get: () => load()[key] } : undefined,
+});`;
+}
+
+/** Replaces each module whose name matches `filter` by a stand-in that loads it at its first use. */
+export function deferModules(filter: RegExp): EsbuildPlugin {
+  return {
+    name: 'defer-modules',
+    setup(build) {
+      build.onResolve({ filter }, ({ path, namespace, resolveDir }) =>
+        // The stand-in's own require of a package resolves as usual.
+        namespace === 'deferred' ? undefined : { path, namespace: 'deferred', pluginData: resolveDir },
+      );
+      build.onLoad({ filter: /.*/, namespace: 'deferred' }, ({ path, pluginData }) => ({
+        loader: 'js',
+        resolveDir: pluginData as string,
+        contents: standIn(path),
+      }));
+    },
+  };
+}
+
+/**
+ * Modules that Hapi loads at its top level but a start does not use: `node:https` (TLS, about
+ * as long to load as `node:http`) serves only a server with TLS, which the sandbox never makes,
+ * and webhooks to https URLs; `@hapi/wreck`, which makes HTTP and HTTPS agents at its top level,
+ * reads request payloads, which the first read has none of. Each loads at its first use.
+ */
+const DEFERRED_AT_START = /^(?:(?:node:)?https|@hapi\/wreck)$/;
+
 /** A path of this package, absolute so that the test setup can build from any folder. */
 const packagePath = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
 
@@ -88,7 +175,12 @@ export const cliProgramOptions: Options = {
   // `import.meta.url` from the bundle's file name: the console is found beside it, in dist/console/.
   shims: true,
   noExternal: [/./],
-  esbuildPlugins: [dropUnusedModules, loadMcpApart],
+  // Each start reads, hashes and decodes the program, and without a cache V8 scans all of it:
+  // without whitespace and comments it is a third smaller. Names are kept, for stacks.
+  minifyWhitespace: true,
+  // Node's modules keep their `node:` names, so that deferModules sees `node:https` too.
+  removeNodeProtocol: false,
+  esbuildPlugins: [dropUnusedModules, loadJoiAtFirstUse, deferModules(DEFERRED_AT_START), loadMcpApart],
   esbuildOptions(options, context) {
     shared.esbuildOptions?.(options, context);
     // The program runs in a vm.Script (compile-cache.ts), where `import()` has no loader: the
@@ -122,13 +214,14 @@ export const cliMcpOptions: Options = {
 };
 
 /**
- * The CLI's executable (`dist/cli.js`, the package's `bin`): a small launcher that runs the
- * program with the code V8 compiled for it in an earlier start (see src/cli/compile-cache.ts).
+ * The CLI's executable (`dist/cli.cjs`, which the package's `bin` requires): a small launcher
+ * that runs the program with the code V8 compiled for it in an earlier start (see
+ * src/cli/compile-cache.ts). CommonJS, so that a start never sets up Node's ES module loader.
  */
 export const cliLauncherOptions: Options = {
   ...shared,
   entry: { cli: packagePath('src/cli/launcher.ts') },
-  format: ['esm'],
+  format: ['cjs'],
 };
 
 /** The drift guard's tools, which src/cli/drift-tools.ts gathers for their subcommands. */

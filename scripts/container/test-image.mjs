@@ -23,7 +23,7 @@ import { buildImage, IMAGE_USER } from '../build-image.mjs';
 import { containerEngine } from './engine.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const cli = join(root, 'packages/sandbox/dist/cli.js');
+const cli = join(root, 'packages/sandbox/dist/cli.cjs');
 const composeDir = join(root, 'packages/sandbox/container');
 const run = `fflkit-ci-${process.pid}`;
 const image = `localhost/fflkit-sandbox:${run}`;
@@ -206,7 +206,7 @@ async function main() {
   }
   report(
     'cold start, run to health (median of 3)',
-    `image: ${median(imageTimes).toFixed(0)} ms (podman run, a new volume); CLI: ${median(cliTimes).toFixed(0)} ms (node packages/sandbox/dist/cli.js, a new data file)`,
+    `image: ${median(imageTimes).toFixed(0)} ms (podman run, a new volume); CLI: ${median(cliTimes).toFixed(0)} ms (node packages/sandbox/dist/cli.cjs, a new data file)`,
   );
 
   // The sandbox as a user runs it: a named volume, a published port.

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/support/errors';
-import { FieldErrors, laravelMessage, readJsonObject, validationFailed } from '../../src/support/input';
+import Joi from 'joi';
+import {
+  FieldErrors,
+  type LazySchema,
+  laravelMessage,
+  lazySchema,
+  readJsonObject,
+  validateFields,
+  validationFailed,
+} from '../../src/support/input';
 
 describe('FieldErrors', () => {
   it('orders fields as asked, then by failure, and skips repeated messages', () => {
@@ -71,5 +80,40 @@ describe('readJsonObject(text, fields)', () => {
     // Numbers written another way but meaning the same value, and unknown fields, pass.
     expect(refusal('{"a":0.5e1,"b":-0,"c":1.230,"unknown":1e-400}')).toBeUndefined();
     expect(refusal('{"a":0.1,"b":1234567890123456,"c":1.5e2}')).toBeUndefined();
+  });
+});
+
+describe('validateFields(schema, input, errors, required)', () => {
+  const built = (): { schema: LazySchema; builds: () => number } => {
+    let count = 0;
+    const schema = lazySchema(() => {
+      count += 1;
+      return Joi.object({ name: Joi.string().trim().max(3) });
+    });
+    return { schema, builds: () => count };
+  };
+
+  it('answers an empty input that needs no field as it is, without building the schema', () => {
+    const { schema, builds } = built();
+    const errors = new FieldErrors();
+    expect(validateFields(schema, {}, errors, new Set())).toEqual({});
+    expect(errors.isEmpty).toBe(true);
+    expect(builds()).toBe(0);
+  });
+
+  it('checks an empty input against the schema when a field is required', () => {
+    const { schema, builds } = built();
+    const errors = new FieldErrors();
+    validateFields(schema, {}, errors, new Set(['name']));
+    expect(builds()).toBe(1);
+  });
+
+  it('checks each field given, building the schema once', () => {
+    const { schema, builds } = built();
+    const errors = new FieldErrors();
+    expect(validateFields(schema, { name: ' ab ' }, errors, new Set())).toEqual({ name: 'ab' });
+    validateFields(schema, { name: 'abcd' }, errors, new Set());
+    expect(errors.toObject()).toEqual({ name: ['The name field must not be greater than 3 characters.'] });
+    expect(builds()).toBe(1);
   });
 });

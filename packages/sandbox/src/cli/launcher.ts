@@ -1,16 +1,17 @@
 #!/usr/bin/env node
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { compileCacheDir, requireWithCompileCache } from './compile-cache';
 import { stopOnSignalsWhileLoading } from './early-stop';
 import type { runCli } from './run-cli';
 
-// The executable, `dist/cli.js`. The program (run-cli.ts) is bundled apart, as cli-program.cjs
+// The executable, `dist/cli.cjs`. The program (run-cli.ts) is bundled apart, as cli-program.cjs
 // beside this file (see tsup.cli.config.ts), so that V8's compiled code for it can be reused
 // from one start to the next.
 const handOver = stopOnSignalsWhileLoading();
 try {
   const program = requireWithCompileCache<{ runCli: typeof runCli }>(
-    fileURLToPath(new URL('./cli-program.cjs', import.meta.url)),
+    // Built as CommonJS (tsup.cli.config.ts), the launcher has its folder in __dirname.
+    join(__dirname, 'cli-program.cjs'),
     compileCacheDir(process.env),
   );
   const running = program.exports.runCli(process.argv.slice(2));

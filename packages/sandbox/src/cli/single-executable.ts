@@ -13,7 +13,7 @@ import { formatStartBanner, runCli } from './run-cli';
 // The program of the single executable (`pnpm build:binary`, see binary/build.mjs): the CLI's
 // program with every dependency inlined, run by the Node inside the executable. With a startup
 // snapshot, this file runs once, on the build machine: it evaluates the modules a start needs
-// (the CLI, the server, Hapi, joi and their schemas) and the snapshot keeps them evaluated, so
+// (the CLI, the server, Hapi and its schemas) and the snapshot keeps them evaluated, so
 // that the executable starts from that state instead of evaluating them again. It then runs the
 // parts of a start that touch nothing outside the process (warmUp), so that the snapshot also
 // holds the code V8 compiled for them. Nothing that holds an open handle or reads the machine
@@ -31,9 +31,10 @@ const WARM_UP_TIME = Date.UTC(2025, 2, 14, 15);
 
 /**
  * Runs what every start runs but needs neither the network nor the machine: reading a command
- * line, a core in memory that makes an account and answers its first request (joi's validation
- * and the service's routing), the Hapi server over it with its routes (Hapi's validation of its
- * options and routes, on a stand-in for the HTTP server, never listening), and the banner. The
+ * line, a core in memory that makes an account and answers its first request (the service's
+ * routing; neither checks input, so joi, loaded at its first use, stays out of the snapshot), the
+ * Hapi server over it with its routes (Hapi's validation of its options and routes, on a
+ * stand-in for the HTTP server, never listening), and the banner. The
  * core's random bytes are zeros and its clock is fixed, so the snapshot holds no entropy and no
  * time of the build; the core is dropped after.
  */

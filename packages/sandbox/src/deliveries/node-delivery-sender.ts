@@ -40,7 +40,10 @@ export function createNodeDeliverySender(options: NodeDeliverySenderOptions = {}
     throw misuseError(`the webhook time-out must be a positive number of milliseconds, not ${String(timeoutMs)}`);
   }
   const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64 };
-  const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+  const httpAgent = new http.Agent(agentOptions);
+  // Made at the first https delivery: the CLI's bundle loads `node:https` (TLS) at its first use,
+  // so a start that sends no webhook to an https URL never loads it.
+  let httpsAgent: https.Agent | undefined;
   const inFlight = new Set<ClientRequest>();
   const timeoutError = describeDeliveryTimeout(timeoutMs);
 
@@ -68,7 +71,7 @@ export function createNodeDeliverySender(options: NodeDeliverySenderOptions = {}
       const client = (secure ? https : http).request(url, {
         method: request.method,
         headers: { ...request.headers, 'Content-Length': String(body.length) },
-        agent: secure ? agents.https : agents.http,
+        agent: secure ? (httpsAgent ??= new https.Agent(agentOptions)) : httpAgent,
       });
       inFlight.add(client);
       // The time-out covers the status; a body that never ends is cut off at the same moment.
@@ -97,8 +100,8 @@ export function createNodeDeliverySender(options: NodeDeliverySenderOptions = {}
     close() {
       for (const client of inFlight) client.destroy();
       inFlight.clear();
-      agents.http.destroy();
-      agents.https.destroy();
+      httpAgent.destroy();
+      httpsAgent?.destroy();
     },
   };
 }

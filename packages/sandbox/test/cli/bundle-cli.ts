@@ -24,6 +24,6 @@ export default async function bundleCli(project: TestProject): Promise<() => Pro
     await build({ ...options, outDir, config: false, silent: true });
   }
   process.env['FFLKIT_SANDBOX_COMPILE_CACHE'] = join(outDir, 'compile-cache');
-  project.provide('cliBundle', join(outDir, 'cli.js'));
+  project.provide('cliBundle', join(outDir, 'cli.cjs'));
   return () => rm(outDir, { recursive: true, force: true });
 }

@@ -31,6 +31,16 @@ describe('createNodeDeliverySender(options)', () => {
     sender.close();
   });
 
+  it('sends to an https URL over TLS, with an agent made at the first such delivery', async () => {
+    const receiver = await openReceiver(() => ({ status: 204 }));
+    const sender = createNodeDeliverySender();
+    // The receiver speaks plain HTTP: the TLS handshake fails, and the delivery resolves with why.
+    const outcome = await sender.send(request(receiver.url.replace(/^http:/, 'https:')));
+    expect(outcome).toEqual({ error: expect.any(String) });
+    expect(receiver.received).toEqual([]);
+    sender.close();
+  });
+
   it('resolves with a reason for an invalid URL, an unsupported scheme and an unknown host', async () => {
     const sender = createNodeDeliverySender({ timeoutMs: 2000 });
     expect(await sender.send(request('not a url'))).toEqual({ error: 'The endpoint URL is not a valid URL.' });
