@@ -16,7 +16,7 @@ import { CorePersister, type PersistedCore } from '../src/persistence/persister'
 import { createSandboxServer } from '../src/server';
 
 /** The fake core, with what it saw and what it keeps, for assertions. */
-interface FakeCore extends PersistedCore, Pick<SandboxCore, 'handle' | 'createAccount' | 'watch'> {
+interface FakeCore extends PersistedCore, Pick<SandboxCore, 'respond' | 'createAccount' | 'watch'> {
   readonly requests: SandboxRequest[];
   /** Records kept by the fake: a POST adds one, so its `version` moves. */
   readonly items: { id: number; text: string | undefined }[];
@@ -36,7 +36,7 @@ function createFakeCore(snapshot?: SandboxSnapshot): FakeCore {
     get version() {
       return version;
     },
-    async handle(request: SandboxRequest): Promise<SandboxResponse> {
+    async respond(request: SandboxRequest): Promise<SandboxResponse> {
       requests.push(request);
       if (request.method === 'DELETE') return { status: 204, headers: { 'x-fake': 'yes' } };
       if (request.method === 'POST') {
