@@ -81,6 +81,7 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
   });
 
   const serialize = createBodySerializer();
+  const texts = requestTexts();
   const delays = new FaultDelays();
   // The core's answer, at once when nothing waits (most reads: no change to save, no fault
   // rule's delay, no delivery attempt), so that such a request costs no promise of its own.
@@ -117,7 +118,7 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
     return replyWith(h, answered, serialize);
   };
   const reply = (request: Request, h: ResponseToolkit, body: Buffer | undefined) => {
-    const answered = answerNow(toSandboxRequest(request, body));
+    const answered = answerNow(toSandboxRequest(request, body, texts));
     return answered instanceof Promise ? answered.then((one) => send(request, h, one)) : send(request, h, answered);
   };
   const handler = (request: Request, h: ResponseToolkit) => {
@@ -135,7 +136,7 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
     withCors(request, shapeError(h, asBoom(error)), options);
   const readHandler = (request: Request, h: ResponseToolkit) => {
     try {
-      const answered = answerNow(toSandboxRequest(request, undefined));
+      const answered = answerNow(toSandboxRequest(request, undefined, texts));
       return answered instanceof Promise
         ? answered.then(
             (one) => finishRead(request, h, one),
@@ -397,18 +398,46 @@ async function readBody(stream: Readable, maxBytes: number): Promise<Buffer | 't
  * method, path as sent, raw query string, lower-case headers and the body as UTF-8 text
  * (`undefined` when the request has none).
  */
-function toSandboxRequest(request: Request, payload: Buffer | undefined): SandboxRequest {
+function toSandboxRequest(request: Request, payload: Buffer | undefined, texts: RequestTexts): SandboxRequest {
   const body = payload !== undefined && payload.length > 0 ? payload.toString('utf8') : undefined;
   // The raw request target, not `request.url`: Hapi cannot build a URL when the Host header is
   // malformed, and the core needs only the path and the query string.
   const target = request.raw.req.url ?? '/';
   const mark = target.indexOf('?');
   return {
-    method: request.method.toUpperCase(),
-    path: mark === -1 ? target : target.slice(0, mark),
-    query: mark === -1 ? '' : target.slice(mark + 1),
+    method: UPPER_CASE_METHODS.get(request.method) ?? request.method.toUpperCase(),
+    path: texts.path(mark === -1 ? target : target.slice(0, mark)),
+    query: mark === -1 ? '' : texts.query(target.slice(mark + 1)),
     headers: toHeaders(request.raw.req.headers),
     body,
+  };
+}
+
+/** The methods Hapi names in lower case, as the core takes them, each one string. */
+const UPPER_CASE_METHODS: ReadonlyMap<string, string> = new Map(
+  ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'].map((method) => [method.toLowerCase(), method]),
+);
+
+/**
+ * The texts of a request the core keeps in its request log, each given as the string of the
+ * request before when it repeats it: a client polls the same path again and again, and a new
+ * string for each request would be one more object for every scavenge to copy for as long as the
+ * log keeps the entry (the reads benchmark).
+ */
+interface RequestTexts {
+  readonly path: (text: string) => string;
+  readonly query: (text: string) => string;
+}
+
+function requestTexts(): RequestTexts {
+  return { path: lastOf(''), query: lastOf('') };
+}
+
+function lastOf(first: string): (text: string) => string {
+  let last = first;
+  return (text) => {
+    if (text !== last) last = text;
+    return last;
   };
 }
 
