@@ -95,6 +95,12 @@ export interface SandboxCore {
    */
   handle(request: SandboxRequest): Promise<SandboxResponse>;
   /**
+   * Answers as {@link handle} does, but at once when the answer waits for nothing (every answer
+   * but those that wait for webhook deliveries to be attempted): a transport with nothing else
+   * to wait for sends it in the same turn, without a promise per request.
+   */
+  respond(request: SandboxRequest): SandboxResponse | Promise<SandboxResponse>;
+  /**
    * Makes an isolated account with the book `Main` and a token holding every permission, as
    * `POST /_sandbox/accounts` does. Input the control API would refuse throws that refusal: an
    * `ApiError` with its status (422) and body.
@@ -217,15 +223,20 @@ export function createSandboxCore(options: SandboxCoreOptions = {}): SandboxCore
     return response;
   }
 
+  function respond(request: SandboxRequest): SandboxResponse | Promise<SandboxResponse> {
+    const response = answer(request);
+    // Started before the listeners hear of new work, so that the attempts this answer waits
+    // for (and a clock advance's hold on its account) are taken first.
+    const completion = response.body instanceof PendingAnswer ? deliveries.complete(response.body) : undefined;
+    deliveries.notifyIfScheduled();
+    return completion === undefined ? response : completion.then((body) => ({ ...response, body }));
+  }
+
   return {
     async handle(request) {
-      const response = answer(request);
-      // Started before the listeners hear of new work, so that the attempts this answer waits
-      // for (and a clock advance's hold on its account) are taken first.
-      const completion = response.body instanceof PendingAnswer ? deliveries.complete(response.body) : undefined;
-      deliveries.notifyIfScheduled();
-      return completion === undefined ? response : { ...response, body: await completion };
+      return respond(request);
     },
+    respond,
     createAccount(input = {}) {
       return store.transaction(() => addAccount(store, env, readAccountInput({ ...input })));
     },

@@ -127,6 +127,37 @@ describe('core.handle(request)', () => {
   });
 });
 
+describe('core.respond(request)', () => {
+  it('answers at once, as handle() answers, when the answer waits for nothing', async () => {
+    // No rate limit, so that two answers to the same read are equal.
+    const { core, token } = await withAccount({}, { rateLimit: 0 });
+    const request = {
+      method: 'GET',
+      path: '/rest/v1/books',
+      query: '',
+      headers: { host: 'sandbox.test', authorization: `Bearer ${token}` },
+    };
+    const answer = core.respond(request);
+    expect(answer).not.toBeInstanceOf(Promise);
+    expect(answer).toEqual(await core.handle(request));
+  });
+
+  it('answers with a promise when the answer waits for delivery attempts, as a clock advance does', async () => {
+    const { core, token } = await withAccount();
+    const answer = core.respond({
+      method: 'POST',
+      path: '/_sandbox/clock/advance',
+      query: '',
+      headers: { host: 'sandbox.test', authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ seconds: 60 }),
+    });
+    expect(answer).toBeInstanceOf(Promise);
+    const { status, body } = await answer;
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ data: { now: '2025-03-14T15:05:05Z' } });
+  });
+});
+
 describe('core.watch(authorization, listener)', () => {
   it("tells of the account's requests and deliveries as they happen, and of nothing else", async () => {
     const { api, call, core, token } = await withAccount();

@@ -10,11 +10,11 @@ import {
 import * as Boom from '@hapi/boom';
 import {
   server as hapiServer,
-  type Lifecycle,
   type Request,
   type ResponseObject,
   type ResponseToolkit,
   type Server,
+  type ServerRoute,
 } from '@hapi/hapi';
 import { createBodySerializer, type BodySerializer } from './body-serializer';
 import { type ConsoleSource, consoleRoutes, errorReply } from './console-route';
@@ -33,7 +33,7 @@ import { SANDBOX_VERSION } from './version';
 /** What {@link createSandboxServer} serves and where. */
 export interface SandboxServerOptions extends GuardOptions {
   /** The core that answers every request under `/rest/v1` and `/_sandbox`. */
-  core: Pick<SandboxCore, 'handle' | 'version' | 'watch'>;
+  core: Pick<SandboxCore, 'respond' | 'version' | 'watch'>;
   /** Saves the core's state; a request that changed it is answered only once it is saved. */
   persister: CorePersister;
   /** Interface to listen on; defaults to `127.0.0.1`. */
@@ -81,10 +81,19 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
   });
 
   const serialize = createBodySerializer();
+  const texts = requestTexts();
   const delays = new FaultDelays();
-  const answer: AnswerRequest = async (sandboxRequest) => {
+  // The core's answer, at once when nothing waits (most reads: no change to save, no fault
+  // rule's delay, no delivery attempt), so that such a request costs no promise of its own.
+  const answerNow = (sandboxRequest: SandboxRequest): SandboxResponse | Promise<SandboxResponse> => {
     const mark = persister.mark();
-    const answered = await core.handle(sandboxRequest);
+    const answered = core.respond(sandboxRequest);
+    if (answered instanceof Promise) return answered.then((one) => settle(one, mark));
+    return persister.dirty || persister.mark() !== mark || answered.fault !== undefined
+      ? settle(answered, mark)
+      : answered;
+  };
+  const settle = async (answered: SandboxResponse, mark: number): Promise<SandboxResponse> => {
     // An answer is sent only once what it shows is on disk, its own change and any other
     // request's it saw; when that cannot be saved, the state went back and the answer is a 503.
     // A fault rule's answer too: a change made before a failure is kept, so it is saved first.
@@ -99,19 +108,44 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
     if (answered.fault !== undefined) await delays.wait(answered.fault.delayMs);
     return answered;
   };
-  const handler = async (request: Request, h: ResponseToolkit) => {
-    const body =
-      request.payload === null || request.payload === undefined
-        ? undefined
-        : await readBody(request.payload as Readable, MAX_BODY_BYTES);
-    if (body === 'too-large') throw Boom.entityTooLarge();
-    const answered = await answer(toSandboxRequest(request, body));
+  const answer: AnswerRequest = async (sandboxRequest) => answerNow(sandboxRequest);
+  const send = (request: Request, h: ResponseToolkit, answered: SandboxResponse) => {
     // No answer at all: the client sees the connection close, as when a proxy drops it.
     if (answered.fault?.drop === true) {
       request.raw.req.socket.destroy();
       return h.abandon;
     }
     return replyWith(h, answered, serialize);
+  };
+  const reply = (request: Request, h: ResponseToolkit, body: Buffer | undefined) => {
+    const answered = answerNow(toSandboxRequest(request, body, texts));
+    return answered instanceof Promise ? answered.then((one) => send(request, h, one)) : send(request, h, answered);
+  };
+  const handler = (request: Request, h: ResponseToolkit) => {
+    if (request.payload === null || request.payload === undefined) return reply(request, h, undefined);
+    return readBody(request.payload as Readable, MAX_BODY_BYTES).then((body) => {
+      if (body === 'too-large') throw Boom.entityTooLarge();
+      return reply(request, h, body);
+    });
+  };
+  // A read's answer, or its error, in the shape and with the CORS headers that `onPreResponse`
+  // gives every other answer: no step of Hapi's runs after its handler.
+  const finishRead = (request: Request, h: ResponseToolkit, answered: SandboxResponse) =>
+    withCors(request, send(request, h, answered), options);
+  const failRead = (request: Request, h: ResponseToolkit, error: unknown) =>
+    withCors(request, shapeError(h, asBoom(error)), options);
+  const readHandler = (request: Request, h: ResponseToolkit) => {
+    try {
+      const answered = answerNow(toSandboxRequest(request, undefined, texts));
+      return answered instanceof Promise
+        ? answered.then(
+            (one) => finishRead(request, h, one),
+            (error: unknown) => failRead(request, h, error),
+          )
+        : finishRead(request, h, answered);
+    } catch (error) {
+      return failRead(request, h, error);
+    }
   };
   const routeOptions = {
     payload: {
@@ -128,6 +162,18 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
 
   const streams = new Set<PassThrough>();
   const mcp = mcpEndpoint(answer);
+  // The service API's reads have routes of their own, which Hapi finds in one lookup and runs
+  // without a payload step, registered by a plugin so that they are in a realm of their own,
+  // which the `onPreResponse` step below leaves out (the reads benchmark). Hapi registers a
+  // plugin's routes before `register()` returns; until then a read would reach the catch-all.
+  void server.register({
+    name: 'fflkit-sandbox-reads',
+    register: (reads) => {
+      reads.route(
+        API_READS.map((path): ServerRoute => ({ method: 'GET', path: `/rest/v1${path}`, handler: readHandler })),
+      );
+    },
+  });
   server.route([
     { method: '*', path: '/rest/v1/{path*}', options: routeOptions, handler },
     { method: '*', path: '/_sandbox/{path*}', options: routeOptions, handler },
@@ -166,17 +212,19 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
     for (const [name, value] of Object.entries(cors)) reply.header(name, value);
     return reply.takeover();
   });
-  // One step before every answer, which each step costs (the reads benchmark): errors in the
-  // contract's shape, then the CORS headers of an allowed origin, on errors too.
-  server.ext('onPreResponse', (request, h) => {
-    const shaped = shapeErrorResponse(request, h);
-    const cors = corsHeaders(request.raw.req.headers, options);
-    if (cors === undefined) return shaped;
-    const response = shaped === h.continue ? request.response : (shaped as ResponseObject);
-    if (response === null || Boom.isBoom(response)) return shaped;
-    for (const [name, value] of Object.entries(cors)) response.header(name, value);
-    return shaped;
-  });
+  // One step before every answer but the reads' (which do it in their handler): errors in the
+  // contract's shape, then the CORS headers of an allowed origin, on errors too. It is the root
+  // realm's, so it also shapes what Hapi answers itself (an unknown route, a malformed path).
+  server.ext(
+    'onPreResponse',
+    (request, h) => {
+      const { response } = request;
+      if (Boom.isBoom(response)) return withCors(request, shapeError(h, response), options);
+      if (response !== null && typeof response !== 'symbol') withCors(request, response, options);
+      return h.continue;
+    },
+    { sandbox: 'plugin' },
+  );
   // Hapi answers a request the HTTP parser refused with a bare 400, or none; this one answers in
   // the contract's error shape.
   listener.removeAllListeners('clientError');
@@ -184,6 +232,9 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
   server.ext('onPostStart', () => listen(listener, options.port ?? 0, options.host ?? '127.0.0.1'));
   return server;
 }
+
+/** The service API's reads, under `/rest/v1`: the same handler as the catch-all's, found sooner. */
+const API_READS = ['/receipts', '/receipts/{id}', '/books', '/inventory', '/search', '/webhooks'];
 
 /**
  * The waits of fault rules' delays, in real time: a delayed answer is held in its handler until
@@ -347,18 +398,46 @@ async function readBody(stream: Readable, maxBytes: number): Promise<Buffer | 't
  * method, path as sent, raw query string, lower-case headers and the body as UTF-8 text
  * (`undefined` when the request has none).
  */
-function toSandboxRequest(request: Request, payload: Buffer | undefined): SandboxRequest {
+function toSandboxRequest(request: Request, payload: Buffer | undefined, texts: RequestTexts): SandboxRequest {
   const body = payload !== undefined && payload.length > 0 ? payload.toString('utf8') : undefined;
   // The raw request target, not `request.url`: Hapi cannot build a URL when the Host header is
   // malformed, and the core needs only the path and the query string.
   const target = request.raw.req.url ?? '/';
   const mark = target.indexOf('?');
   return {
-    method: request.method.toUpperCase(),
-    path: mark === -1 ? target : target.slice(0, mark),
-    query: mark === -1 ? '' : target.slice(mark + 1),
+    method: UPPER_CASE_METHODS.get(request.method) ?? request.method.toUpperCase(),
+    path: texts.path(mark === -1 ? target : target.slice(0, mark)),
+    query: mark === -1 ? '' : texts.query(target.slice(mark + 1)),
     headers: toHeaders(request.raw.req.headers),
     body,
+  };
+}
+
+/** The methods Hapi names in lower case, as the core takes them, each one string. */
+const UPPER_CASE_METHODS: ReadonlyMap<string, string> = new Map(
+  ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'].map((method) => [method.toLowerCase(), method]),
+);
+
+/**
+ * The texts of a request the core keeps in its request log, each given as the string of the
+ * request before when it repeats it: a client polls the same path again and again, and a new
+ * string for each request would be one more object for every scavenge to copy for as long as the
+ * log keeps the entry (the reads benchmark).
+ */
+interface RequestTexts {
+  readonly path: (text: string) => string;
+  readonly query: (text: string) => string;
+}
+
+function requestTexts(): RequestTexts {
+  return { path: lastOf(''), query: lastOf('') };
+}
+
+function lastOf(first: string): (text: string) => string {
+  let last = first;
+  return (text) => {
+    if (text !== last) last = text;
+    return last;
   };
 }
 
@@ -389,7 +468,8 @@ function replyWith(h: ResponseToolkit, answer: SandboxResponse, serialize: BodyS
         ? h.response(Buffer.from(body))
         : h.response(serialize(body)).type('application/json; charset=utf-8');
   response.code(answer.status);
-  for (const [name, value] of Object.entries(answer.headers)) response.header(name, value);
+  const { headers } = answer;
+  for (const name in headers) response.header(name, headers[name]!);
   return response;
 }
 
@@ -415,18 +495,31 @@ const ROUTE_NOT_FOUND_MESSAGE =
   'Not found: the sandbox serves the API under /rest/v1, its control API under /_sandbox and its console at /.';
 
 /**
- * Hapi `onPreResponse` extension that answers every Boom error in the contract's error shape,
- * `{"message": string}`, keeping its status and headers (such as `Allow` on a 405), so Hapi's
- * default `{statusCode, error, message}` body never reaches a client.
+ * The answer to a Boom error in the contract's error shape, `{"message": string}`, keeping its
+ * status and headers (such as `Allow` on a 405), so Hapi's default `{statusCode, error,
+ * message}` body never reaches a client.
  */
-function shapeErrorResponse(request: Request, h: ResponseToolkit): Lifecycle.ReturnValue {
-  const { response } = request;
-  if (!Boom.isBoom(response)) return h.continue;
-  const reply = errorReply(h, response.output.statusCode, errorMessageFor(response));
-  for (const [name, value] of Object.entries(response.output.headers)) {
+function shapeError(h: ResponseToolkit, error: Boom.Boom): ResponseObject {
+  const reply = errorReply(h, error.output.statusCode, errorMessageFor(error));
+  for (const [name, value] of Object.entries(error.output.headers)) {
     if (value !== undefined) reply.header(name, String(value));
   }
   return reply;
+}
+
+/** What a handler threw, as the Boom error Hapi would make of it. */
+function asBoom(error: unknown): Boom.Boom {
+  return error instanceof Error ? Boom.boomify(error) : Boom.badImplementation('Cannot throw non-error object', error);
+}
+
+/** Adds the CORS headers of an allowed origin to an answer (a response object, not `h.abandon`). */
+function withCors<T>(request: Request, response: T, options: GuardOptions): T {
+  if (typeof response === 'symbol') return response;
+  const cors = corsHeaders(request.raw.req.headers, options);
+  if (cors !== undefined) {
+    for (const name in cors) (response as ResponseObject).header(name, cors[name]!);
+  }
+  return response;
 }
 
 /**

@@ -28,7 +28,7 @@ let server: Server;
 /** A core that answers nothing: the console's routes never reach it. */
 const core = {
   version: 0,
-  handle: () => Promise.reject(new Error('the console routes must not reach the core')),
+  respond: () => Promise.reject(new Error('the console routes must not reach the core')),
   watch: () => undefined,
   snapshot: () => ({ format: 2 }),
   takeChanges: () => {

@@ -16,7 +16,7 @@ import { CorePersister, type PersistedCore } from '../src/persistence/persister'
 import { createSandboxServer } from '../src/server';
 
 /** The fake core, with what it saw and what it keeps, for assertions. */
-interface FakeCore extends PersistedCore, Pick<SandboxCore, 'handle' | 'createAccount' | 'watch'> {
+interface FakeCore extends PersistedCore, Pick<SandboxCore, 'respond' | 'createAccount' | 'watch'> {
   readonly requests: SandboxRequest[];
   /** Records kept by the fake: a POST adds one, so its `version` moves. */
   readonly items: { id: number; text: string | undefined }[];
@@ -36,7 +36,7 @@ function createFakeCore(snapshot?: SandboxSnapshot): FakeCore {
     get version() {
       return version;
     },
-    async handle(request: SandboxRequest): Promise<SandboxResponse> {
+    async respond(request: SandboxRequest): Promise<SandboxResponse> {
       requests.push(request);
       if (request.method === 'DELETE') return { status: 204, headers: { 'x-fake': 'yes' } };
       if (request.method === 'POST') {
@@ -145,6 +145,52 @@ describe('createSandboxServer() routes to the core', () => {
     const response = await server.inject({ method: 'POST', url: '/rest/v1/receipts', payload: body });
     expect(response.statusCode).toBe(201);
     expect(core.requests[0]?.body).toHaveLength(1_048_576);
+  });
+});
+
+describe("createSandboxServer() answers the service API's reads as every other request", () => {
+  const origin = 'http://localhost:5173';
+  const reads = ['/rest/v1/receipts', '/rest/v1/receipts/7?x=1', '/rest/v1/books', '/rest/v1/search?q=a'];
+
+  it.each(reads)('answers GET %s with the same header names, in the same order, as a catch-all answer', async (url) => {
+    await server.stop();
+    server = createSandboxServer({ core, persister: new CorePersister(core, new MemoryStorage()), cors: [origin] });
+    const headers = { origin };
+    const read = await server.inject({ method: 'GET', url, headers });
+    const other = await server.inject({ method: 'GET', url: '/rest/v1/other', headers });
+    expect(read.statusCode).toBe(200);
+    expect(read.headers['access-control-allow-origin']).toBe(origin);
+    expect(Object.keys(read.headers)).toEqual(Object.keys(other.headers));
+    expect(JSON.parse(read.payload)).toMatchObject({ echo: { method: 'GET', path: url.split('?')[0] } });
+  });
+
+  it.each([
+    [
+      'throws',
+      () => {
+        throw new Error('the fake core failed');
+      },
+    ],
+    ['rejects', () => Promise.reject(new Error('the fake core failed'))],
+  ])('answers a read whose core %s with 500 in the contract shape, with the CORS headers', async (_, respond) => {
+    await server.stop();
+    server = createSandboxServer({ core, persister: new CorePersister(core, new MemoryStorage()), cors: [origin] });
+    core.respond = respond;
+    for (const url of reads) {
+      const response = await server.inject({ method: 'GET', url, headers: { origin } });
+      expect(response.statusCode).toBe(500);
+      expect(response.headers['access-control-allow-origin']).toBe(origin);
+      expect(JSON.parse(response.payload)).toEqual({
+        message: 'The sandbox failed to answer this request (the fake core failed).',
+      });
+    }
+  });
+
+  it('answers a read with a malformed percent-encoding in its id with 400 in the contract shape', async () => {
+    const response = await server.inject({ method: 'GET', url: '/rest/v1/receipts/%E0%A4%A' });
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.payload)).toEqual({ message: 'The request is malformed: check its URL and headers.' });
+    expect(core.requests).toHaveLength(0);
   });
 });
 
