@@ -47,24 +47,16 @@ const dropUnusedModules: EsbuildPlugin = {
 };
 
 /**
- * joi in the CLI's program, evaluated at its first use rather than at start: joi builds its types
- * at its top level (about a quarter of a start's own JavaScript), while a start and its first
- * authenticated read validate nothing with it (sandbox-core builds each schema at its first use,
- * see `lazySchema`). Every `import Joi from 'joi'` gets this stand-in, whose properties are
- * joi's own, its functions bound to joi (joi's root functions read `this`). Type-only imports
- * leave nothing in the bundle.
+ * The stand-in of joi in the CLI's program, which evaluates joi at its first use rather than at
+ * start: joi builds its types at its top level (about a quarter of a start's own JavaScript),
+ * while a start and its first authenticated read validate nothing with it (sandbox-core builds
+ * each schema at its first use, see `lazySchema`). An ES module whose default export reads joi's
+ * properties, its functions bound to joi (joi's root functions read `this`): the CommonJS stand-in
+ * of {@link standIn} would be loaded by the bundler's interop at import, which asks for
+ * `__esModule`. Type-only imports leave nothing in the bundle.
  */
-const loadJoiAtFirstUse: EsbuildPlugin = {
-  name: 'load-joi-at-first-use',
-  setup(build) {
-    build.onResolve({ filter: /^joi$/ }, ({ path, namespace, resolveDir }) =>
-      // The stand-in's own require of joi resolves as usual.
-      namespace === 'lazy-joi' ? undefined : { path, namespace: 'lazy-joi', pluginData: resolveDir },
-    );
-    build.onLoad({ filter: /.*/, namespace: 'lazy-joi' }, ({ pluginData }) => ({
-      loader: 'js',
-      resolveDir: pluginData as string,
-      contents: `let joi;
+function joiStandIn(): string {
+  return `let joi;
 const bound = new Map();
 export default new Proxy({}, {
   get(_target, key) {
@@ -75,10 +67,8 @@ export default new Proxy({}, {
     if (fn === undefined) bound.set(key, (fn = value.bind(joi)));
     return fn;
   },
-});`,
-    }));
-  },
-};
+});`;
+}
 
 /**
  * The stand-in of a deferred module: a proxy that loads the module at the first property read
@@ -107,19 +97,27 @@ module.exports = new Proxy({}, {
 });`;
 }
 
-/** Replaces each module whose name matches `filter` by a stand-in that loads it at its first use. */
-export function deferModules(filter: RegExp): EsbuildPlugin {
+/**
+ * Replaces each module whose name matches `filter` by a stand-in that loads it at its first use
+ * ({@link standIn} unless `standInOf` is given). `name` is the plugin's and its namespace's, one
+ * per use, so that each plugin loads its own stand-ins.
+ */
+export function deferModules(
+  filter: RegExp,
+  name = 'defer-modules',
+  standInOf: (path: string) => string = standIn,
+): EsbuildPlugin {
   return {
-    name: 'defer-modules',
+    name,
     setup(build) {
       build.onResolve({ filter }, ({ path, namespace, resolveDir }) =>
         // The stand-in's own require of a package resolves as usual.
-        namespace === 'deferred' ? undefined : { path, namespace: 'deferred', pluginData: resolveDir },
+        namespace === name ? undefined : { path, namespace: name, pluginData: resolveDir },
       );
-      build.onLoad({ filter: /.*/, namespace: 'deferred' }, ({ path, pluginData }) => ({
+      build.onLoad({ filter: /.*/, namespace: name }, ({ path, pluginData }) => ({
         loader: 'js',
         resolveDir: pluginData as string,
-        contents: standIn(path),
+        contents: standInOf(path),
       }));
     },
   };
@@ -180,7 +178,12 @@ export const cliProgramOptions: Options = {
   minifyWhitespace: true,
   // Node's modules keep their `node:` names, so that deferModules sees `node:https` too.
   removeNodeProtocol: false,
-  esbuildPlugins: [dropUnusedModules, loadJoiAtFirstUse, deferModules(DEFERRED_AT_START), loadMcpApart],
+  esbuildPlugins: [
+    dropUnusedModules,
+    deferModules(/^joi$/, 'lazy-joi', joiStandIn),
+    deferModules(DEFERRED_AT_START),
+    loadMcpApart,
+  ],
   esbuildOptions(options, context) {
     shared.esbuildOptions?.(options, context);
     // The program runs in a vm.Script (compile-cache.ts), where `import()` has no loader: the

@@ -34,9 +34,9 @@ const WARM_UP_TIME = Date.UTC(2025, 2, 14, 15);
  * line, a core in memory that makes an account and answers its first request (the service's
  * routing; neither checks input, so joi, loaded at its first use, stays out of the snapshot), the
  * Hapi server over it with its routes (Hapi's validation of its options and routes, on a
- * stand-in for the HTTP server, never listening), and the banner. The
- * core's random bytes are zeros and its clock is fixed, so the snapshot holds no entropy and no
- * time of the build; the core is dropped after.
+ * stand-in for the HTTP server, never listening), and the banner. The core's random bytes are
+ * zeros and its clock is fixed, so the snapshot holds no entropy and no time of the build; the
+ * core is dropped after.
  */
 async function warmUp(): Promise<void> {
   parseCliArguments(['--port', '0', '--data', 'sandbox.json'], {}, '/');
