@@ -65,6 +65,7 @@ export interface RequestTexts {
   readonly query: (text: string) => string;
 }
 
+/** The texts of one server's requests, each starting from none kept. */
 export function requestTexts(): RequestTexts {
   return { path: lastOf(''), query: lastOf('') };
 }
