@@ -4,7 +4,6 @@ import { AuditTrails } from './audit-trails';
 import { anyCollectionEntry, collectionEntry } from './collections';
 import { DeliverySchedule } from './delivery-schedule';
 import { ReceiptIndex } from './receipt-index';
-import { type RequestLogInput, type RequestLogLimits, RequestRing } from './request-ring';
 import { deepFreeze } from './records';
 import type {
   AccountRecord,
@@ -21,6 +20,7 @@ import type {
   TokenRecord,
   WebhookRecord,
 } from './records';
+import { type RequestLogInput, type RequestLogLimits, RequestRing } from './request-ring';
 
 /** A book and the index of its live receipts. */
 export interface BookState {
