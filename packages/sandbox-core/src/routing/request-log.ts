@@ -64,8 +64,7 @@ export function logRequest(store: CoreStore, account: AccountState, answered: An
     (answer?.weight ?? 0);
   store.logRequest(
     account,
-    (id) => ({
-      id,
+    {
       method,
       path,
       query,
@@ -78,7 +77,7 @@ export function logRequest(store: CoreStore, account: AccountState, answered: An
       response_body: answer === undefined ? null : answer.body,
       fault: answered.fault === undefined ? null : Object.freeze(answered.fault),
       size,
-    }),
+    },
     LIMITS,
   );
 }
@@ -157,7 +156,7 @@ function keptAnswer(body: unknown): { body: unknown; weight: number } | undefine
 /** The query as sent, with the value of every credential parameter, or of any token or secret, redacted. */
 function redactQuery(query: string): string {
   if (query === '') return query;
-  return query
+  const redacted = query
     .split('&')
     .map((part) => {
       // Judged as the service reads them, percent-decoded: `%73bx_` is a token all the same.
@@ -169,6 +168,8 @@ function redactQuery(query: string): string {
       return SECRET_NAMES.test(decoded(name)) || SECRET_VALUE.test(decoded(value)) ? `${name}=${REDACTED}` : part;
     })
     .join('&');
+  // The string sent when nothing was redacted: a repeated query is then one string in the log, not one a request.
+  return redacted === query ? query : redacted;
 }
 
 /** The path as sent, with a segment that holds a token or a secret redacted. */

@@ -31,12 +31,13 @@ interface RequestFilter {
  */
 export const listRequests: AccountOperation = ({ account, request }) => {
   const filter = readFilter(request.query);
+  const { requests } = account;
   const data = [];
-  for (let at = account.requests.length - 1; at >= 0; at -= 1) {
-    const record = account.requests[at]!;
+  for (let at = requests.length - 1; at >= 0; at -= 1) {
+    const record = requests.at(at);
     if (matches(record, filter)) data.push(renderRequest(record));
   }
-  const { dropped, lastDroppedMs } = account.requestLog;
+  const { dropped, lastDroppedMs } = requests;
   const truncated = dropped > 0 && (filter.fromMs === undefined || filter.fromMs <= lastDroppedMs);
   const body: SandboxRequestLog = { data, truncated, dropped };
   return { status: 200, body };

@@ -20,6 +20,7 @@ import type {
   TokenRecord,
   WebhookRecord,
 } from './records';
+import { type RequestLogInput, type RequestLogLimits, RequestRing } from './request-ring';
 
 /** A book and the index of its live receipts. */
 export interface BookState {
@@ -61,10 +62,8 @@ export interface AccountContents {
 export interface AccountState extends AccountContents {
   record: AccountRecord;
   readonly tokens: Map<number, TokenRecord>;
-  /** The last service API requests, oldest first: diagnostics, never persisted. */
-  readonly requests: RequestLogRecord[];
-  /** What the request log holds and what it dropped, to keep it within its limits. */
-  readonly requestLog: RequestLogTally;
+  /** The last service API requests, oldest first, and what the log dropped: diagnostics, never persisted. */
+  readonly requests: RequestRing;
   /** The account's fault rules in id order: test settings, never persisted. */
   readonly faults: FaultRecord[];
   /**
@@ -73,16 +72,6 @@ export interface AccountState extends AccountContents {
    * no two events of the account are ever stamped alike.
    */
   lastEventMs: number;
-}
-
-/** The running totals of an account's request log. */
-interface RequestLogTally {
-  /** The sum of the `size` of the entries it holds. */
-  bytes: number;
-  /** Entries dropped since the account was made, the oldest first. */
-  dropped: number;
-  /** When the newest dropped entry arrived, on the account's clock; `-Infinity` before any. */
-  lastDroppedMs: number;
 }
 
 /**
@@ -114,12 +103,6 @@ type Undo =
     };
 
 const SEQUENCE_KINDS = ['account', 'token', 'book', 'receipt', 'audit', 'webhook', 'document'] as const;
-
-/** The limits of an account's request log: entries and bytes. */
-export interface RequestLogLimits {
-  readonly entries: number;
-  readonly bytes: number;
-}
 
 /**
  * A core's state and the one entry point for changing it. {@link put} and {@link remove} keep
@@ -272,28 +255,15 @@ export class CoreStore {
   }
 
   /**
-   * Appends an answered request to the account's log, the record `entry` makes with the next id,
-   * drops the oldest entries while the log holds more than `limits` (the newest always stays),
-   * and tells the followers. The log is diagnostics: never persisted, never versioned, never
-   * taken back.
+   * Appends an answered request to the account's log with the next id, drops the oldest entries
+   * while the log holds more than `limits` (the newest always stays), and tells the followers.
+   * The log is diagnostics: never persisted, never versioned, never taken back.
    */
-  logRequest(
-    account: AccountState,
-    entry: (id: number) => RequestLogRecord,
-    limits: RequestLogLimits,
-  ): RequestLogRecord {
-    const record = Object.freeze(entry((this.lastRequestId += 1)));
-    const { requests, requestLog } = account;
-    requests.push(record);
-    requestLog.bytes += record.size;
-    while (requests.length > 1 && (requests.length > limits.entries || requestLog.bytes > limits.bytes)) {
-      const dropped = requests.shift()!;
-      requestLog.bytes -= dropped.size;
-      requestLog.dropped += 1;
-      requestLog.lastDroppedMs = Math.max(requestLog.lastDroppedMs, dropped.received_ms);
-    }
-    this.#tell({ kind: 'request', account, record });
-    return record;
+  logRequest(account: AccountState, entry: RequestLogInput, limits: RequestLogLimits): void {
+    const { requests } = account;
+    requests.push((this.lastRequestId += 1), entry, limits);
+    // The entry's record is made only for someone who follows it.
+    if (this.followers.size > 0) this.#tell({ kind: 'request', account, record: requests.at(requests.length - 1) });
   }
 
   /** Adds a fault rule after the account's others, with the next id. Test settings: never persisted. */
@@ -423,8 +393,7 @@ function newAccount(record: AccountRecord): AccountState {
   return {
     record,
     tokens: new Map(),
-    requests: [],
-    requestLog: { bytes: 0, dropped: 0, lastDroppedMs: Number.NEGATIVE_INFINITY },
+    requests: new RequestRing(),
     faults: [],
     lastEventMs: Number.NEGATIVE_INFINITY,
     ...emptyContents(),

@@ -113,6 +113,38 @@ describe('GET /_sandbox/requests', () => {
     expect([log.data.map((entry) => entry.id), log.dropped]).toEqual([[5, 4, 3, 2], 1]);
   });
 
+  it('reads back each entry whole after the log wrapped at both limits', async () => {
+    const { api, control, clock } = await withAccount({}, { rateLimit: 0 });
+    for (let count = 1; count <= 1003; count += 1) {
+      clock.ms += 1;
+      await api('GET', '/books', { query: `page=${count}`, headers: { 'x-trace': String(count % 2) } });
+    }
+    // Five bodies of 200 KB drop the oldest reads past 1 MiB; the ring turns on past its first slot.
+    const model = 'x'.repeat(200_000);
+    for (let count = 0; count < 5; count += 1) await api('PUT', '/receipts/999999', { body: { model } });
+    const log = (await control('GET', '/requests')).body as {
+      data: Array<{ id: number; query: string; at: string; headers: Record<string, string>; body: unknown }>;
+      dropped: number;
+    };
+    const reads = log.data.slice(5);
+    expect(log.data.slice(0, 5).map((entry) => [entry.id, entry.body])).toEqual(
+      [1008, 1007, 1006, 1005, 1004].map((id) => [id, { model }]),
+    );
+    expect(log.dropped).toBe(1008 - log.data.length);
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.length).toBeLessThan(1000 - 5);
+    reads.forEach((entry, at) => {
+      const count = 1003 - at;
+      expect(entry).toMatchObject({
+        id: count,
+        query: `page=${count}`,
+        headers: { 'x-trace': String(count % 2) },
+        body: null,
+      });
+      expect(Date.parse(entry.at)).toBe(Date.UTC(2025, 2, 14, 15, 4, 5) + count);
+    });
+  });
+
   it('says truncated only when a dropped entry arrived at or after from', async () => {
     const { api, control, clock } = await withAccount({}, { rateLimit: 0 });
     for (let count = 0; count < 1001; count += 1) await api('GET', '/books');
