@@ -6,7 +6,7 @@ import { nodeSha256Hex } from '@fflkit/sandbox-core/node-crypto';
 import { MemoryStorage } from '../persistence/memory-storage';
 import * as persisterModule from '../persistence/persister';
 import * as sandboxModule from '../sandbox';
-import { createSandboxServer } from '../server';
+import { createSandboxServer, keepSandboxServer } from '../server';
 import { parseCliArguments } from './arguments';
 import { formatStartBanner, runCli } from './run-cli';
 
@@ -16,7 +16,8 @@ import { formatStartBanner, runCli } from './run-cli';
 // (the CLI, the server, Hapi and its schemas) and the snapshot keeps them evaluated, so
 // that the executable starts from that state instead of evaluating them again. It then runs the
 // parts of a start that touch nothing outside the process (warmUp), so that the snapshot also
-// holds the code V8 compiled for them. Nothing that holds an open handle or reads the machine
+// holds the code V8 compiled for them. Last, it makes the Hapi server that the start attaches to
+// its HTTP server, core and options (keepSandboxServer), so that a start does not make it. Nothing that holds an open handle or reads the machine
 // (a socket, a timer, the environment, the clock) or draws randomness may happen before the
 // snapshot is taken: the executable would start with the build machine's.
 
@@ -33,10 +34,11 @@ const WARM_UP_TIME = Date.UTC(2025, 2, 14, 15);
  * Runs what every start runs but needs neither the network nor the machine: reading a command
  * line, a core in memory that makes an account and answers its first request (the service's
  * routing; neither checks input, so joi, loaded at its first use, stays out of the snapshot), the
- * Hapi server over it with its routes (Hapi's validation of its options and routes, on a
- * stand-in for the HTTP server, never listening), and the banner. The core's random bytes are
- * zeros and its clock is fixed, so the snapshot holds no entropy and no time of the build; the
- * core is dropped after.
+ * Hapi server over it with its routes (on a stand-in for the HTTP server, never listening), and
+ * the banner. The core's random bytes are zeros and its clock is fixed, so the snapshot holds no
+ * entropy and no time of the build; the core and that server are dropped after. Then the server of
+ * the start is made and kept, attached to nothing: what Hapi read of the machine when making it
+ * (`server.info`) is set again at attach.
  */
 async function warmUp(): Promise<void> {
   parseCliArguments(['--port', '0', '--data', 'sandbox.json'], {}, '/');
@@ -54,6 +56,7 @@ async function warmUp(): Promise<void> {
     listener: new EventEmitter() as HttpServer,
   });
   formatStartBanner({ origin: 'http://127.0.0.1:4010', data: '/sandbox.json', token });
+  keepSandboxServer();
 }
 
 function main(): void {
