@@ -65,7 +65,10 @@ export interface SandboxServerOptions extends GuardOptions {
 export interface PreparedSandboxServer {
   /** The Hapi server, which serves nothing until attached. */
   readonly server: Server;
-  /** Gives the server what it serves and where, once; resolves with it, not yet started. */
+  /**
+   * Gives the server what it serves and where, once; returns it, not yet started. Its HTTP server
+   * is the one the server was prepared with, else `options.listener`, else a new one.
+   */
   attach(options: SandboxServerOptions): Server;
 }
 
@@ -86,7 +89,7 @@ interface Attachment {
  * and every error Hapi raises is answered in the contract's shape `{"message": string}`.
  */
 export function createSandboxServer(options: SandboxServerOptions): Server {
-  const prepared = kept ?? prepareSandboxServer();
+  const prepared = kept ?? prepareSandboxServer(options.listener ?? createServer(LISTENER_OPTIONS));
   kept = undefined;
   return prepared.attach(options);
 }
@@ -104,15 +107,19 @@ export function keepSandboxServer(): Server {
   return kept.server;
 }
 
-/** Makes the Hapi server of the sandbox, its routes and extensions, to be attached later. */
-export function prepareSandboxServer(): PreparedSandboxServer {
-  // Hapi serves a relay, to which the HTTP server is attached with the rest, and which listens
-  // once Hapi has started: given `host`, Hapi would check it against a regular expression of
-  // every IP address form, whose first use alone costs each start about 10 ms (the cold-start
-  // benchmark).
-  const relay = new ListenerRelay();
+/**
+ * Makes the Hapi server of the sandbox, its routes and extensions, to be attached later. Hapi
+ * serves `listener` (its `server.listener`, as library users know it) when it is given; without
+ * it, a relay standing for the HTTP server that attach() gives, or makes (the single executable's
+ * snapshot cannot hold one).
+ */
+export function prepareSandboxServer(listener?: HttpServer): PreparedSandboxServer {
+  // Hapi serves a listener of ours, which starts listening once Hapi has started: given `host`,
+  // Hapi would check it against a regular expression of every IP address form, whose first use
+  // alone costs each start about 10 ms (the cold-start benchmark).
+  const relay = listener === undefined ? new ListenerRelay() : undefined;
   const server = hapiServer({
-    listener: relay as unknown as HttpServer,
+    listener: listener ?? (relay as unknown as HttpServer),
     autoListen: false,
     debug: false,
     // Nothing is gained by compressing on the loopback interface, and bodies stay byte-exact.
@@ -277,17 +284,17 @@ export function prepareSandboxServer(): PreparedSandboxServer {
   );
   // Hapi answers a request the HTTP parser refused with a bare 400, or none; attach() gives the
   // listener one that answers in the contract's error shape.
-  relay.removeAllListeners('clientError');
+  server.listener.removeAllListeners('clientError');
   server.ext('onPostStart', () => listen(at.listener, at.options.port ?? 0, at.options.host ?? '127.0.0.1'));
   return {
     server,
     attach(options) {
       if (at !== NOT_ATTACHED) throw new Error('[@fflkit/sandbox] this sandbox server is attached already');
-      const listener = options.listener ?? createServer(LISTENER_OPTIONS);
-      relay.attach(listener);
-      listener.on('clientError', answerMalformedRequest);
+      const served = listener ?? options.listener ?? createServer(LISTENER_OPTIONS);
+      relay?.attach(served);
+      served.on('clientError', answerMalformedRequest);
       const { core, persister } = options;
-      at = { options, core, persister, listener, console: consoleFiles(options.consoleFiles) };
+      at = { options, core, persister, listener: served, console: consoleFiles(options.consoleFiles) };
       renewInfo(server);
       return server;
     },

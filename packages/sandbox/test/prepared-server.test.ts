@@ -103,3 +103,12 @@ describe('prepareSandboxServer()', () => {
     expect(() => prepared.attach(pieces())).toThrow(/attached already/);
   });
 });
+
+describe('createSandboxServer()', () => {
+  it('gives Hapi the HTTP server itself, as server.listener', async () => {
+    const { createServer } = await import('node:http');
+    const listener = createServer();
+    const server = createSandboxServer({ ...pieces(), listener });
+    expect(server.listener).toBe(listener);
+  });
+});
