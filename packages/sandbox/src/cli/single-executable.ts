@@ -1,11 +1,13 @@
 import { EventEmitter } from 'node:events';
 import type { Server as HttpServer } from 'node:http';
+import { isIPv6 } from 'node:net';
 import { startupSnapshot } from 'node:v8';
 import { createSandboxCore } from '@fflkit/sandbox-core';
 import { nodeSha256Hex } from '@fflkit/sandbox-core/node-crypto';
 import { MemoryStorage } from '../persistence/memory-storage';
 import * as persisterModule from '../persistence/persister';
 import * as sandboxModule from '../sandbox';
+import { refusalOf } from '../request-guard';
 import { createSandboxServer, keepSandboxServer } from '../server';
 import { parseCliArguments } from './arguments';
 import { formatStartBanner, runCli } from './run-cli';
@@ -56,6 +58,11 @@ async function warmUp(): Promise<void> {
     listener: new EventEmitter() as HttpServer,
   });
   formatStartBanner({ origin: 'http://127.0.0.1:4010', data: '/sandbox.json', token });
+  // Node's test of an IP address, a regular expression of every IPv6 form, runs in every start:
+  // in listen(), whose host goes through dns.lookup(), and in the Host check of the first
+  // request. Compiled here, its code is in the snapshot.
+  for (const host of ['127.0.0.1:4010', '[::1]:4010']) refusalOf('/rest/v1/books', { host }, {});
+  isIPv6('127.0.0.1');
   keepSandboxServer();
 }
 
