@@ -8,7 +8,7 @@ describe('ListenerRelay', () => {
     const relay = new ListenerRelay();
     const target = new EventEmitter();
     const seen: string[] = [];
-    relay.on('request', (value: string) => seen.push(`on ${value}`));
+    relay.on('request', (value) => seen.push(`on ${String(value)}`));
     relay.once('listening', () => seen.push('once'));
     relay.attach(target as HttpServer);
 
