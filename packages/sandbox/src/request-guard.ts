@@ -96,11 +96,12 @@ function allowsOrigin(origin: string, options: GuardOptions): boolean {
   return allowed.includes('*') || allowed.includes(origin.replace(/\/$/, ''));
 }
 
-// The machine's own name: how other machines of its network, and Hapi's server.inject(), name it.
-const MACHINE_NAME = hostname().toLowerCase();
-
 function isOwnName(name: string, options: GuardOptions): boolean {
-  if (isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost') || name === MACHINE_NAME) return true;
+  if (isIP(name) !== 0 || name === 'localhost' || name.endsWith('.localhost')) return true;
+  // The machine's own name: how other machines of its network, and Hapi's server.inject(), name
+  // it. Read when asked, never when the module loads: the single executable's startup snapshot
+  // would hold the name of the machine that built it.
+  if (name === hostname().toLowerCase()) return true;
   if (options.host !== undefined && name === options.host.toLowerCase()) return true;
   return (options.allowedHosts ?? []).some((allowed) => {
     const entry = allowed.toLowerCase();

@@ -1,4 +1,5 @@
 import { createServer, type Server as HttpServer } from 'node:http';
+import { hostname } from 'node:os';
 import { PassThrough, type Readable } from 'node:stream';
 import {
   MAX_BODY_BYTES,
@@ -17,7 +18,8 @@ import {
   type ServerRoute,
 } from '@hapi/hapi';
 import { createBodySerializer } from './body-serializer';
-import { type ConsoleSource, consoleRoutes, errorReply } from './console-route';
+import { type ConsoleFiles, type ConsoleSource, consoleFiles, consoleRoutes, errorReply } from './console-route';
+import { ListenerRelay } from './listener-relay';
 import { type AnswerRequest, mcpEndpoint } from './mcp-endpoint';
 import { readBody, replyWith, requestTexts, toSandboxRequest } from './hapi-exchange';
 import { receiverCheckRoute } from './receiver-check/receiver-check-route';
@@ -55,6 +57,31 @@ export interface SandboxServerOptions extends GuardOptions {
 }
 
 /**
+ * A Hapi server of the sandbox made ahead of what it serves: its routes and extensions are
+ * registered, and reach the core, the persister, the HTTP server and the options through what
+ * {@link PreparedSandboxServer.attach} gives them. The single executable makes one in its startup
+ * snapshot, so that a start does not make it again.
+ */
+export interface PreparedSandboxServer {
+  /** The Hapi server, which serves nothing until attached. */
+  readonly server: Server;
+  /**
+   * Gives the server what it serves and where, once; returns it, not yet started. Its HTTP server
+   * is the one the server was prepared with, else `options.listener`, else a new one.
+   */
+  attach(options: SandboxServerOptions): Server;
+}
+
+/** What an attached server serves: the options, and what is made of them at attach. */
+interface Attachment {
+  readonly options: SandboxServerOptions;
+  readonly core: SandboxServerOptions['core'];
+  readonly persister: CorePersister;
+  readonly listener: HttpServer;
+  readonly console: () => Promise<ConsoleFiles | undefined>;
+}
+
+/**
  * Makes the Hapi server of the sandbox (not yet started): catch-all routes hand every request
  * under `/rest/v1` and `/_sandbox` to the core as raw text, wait until a change it made is
  * saved, and answer with the core's response; `/` and `/assets/*` serve the console. Anything
@@ -62,13 +89,37 @@ export interface SandboxServerOptions extends GuardOptions {
  * and every error Hapi raises is answered in the contract's shape `{"message": string}`.
  */
 export function createSandboxServer(options: SandboxServerOptions): Server {
-  const { core, persister } = options;
+  const prepared = kept ?? prepareSandboxServer(options.listener ?? createServer(LISTENER_OPTIONS));
+  kept = undefined;
+  return prepared.attach(options);
+}
+
+/** The server {@link keepSandboxServer} made, which the next {@link createSandboxServer} attaches. */
+let kept: PreparedSandboxServer | undefined;
+
+/**
+ * Makes a server now, for the next {@link createSandboxServer} to attach instead of making one:
+ * the single executable's snapshot keeps it, so that a start skips Hapi's validation of the
+ * server's options and routes.
+ */
+export function keepSandboxServer(): Server {
+  kept = prepareSandboxServer();
+  return kept.server;
+}
+
+/**
+ * Makes the Hapi server of the sandbox, its routes and extensions, to be attached later. Hapi
+ * serves `listener` (its `server.listener`, as library users know it) when it is given; without
+ * it, a relay standing for the HTTP server that attach() gives, or makes (the single executable's
+ * snapshot cannot hold one).
+ */
+export function prepareSandboxServer(listener?: HttpServer): PreparedSandboxServer {
   // Hapi serves a listener of ours, which starts listening once Hapi has started: given `host`,
   // Hapi would check it against a regular expression of every IP address form, whose first use
   // alone costs each start about 10 ms (the cold-start benchmark).
-  const listener = options.listener ?? createServer(LISTENER_OPTIONS);
+  const relay = listener === undefined ? new ListenerRelay() : undefined;
   const server = hapiServer({
-    listener,
+    listener: listener ?? (relay as unknown as HttpServer),
     autoListen: false,
     debug: false,
     // Nothing is gained by compressing on the loopback interface, and bodies stay byte-exact.
@@ -80,6 +131,8 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
       response: { ranges: false },
     },
   });
+  // Set by attach(); no request reaches a handler before, as nothing listens.
+  let at: Attachment = NOT_ATTACHED;
 
   const serialize = createBodySerializer();
   const texts = requestTexts();
@@ -87,6 +140,7 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
   // The core's answer, at once when nothing waits (most reads: no change to save, no fault
   // rule's delay, no delivery attempt), so that such a request costs no promise of its own.
   const answerNow = (sandboxRequest: SandboxRequest): SandboxResponse | Promise<SandboxResponse> => {
+    const { core, persister } = at;
     const mark = persister.mark();
     const answered = core.respond(sandboxRequest);
     if (answered instanceof Promise) return answered.then((one) => settle(one, mark));
@@ -98,6 +152,7 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
     // An answer is sent only once what it shows is on disk, its own change and any other
     // request's it saw; when that cannot be saved, the state went back and the answer is a 503.
     // A fault rule's answer too: a change made before a failure is kept, so it is saved first.
+    const { persister } = at;
     if (persister.dirty || persister.mark() !== mark) {
       try {
         await persister.settle(mark);
@@ -132,9 +187,9 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
   // A read's answer, or its error, in the shape and with the CORS headers that `onPreResponse`
   // gives every other answer: no step of Hapi's runs after its handler.
   const finishRead = (request: Request, h: ResponseToolkit, answered: SandboxResponse) =>
-    withCors(request, send(request, h, answered), options);
+    withCors(request, send(request, h, answered), at.options);
   const failRead = (request: Request, h: ResponseToolkit, error: unknown) =>
-    withCors(request, shapeError(h, asBoom(error)), options);
+    withCors(request, shapeError(h, asBoom(error)), at.options);
   const readHandler = (request: Request, h: ResponseToolkit) => {
     try {
       const answered = answerNow(toSandboxRequest(request, undefined, texts));
@@ -178,11 +233,11 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
   server.route([
     { method: '*', path: '/rest/v1/{path*}', options: routeOptions, handler },
     { method: '*', path: '/_sandbox/{path*}', options: routeOptions, handler },
-    { method: 'GET', path: '/_sandbox/events', handler: (request, h) => followAccount(core, streams, request, h) },
+    { method: 'GET', path: '/_sandbox/events', handler: (request, h) => followAccount(at.core, streams, request, h) },
     { method: 'GET', path: '/_sandbox/health', handler: (_request, h) => answerHealth(h) },
     mcp.route,
     receiverCheckRoute({ refuseToken: (authorization) => tokenRefusal(answer, authorization) }),
-    ...consoleRoutes(options.consoleFiles),
+    ...consoleRoutes(() => at.console()),
   ]);
   // An event stream never ends by itself: stopping the server ends them, or it would wait for them;
   // a fault rule's delay ends at once, so that a stop never waits for one.
@@ -197,6 +252,7 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
     const { headers } = request.raw.req;
     if (lacksHost(request.raw.req))
       return errorReply(h, 400, MISSING_HOST_MESSAGE).header('connection', 'close').takeover();
+    const { options } = at;
     const refusal = refusalOf(request.path, headers, options);
     if (refusal !== undefined) return errorReply(h, refusal.status, refusal.message).takeover();
     if (!isPreflight(request.method, headers)) return h.continue;
@@ -220,18 +276,54 @@ export function createSandboxServer(options: SandboxServerOptions): Server {
     'onPreResponse',
     (request, h) => {
       const { response } = request;
-      if (Boom.isBoom(response)) return withCors(request, shapeError(h, response), options);
-      if (response !== null && typeof response !== 'symbol') withCors(request, response, options);
+      if (Boom.isBoom(response)) return withCors(request, shapeError(h, response), at.options);
+      if (response !== null && typeof response !== 'symbol') withCors(request, response, at.options);
       return h.continue;
     },
     { sandbox: 'plugin' },
   );
-  // Hapi answers a request the HTTP parser refused with a bare 400, or none; this one answers in
-  // the contract's error shape.
-  listener.removeAllListeners('clientError');
-  listener.on('clientError', answerMalformedRequest);
-  server.ext('onPostStart', () => listen(listener, options.port ?? 0, options.host ?? '127.0.0.1'));
-  return server;
+  // Hapi answers a request the HTTP parser refused with a bare 400, or none; attach() gives the
+  // listener one that answers in the contract's error shape.
+  server.listener.removeAllListeners('clientError');
+  server.ext('onPostStart', () => listen(at.listener, at.options.port ?? 0, at.options.host ?? '127.0.0.1'));
+  return {
+    server,
+    attach(options) {
+      if (at !== NOT_ATTACHED) throw new Error('[@fflkit/sandbox] this sandbox server is attached already');
+      const served = listener ?? options.listener ?? createServer(LISTENER_OPTIONS);
+      relay?.attach(served);
+      served.on('clientError', answerMalformedRequest);
+      const { core, persister } = options;
+      at = { options, core, persister, listener: served, console: consoleFiles(options.consoleFiles) };
+      renewInfo(server);
+      return server;
+    },
+  };
+}
+
+/** What the handlers see before attach(): nothing reaches them then, as nothing listens. */
+const NOT_ATTACHED: Attachment = {
+  options: undefined as never,
+  core: undefined as never,
+  persister: undefined as never,
+  listener: undefined as never,
+  console: () => Promise.resolve(undefined),
+};
+
+/**
+ * Sets `server.info`'s fields that Hapi fills when the server is made, from this process: a
+ * server made in a startup snapshot holds the build machine's name, process id and clock there.
+ * The same values as Hapi's, in the format its documentation gives `info.id`.
+ */
+function renewInfo(server: Server): void {
+  const now = Date.now();
+  const host = hostname() || 'localhost';
+  Object.assign(server.info, {
+    created: now,
+    host,
+    id: `${host}:${process.pid}:${now.toString(36)}`,
+    uri: `${server.info.protocol}://${host}${server.info.port ? `:${server.info.port}` : ''}`,
+  });
 }
 
 /** The service API's reads, under `/rest/v1`: the same handler as the catch-all's, found sooner. */
