@@ -1,6 +1,6 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import { hostname } from 'node:os';
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import {
   MAX_BODY_BYTES,
   PAYLOAD_TOO_LARGE_MESSAGE,
@@ -20,6 +20,7 @@ import {
 import { createBodySerializer } from './body-serializer';
 import { type ConsoleFiles, type ConsoleSource, consoleFiles, consoleRoutes, errorReply } from './console-route';
 import { ListenerRelay } from './listener-relay';
+import { eventStreamRoute } from './event-stream-route';
 import { type AnswerRequest, mcpEndpoint } from './mcp-endpoint';
 import { readBody, replyWith, requestTexts, toSandboxRequest } from './hapi-exchange';
 import { receiverCheckRoute } from './receiver-check/receiver-check-route';
@@ -216,7 +217,7 @@ export function prepareSandboxServer(listener?: HttpServer): PreparedSandboxServ
     },
   } as const;
 
-  const streams = new Set<PassThrough>();
+  const events = eventStreamRoute(() => at.core);
   const mcp = mcpEndpoint(answer);
   // The service API's reads have routes of their own, which Hapi finds in one lookup and runs
   // without a payload step, registered by a plugin so that they are in a realm of their own,
@@ -233,7 +234,7 @@ export function prepareSandboxServer(listener?: HttpServer): PreparedSandboxServ
   server.route([
     { method: '*', path: '/rest/v1/{path*}', options: routeOptions, handler },
     { method: '*', path: '/_sandbox/{path*}', options: routeOptions, handler },
-    { method: 'GET', path: '/_sandbox/events', handler: (request, h) => followAccount(at.core, streams, request, h) },
+    events.route,
     { method: 'GET', path: '/_sandbox/health', handler: (_request, h) => answerHealth(h) },
     mcp.route,
     receiverCheckRoute({ refuseToken: (authorization) => tokenRefusal(answer, authorization) }),
@@ -242,7 +243,7 @@ export function prepareSandboxServer(listener?: HttpServer): PreparedSandboxServ
   // An event stream never ends by itself: stopping the server ends them, or it would wait for them;
   // a fault rule's delay ends at once, so that a stop never waits for one.
   server.ext('onPreStop', async () => {
-    for (const stream of streams) stream.end();
+    events.endAll();
     delays.endAll();
     await mcp.close();
   });
@@ -381,75 +382,6 @@ const HEALTH_BODY = JSON.stringify({ data: { status: 'ok', version: SANDBOX_VERS
  */
 function answerHealth(h: ResponseToolkit): ResponseObject {
   return h.response(HEALTH_BODY).type('application/json; charset=utf-8').header('Cache-Control', 'no-store');
-}
-
-/** How often an idle event stream gets a comment, so that proxies and clients keep it open. */
-const KEEP_ALIVE_MS = 15_000;
-
-/** Event streams served at once: each holds a watch on the core and a buffer. */
-export const MAX_EVENT_STREAMS = 64;
-
-/**
- * How far a client may fall behind its stream, in bytes not yet taken by its socket, before it is
- * cut off: a stalled reader (a paused pager, a frozen tab) must not hold every event since in
- * the sandbox's memory. `tail` and the console follow again after a cut.
- */
-export const MAX_EVENT_STREAM_BACKLOG = 4 * 1024 * 1024;
-
-/**
- * `GET /_sandbox/events`: the account's requests and deliveries as they happen, as server-sent
- * events (`event: request` or `event: delivery`, `data:` the JSON of a `RequestLogEntry` or a
- * `Delivery`), until the client goes away. What `fflkit-sandbox tail` and the console follow.
- */
-function followAccount(
-  core: Pick<SandboxCore, 'watch'>,
-  streams: Set<PassThrough>,
-  request: Request,
-  h: ResponseToolkit,
-): ResponseObject {
-  if (streams.size >= MAX_EVENT_STREAMS) {
-    return errorReply(
-      h,
-      429,
-      `This sandbox already serves ${MAX_EVENT_STREAMS} event streams: close one (a console tab or a tail) and follow again.`,
-    ).header('Retry-After', '1');
-  }
-  const stream = new PassThrough();
-  const socket = request.raw.req.socket;
-  const send = (text: string): void => {
-    if (stream.writableLength + stream.readableLength + socket.writableLength > MAX_EVENT_STREAM_BACKLOG) {
-      // Cut off: ending would wait for the backlog to drain, which a stalled reader never does.
-      socket.destroy();
-      return;
-    }
-    stream.write(text);
-  };
-  const stop = core.watch(request.raw.req.headers.authorization, ({ event, data }) => {
-    send(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  });
-  if (stop === undefined) return errorReply(h, 401, 'Unauthenticated.').header('WWW-Authenticate', 'Bearer');
-  streams.add(stream);
-  const keepAlive = setInterval(() => send(': keep-alive\n\n'), KEEP_ALIVE_MS);
-  keepAlive.unref();
-  let ended = false;
-  const end = (): void => {
-    if (ended) return;
-    ended = true;
-    clearInterval(keepAlive);
-    stop();
-    streams.delete(stream);
-    stream.end();
-  };
-  request.raw.req.once('close', end);
-  socket.once('close', end);
-  stream.once('end', end);
-  // A first comment sends the headers at once, so the client knows it is following.
-  stream.write(': following the account\n\n');
-  return h
-    .response(stream)
-    .type('text/event-stream; charset=utf-8')
-    .header('Cache-Control', 'no-cache')
-    .header('X-Accel-Buffering', 'no');
 }
 
 /** Starts `listener` listening; rejects with the error of a port in use or an unknown address. */

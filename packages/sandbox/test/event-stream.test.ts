@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MAX_EVENT_STREAM_BACKLOG, MAX_EVENT_STREAMS } from '../src/server';
+import { MAX_EVENT_STREAM_BACKLOG, MAX_EVENT_STREAMS } from '../src/event-stream-route';
 import { createSandbox, type Sandbox } from '../src/sandbox';
 import { receiptBody } from './support/receipt-body';
 
