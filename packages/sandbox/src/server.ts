@@ -86,8 +86,9 @@ interface Attachment {
  * Makes the Hapi server of the sandbox (not yet started): catch-all routes hand every request
  * under `/rest/v1` and `/_sandbox` to the core as raw text, wait until a change it made is
  * saved, and answer with the core's response; `/` and `/assets/*` serve the console. Anything
- * else is a 404, a body over 1 MB a 413,
- * and every error Hapi raises is answered in the contract's shape `{"message": string}`.
+ * else is a 404, a body over 1 MB a 413, and every error Hapi raises is answered in the
+ * contract's shape `{"message": string}`. It attaches the server the single executable's
+ * snapshot kept, if there is one, else a new one.
  */
 export function createSandboxServer(options: SandboxServerOptions): Server {
   const prepared = kept ?? prepareSandboxServer(options.listener ?? createServer(LISTENER_OPTIONS));
