@@ -125,10 +125,10 @@ export function consoleHeaders(file: ConsoleFile, kind: 'page' | 'asset'): Recor
 }
 
 /**
- * The routes of the console that `files` reads (see {@link consoleFiles}): `GET /` answers its page, never cached without
- * asking again (`no-cache`, with an ETag) and under {@link CONSOLE_CONTENT_SECURITY_POLICY};
- * `GET /assets/{file}` answers a hashed asset, cached for a year. Without a source, or before
- * the console is built, both answer 404 saying how to build it.
+ * The routes of the console that `files` reads (see {@link consoleFiles}): `GET /` answers its
+ * page, never cached without asking again (`no-cache`, with an ETag) and under
+ * {@link CONSOLE_CONTENT_SECURITY_POLICY}; `GET /assets/{file}` answers a hashed asset, cached for
+ * a year. Without a source, or before the console is built, both answer 404 saying how to build it.
  */
 export function consoleRoutes(files: () => Promise<ConsoleFiles | undefined>): ServerRoute[] {
   return [

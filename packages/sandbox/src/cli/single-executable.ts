@@ -19,9 +19,10 @@ import { formatStartBanner, runCli } from './run-cli';
 // that the executable starts from that state instead of evaluating them again. It then runs the
 // parts of a start that touch nothing outside the process (warmUp), so that the snapshot also
 // holds the code V8 compiled for them. Last, it makes the Hapi server that the start attaches to
-// its HTTP server, core and options (keepSandboxServer), so that a start does not make it. Nothing that holds an open handle or reads the machine
-// (a socket, a timer, the environment, the clock) or draws randomness may happen before the
-// snapshot is taken: the executable would start with the build machine's.
+// its HTTP server, core and options (keepSandboxServer), so that a start does not make it.
+// Nothing that holds an open handle or reads the machine (a socket, a timer, the environment,
+// the clock) or draws randomness may happen before the snapshot is taken: the executable would
+// start with the build machine's.
 
 /**
  * The modules `runCli` loads lazily to start the sandbox, evaluated here so that the snapshot
