@@ -1,6 +1,7 @@
 // Measures one server under load: starts it, warms it up, runs the load, reads its peak memory
 // and stops it; or several side by side, in interleaved rounds. A server that fails is reported
 // in its row instead of ending the benchmark.
+import { pinnedApart } from './cpu-pinning.mjs';
 import { loadProblems, runLoad } from './load.mjs';
 import { progress } from './report.mjs';
 
@@ -11,8 +12,19 @@ import { progress } from './report.mjs';
  * - `load(started)` gives the options of {@link runLoad} (url, method, headers, body or
  *   makeBody) for the started server.
  * - `connections`, `seconds`, `warmUpSeconds` and `timeoutSeconds` shape the load.
+ * - `apart`: the measured load runs with the server and the load generator on CPUs of their own
+ *   (see cpu-pinning.mjs); the row's `pinned` says whether they could be.
  */
-export async function measureServer({ name, start, load, connections, seconds, warmUpSeconds = 1, timeoutSeconds }) {
+export async function measureServer({
+  name,
+  start,
+  load,
+  connections,
+  seconds,
+  warmUpSeconds = 1,
+  timeoutSeconds,
+  apart = false,
+}) {
   const row = { name, facts: {} };
   let started;
   try {
@@ -27,7 +39,9 @@ export async function measureServer({ name, start, load, connections, seconds, w
       if (problems) throw new Error(`warm-up: ${problems}`);
     }
     progress(`${name}: measuring for ${seconds} s with ${connections} connections`);
-    row.result = await runLoad({ ...options, seconds });
+    const measured = () => runLoad({ ...options, seconds });
+    if (apart) ({ result: row.result, pinned: row.pinned } = await pinnedApart([started.server.pid], measured));
+    else row.result = await measured();
     row.peakRss = started.server.peakRssBytes();
     const problems = loadProblems(row.result);
     if (problems) row.failure = problems;
@@ -52,9 +66,11 @@ export function rowNote(row, fallback = '') {
  * another server, so that drift in the machine's load hits them alike. Resolves with a row per
  * server, as {@link measureServer} gives, its `result` holding the medians of the rounds
  * (`rps`, `p50`, `p99`) and `cpuPerRequestUs`, the server process's CPU time per answered
- * request (every thread's): what a shared machine inflates least.
+ * request (every thread's): what a shared machine inflates least. With `apart`, each round runs
+ * with the server and the load generator on CPUs of their own (see cpu-pinning.mjs); a row's
+ * `pinned` says whether every one of its rounds was.
  */
-export async function measureInterleaved({ servers, rounds, seconds, connections, timeoutSeconds }) {
+export async function measureInterleaved({ servers, rounds, seconds, connections, timeoutSeconds, apart = false }) {
   const rows = servers.map(({ name }) => ({ name, facts: {}, rounds: [] }));
   const started = [];
   try {
@@ -84,14 +100,17 @@ export async function measureInterleaved({ servers, rounds, seconds, connections
         const row = rows[at];
         if (row.skipped || row.failure) continue;
         try {
-          const cpuBefore = started[at].server.cpuMs();
-          const result = await runLoad({ ...row.options, seconds });
+          const { server } = started[at];
+          const measured = async () => {
+            const cpuBefore = server.cpuMs();
+            const result = await runLoad({ ...row.options, seconds });
+            return { ...result, cpuPerRequestUs: ((server.cpuMs() - cpuBefore) * 1000) / result.ok };
+          };
+          const { result, pinned } = apart ? await pinnedApart([server.pid], measured) : { result: await measured() };
           const problems = loadProblems(result);
           if (problems) throw new Error(problems);
-          row.rounds.push({
-            ...result,
-            cpuPerRequestUs: ((started[at].server.cpuMs() - cpuBefore) * 1000) / result.ok,
-          });
+          row.pinned = (row.pinned ?? true) && pinned === true;
+          row.rounds.push(result);
         } catch (error) {
           row.failure = error.message;
         }

@@ -5,6 +5,7 @@
 // and bare node:http is Hapi's.
 // Targets: the sandbox at least 0.9x the bare Hapi route's rate and at most 1.15x its CPU time per
 // answer (steadier than the rate on a shared machine), at least json-server, at least 3x Prism.
+// Every server is measured with the load generator on CPUs of its own (cpu-pinning.mjs).
 import { join } from 'node:path';
 import { request } from './http-request.mjs';
 import { measureInterleaved, measureServer, rowNote } from './measure-server.mjs';
@@ -29,7 +30,7 @@ const NOT_REPLAYED = new Set(['date', 'connection', 'keep-alive', 'transfer-enco
 export async function run({ scratchDir, reseed }) {
   const dbFile = join(scratchDir, 'reads-db.json');
   await writeJsonServerDb(dbFile, RECEIPTS);
-  const shape = { connections: CONNECTIONS, seconds: SECONDS };
+  const shape = { connections: CONNECTIONS, seconds: SECONDS, apart: true };
   const notes = [];
 
   let recorded = null;
@@ -46,6 +47,7 @@ export async function run({ scratchDir, reseed }) {
     return recorded;
   };
   const [sandbox, bareHapi, bare] = await measureInterleaved({
+    apart: true,
     connections: CONNECTIONS,
     rounds: ROUNDS,
     seconds: ROUND_SECONDS,
@@ -135,6 +137,12 @@ export async function run({ scratchDir, reseed }) {
     ]),
   );
   for (const note of notes) printNote(note);
+  const unpinned = rows.filter((row) => row.result !== undefined && row.pinned !== true).map((row) => row.name);
+  printNote(
+    unpinned.length === 0
+      ? "each server's process ran on CPUs of its own and the load generator on another (taskset)."
+      : `not pinned apart from the load generator (no taskset, a single CPU, or taskset refused): ${unpinned.join(', ')}; on a machine of few cores, the two then share cores and the CPU per answer spreads more between rounds.`,
+  );
   printNote(
     `bare Hapi makes ${ratio(rps(bareHapi), rps(bare))} of bare node:http's rate (the framework's share of the gap); ` +
       `the sandbox makes ${ratio(rps(sandbox), rps(bareHapi))} of bare Hapi's (its own share). ` +
