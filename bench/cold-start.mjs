@@ -8,9 +8,13 @@
 // Targets: the sandbox with its cache at most 0.9x json-server's time, without it no slower
 // than json-server, and at most a third of Prism's time; the single executable at most 0.6x
 // json-server's.
-import { existsSync, statSync } from 'node:fs';
+// Two floors start beside them, for what no server on Node can go below on this machine: the
+// smallest Node server (floor-server.cjs) on the Node that runs the CLI, and the same server from
+// a startup snapshot on the Node inside the single executable (when it is built).
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { startJsonServer, startPrism } from './peer-servers.mjs';
+import { fileURLToPath } from 'node:url';
+import { buildFloorSnapshot, startJsonServer, startNodeFloor, startPrism } from './peer-servers.mjs';
 import { writeJsonServerDb } from './receipt-fixtures.mjs';
 import { num, printHeading, printNote, printTable, printTargets, progress, ratio, target, times } from './report.mjs';
 import { SANDBOX_BINARIES, sandboxBuilt, startSandbox } from './sandbox-server.mjs';
@@ -19,10 +23,23 @@ export const description =
   'spawn to first authenticated 200 (sandbox with and without its compile cache, the single executable with and without its snapshot, json-server, Prism)';
 
 const RUNS = 5;
+/** Where the single executable's build keeps the Node it builds into it (binary/build.mjs). */
+const BINARY_OUT = fileURLToPath(new URL('../packages/sandbox/binary/out/', import.meta.url));
 
 export async function run({ scratchDir }) {
   const dbFile = join(scratchDir, 'cold-start-db.json');
   await writeJsonServerDb(dbFile, 25);
+
+  const snapshotNode = binaryNode();
+  const floorBlob = join(scratchDir, 'floor.blob');
+  let floorFailure;
+  if (snapshotNode !== undefined) {
+    try {
+      buildFloorSnapshot(snapshotNode, floorBlob);
+    } catch (error) {
+      floorFailure = `could not build its snapshot: ${String(error.stderr ?? error.message).split('\n')[0]}`;
+    }
+  }
 
   // Node 22 and later would also keep a compile cache of their own when told to: never here.
   const cacheEnv = (dir) => ({ FFLKIT_SANDBOX_COMPILE_CACHE: dir, NODE_COMPILE_CACHE: '' });
@@ -74,6 +91,19 @@ export async function run({ scratchDir }) {
       start: () => startJsonServer(dbFile),
     },
     { name: 'Prism', how: 'prism mock openapi.yaml; GET /books with a bearer', built: true, start: () => startPrism() },
+    {
+      name: 'Node floor',
+      how: `the smallest Node server (floor-server.cjs) on Node ${process.versions.node}, which runs the CLI here`,
+      built: true,
+      start: () => startNodeFloor(),
+    },
+    {
+      name: 'snapshot floor',
+      how: 'the same server from a startup snapshot, on the Node that pnpm build:binary builds the single executable with',
+      built: snapshotNode !== undefined,
+      failure: floorFailure,
+      start: () => startNodeFloor({ node: snapshotNode, snapshotBlob: floorBlob }),
+    },
   ];
   for (const server of servers) server.times = [];
 
@@ -93,7 +123,7 @@ export async function run({ scratchDir }) {
   }
 
   for (const server of servers) server.median = server.failure ? NaN : median(server.times);
-  const [sandbox, firstStart, binary, plainBinary, jsonServer, prism] = servers;
+  const [sandbox, firstStart, binary, plainBinary, jsonServer, prism, nodeFloor, snapshotFloor] = servers;
 
   printHeading(
     'Cold start',
@@ -110,7 +140,9 @@ export async function run({ scratchDir }) {
       !server.built
         ? server === plainBinary
           ? 'not built: node packages/sandbox/binary/build.mjs --no-snapshot'
-          : 'not built'
+          : server === snapshotFloor
+            ? 'no Node of the single executable (pnpm build:binary fetches it)'
+            : 'not built'
         : server.failure
           ? `FAILED: ${server.failure.split('\n')[0]}`
           : server.how,
@@ -119,6 +151,10 @@ export async function run({ scratchDir }) {
   printNote('sandbox / server is a ratio of times: below 1.00x the sandbox starts faster.');
   printNote(
     `without its compile cache the sandbox takes ${ratio(firstStart.median, jsonServer.median)} of json-server's time.`,
+  );
+  printNote(
+    `the floors take ${ratio(nodeFloor.median, jsonServer.median)} (Node) and ${ratio(snapshotFloor.median, jsonServer.median)} (from a snapshot) of json-server's time: ` +
+      'a start of the CLI or of the single executable cannot take less than its floor.',
   );
 
   printTable(
@@ -163,6 +199,14 @@ export async function run({ scratchDir }) {
       .filter((server) => server.failure)
       .map((server) => `cold start, ${server.name}: ${server.failure}`),
   };
+}
+
+/** The Node that binary/build.mjs fetched into binary/out/node-v*, if any. */
+function binaryNode() {
+  if (!existsSync(BINARY_OUT)) return undefined;
+  const dir = readdirSync(BINARY_OUT).find((name) => /^node-v\d/.test(name));
+  const node = dir === undefined ? undefined : join(BINARY_OUT, dir, 'bin', 'node');
+  return node !== undefined && existsSync(node) ? node : undefined;
 }
 
 function median(values) {

@@ -1,6 +1,8 @@
 // Starts the peers the sandbox is measured against: json-server 1.x, Prism's mock of the
-// contract, and the bare node:http and Hapi servers. Each resolves once the server answers a 200, with the
+// contract, the bare node:http and Hapi servers, and the smallest Node server (the floor of a
+// cold start, plain and from a startup snapshot). Each resolves once the server answers a 200, with the
 // time from spawn to that answer (`readyMs`).
+import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +12,7 @@ const JSON_SERVER_BIN = fileURLToPath(new URL('node_modules/json-server/lib/bin.
 const PRISM_BIN = fileURLToPath(new URL('node_modules/@stoplight/prism-cli/dist/index.js', import.meta.url));
 const BARE_SERVER = fileURLToPath(new URL('bare-server.mjs', import.meta.url));
 const BARE_HAPI_SERVER = fileURLToPath(new URL('bare-hapi-server.mjs', import.meta.url));
+const FLOOR_SERVER = fileURLToPath(new URL('floor-server.cjs', import.meta.url));
 
 /** The contract Prism mocks. */
 export const OPENAPI_FILE = fileURLToPath(new URL('../openapi/openapi.yaml', import.meta.url));
@@ -91,4 +94,22 @@ async function startRecordingServer(label, script, recorded, scratchDir, { timeo
     timeoutMs,
   });
   return { server, baseUrl, readyMs };
+}
+
+/**
+ * The smallest Node server (floor-server.cjs) on `node` (this process's Node by default), or,
+ * with `snapshotBlob`, started from that startup snapshot of it (see {@link buildFloorSnapshot}):
+ * what any Node server's start costs on this machine, before a line of its own.
+ */
+export async function startNodeFloor({ node = process.execPath, snapshotBlob, timeoutMs = 10_000 } = {}) {
+  const port = String(await freePort());
+  const args = snapshotBlob === undefined ? [FLOOR_SERVER, port] : ['--snapshot-blob', snapshotBlob, port];
+  const server = spawnServer(snapshotBlob === undefined ? 'Node floor' : 'snapshot floor', args, { command: node });
+  const readyMs = await server.pollUntil(`http://127.0.0.1:${port}/`, { timeoutMs });
+  return { server, readyMs };
+}
+
+/** Builds the startup snapshot of floor-server.cjs with `node` into `blob` (about a second). */
+export function buildFloorSnapshot(node, blob) {
+  execFileSync(node, ['--snapshot-blob', blob, '--build-snapshot', FLOOR_SERVER], { stdio: 'pipe' });
 }
