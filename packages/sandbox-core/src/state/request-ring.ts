@@ -44,14 +44,10 @@ const FIRST_ROOM = 16;
  * dropped; {@link at} makes the record of an entry when it is read.
  */
 export class RequestRing {
-  /** The sum of the `size` of the entries held. */
-  bytes = 0;
-  /** Entries dropped since the account was made. */
-  dropped = 0;
-  /** When the newest dropped entry arrived, on the account's clock; `-Infinity` before any. */
-  lastDroppedMs = Number.NEGATIVE_INFINITY;
-  /** The entries held. */
-  length = 0;
+  #bytes = 0;
+  #dropped = 0;
+  #lastDroppedMs = Number.NEGATIVE_INFINITY;
+  #length = 0;
   /** The slot of the oldest entry. */
   #head = 0;
   /** Entries the columns have room for; the log grows to the limit of entries, never shrinks. */
@@ -59,15 +55,35 @@ export class RequestRing {
   #numbers = new Float64Array(0);
   #references: unknown[] = [];
 
+  /** The sum of the `size` of the entries held. */
+  get bytes(): number {
+    return this.#bytes;
+  }
+
+  /** Entries dropped since the account was made. */
+  get dropped(): number {
+    return this.#dropped;
+  }
+
+  /** When the newest dropped entry arrived, on the account's clock; `-Infinity` before any. */
+  get lastDroppedMs(): number {
+    return this.#lastDroppedMs;
+  }
+
+  /** The entries held. */
+  get length(): number {
+    return this.#length;
+  }
+
   /**
    * Records an entry as the newest, then drops the oldest while the log holds more than
    * `limits` (the newest entry always stays).
    */
   push(id: number, entry: RequestLogInput, limits: RequestLogLimits): void {
     const entries = Math.max(1, limits.entries);
-    while (this.length >= entries) this.#dropOldest();
-    if (this.length === this.#room) this.#grow(Math.min(entries, Math.max(FIRST_ROOM, this.#room * 2)));
-    const slot = (this.#head + this.length) % this.#room;
+    while (this.#length >= entries) this.#dropOldest();
+    if (this.#length === this.#room) this.#grow(Math.min(entries, Math.max(FIRST_ROOM, this.#room * 2)));
+    const slot = (this.#head + this.#length) % this.#room;
     const numbers = this.#numbers;
     const at = slot * NUMBERS;
     numbers[at + ID] = id;
@@ -85,15 +101,15 @@ export class RequestRing {
     references[from + BODY] = entry.body;
     references[from + RESPONSE_BODY] = entry.response_body;
     references[from + FAULT] = entry.fault;
-    this.length += 1;
-    this.bytes += entry.size;
-    while (this.length > 1 && this.bytes > limits.bytes) this.#dropOldest();
+    this.#length += 1;
+    this.#bytes += entry.size;
+    while (this.#length > 1 && this.#bytes > limits.bytes) this.#dropOldest();
   }
 
   /** The record of the entry at `index`, 0 the oldest; a new object at each call. */
   at(index: number): RequestLogRecord {
-    if (!Number.isInteger(index) || index < 0 || index >= this.length) {
-      throw new RangeError(packageMessage(`the request log holds ${this.length} entries; there is none at ${index}`));
+    if (!Number.isInteger(index) || index < 0 || index >= this.#length) {
+      throw new RangeError(packageMessage(`the request log holds ${this.#length} entries; there is none at ${index}`));
     }
     const slot = (this.#head + index) % this.#room;
     const numbers = this.#numbers;
@@ -119,20 +135,20 @@ export class RequestRing {
 
   #dropOldest(): void {
     const at = this.#head * NUMBERS;
-    this.bytes -= this.#numbers[at + SIZE]!;
-    this.dropped += 1;
-    this.lastDroppedMs = Math.max(this.lastDroppedMs, this.#numbers[at + RECEIVED]!);
+    this.#bytes -= this.#numbers[at + SIZE]!;
+    this.#dropped += 1;
+    this.#lastDroppedMs = Math.max(this.#lastDroppedMs, this.#numbers[at + RECEIVED]!);
     // The slot lets go of what it held: a dropped body must not stay in memory until overwritten.
     this.#references.fill(null, this.#head * REFERENCES, (this.#head + 1) * REFERENCES);
     this.#head = (this.#head + 1) % this.#room;
-    this.length -= 1;
+    this.#length -= 1;
   }
 
   /** Moves the entries to columns with room for `room`, the oldest in the first slot. */
   #grow(room: number): void {
     const numbers = new Float64Array(room * NUMBERS);
     const references: unknown[] = new Array(room * REFERENCES).fill(null);
-    for (let index = 0; index < this.length; index += 1) {
+    for (let index = 0; index < this.#length; index += 1) {
       const slot = (this.#head + index) % this.#room;
       numbers.set(this.#numbers.subarray(slot * NUMBERS, (slot + 1) * NUMBERS), index * NUMBERS);
       for (let field = 0; field < REFERENCES; field += 1) {
