@@ -1,7 +1,7 @@
 // Measures one server under load: starts it, warms it up, runs the load, reads its peak memory
-// and stops it; or several side by side, in interleaved rounds. A server that fails is reported
-// in its row instead of ending the benchmark.
-import { pinnedApart } from './cpu-pinning.mjs';
+// and stops it; or several side by side, in interleaved rounds, optionally on CPUs apart from the
+// load generator's. A server that fails is reported in its row instead of ending the benchmark.
+import { execFileSync } from 'node:child_process';
 import { loadProblems, runLoad } from './load.mjs';
 import { progress } from './report.mjs';
 
@@ -13,7 +13,7 @@ import { progress } from './report.mjs';
  *   makeBody) for the started server.
  * - `connections`, `seconds`, `warmUpSeconds` and `timeoutSeconds` shape the load.
  * - `apart`: the measured load runs with the server and the load generator on CPUs of their own
- *   (see cpu-pinning.mjs); the row's `pinned` says whether they could be.
+ *   (see pinnedApart); the row's `pinned` says whether they could be.
  */
 export async function measureServer({
   name,
@@ -67,7 +67,7 @@ export function rowNote(row, fallback = '') {
  * server, as {@link measureServer} gives, its `result` holding the medians of the rounds
  * (`rps`, `p50`, `p99`) and `cpuPerRequestUs`, the server process's CPU time per answered
  * request (every thread's): what a shared machine inflates least. With `apart`, each round runs
- * with the server and the load generator on CPUs of their own (see cpu-pinning.mjs); a row's
+ * with the server and the load generator on CPUs of their own (see pinnedApart); a row's
  * `pinned` says whether every one of its rounds was.
  */
 export async function measureInterleaved({ servers, rounds, seconds, connections, timeoutSeconds, apart = false }) {
@@ -133,4 +133,57 @@ function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+// Pinning: the load generator (autocannon, in this process) and the server under load on CPUs of
+// their own while a load runs. On a machine of two or four cores, the two otherwise share cores
+// at the scheduler's whim: a round where they meet on one core costs the server more CPU per
+// answer (its cache and the switches between them) than a round where they do not, and that
+// spread, between rounds of one server, was wider than the gaps the reads targets judge.
+// Linux only, with util-linux's `taskset`; elsewhere, or with a single CPU, nothing is pinned.
+
+/**
+ * Runs `load()` with this process on the first CPU it may use and every thread of each process
+ * in `pids` on the others, then gives this process its CPUs back. Resolves with
+ * `{ result, pinned }`: `pinned` says whether the split could be made (when it could not,
+ * the load ran as the scheduler placed it).
+ */
+async function pinnedApart(pids, load) {
+  const cpus = allowedCpus(process.pid);
+  if (cpus === undefined || cpus.length < 2) return { result: await load(), pinned: false };
+  const [generator, ...servers] = cpus;
+  const pinned = pids.every((pid) => pin(pid, servers.join(','))) && pin(process.pid, String(generator));
+  try {
+    return { result: await load(), pinned };
+  } finally {
+    pin(process.pid, cpus.join(','));
+  }
+}
+
+/** The CPUs a process may run on, as `taskset` lists them; `undefined` without `taskset`. */
+function allowedCpus(pid) {
+  if (process.platform !== 'linux') return undefined;
+  try {
+    // "pid 42's current affinity list: 0,2-3"
+    const list = execFileSync('taskset', ['-c', '-p', String(pid)], { encoding: 'utf8' })
+      .split(':')
+      .pop()
+      .trim();
+    return list.split(',').flatMap((part) => {
+      const [first, last = first] = part.split('-').map(Number);
+      return Array.from({ length: last - first + 1 }, (_, index) => first + index);
+    });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Pins every thread of `pid` to `cpus` (`"1,2"`); false when `taskset` refused. */
+function pin(pid, cpus) {
+  try {
+    execFileSync('taskset', ['-a', '-c', '-p', cpus, String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }

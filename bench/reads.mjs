@@ -5,7 +5,7 @@
 // and bare node:http is Hapi's.
 // Targets: the sandbox at least 0.9x the bare Hapi route's rate and at most 1.15x its CPU time per
 // answer (steadier than the rate on a shared machine), at least json-server, at least 3x Prism.
-// Every server is measured with the load generator on CPUs of its own (cpu-pinning.mjs).
+// Every server is measured with the load generator on CPUs of its own (measure-server.mjs).
 import { join } from 'node:path';
 import { request } from './http-request.mjs';
 import { measureInterleaved, measureServer, rowNote } from './measure-server.mjs';
